@@ -1,0 +1,119 @@
+// The meta-schema: what a resource definition (one YAML file under resources/) may say.
+// Every object is closed (additionalProperties: false) so a typo stops the boot.
+import { Type, type Static } from '@sinclair/typebox';
+
+const Name = Type.String({ pattern: '^[a-z][a-z0-9_]*$' });
+const ResourceName = Type.String({ pattern: '^[a-z][a-z0-9-]*/[a-z][a-z0-9-]*$', description: 'module/name, e.g. support/banks' });
+const BehaviourName = Type.String({ pattern: '^[a-z][A-Za-z0-9]*(\\.[a-z][A-Za-z0-9]*)+$', description: 'module.behaviourName' });
+
+export const FieldTypes = ['integer', 'number', 'decimal', 'string', 'text', 'boolean', 'date', 'datetime'] as const;
+export const FieldFormats = ['email', 'hex-color', 'url'] as const;
+
+export const FieldFormat = Type.Object(
+  {
+    type: Type.Union(FieldTypes.map((t) => Type.Literal(t))),
+    description: Type.Optional(Type.String()),
+    required: Type.Optional(Type.Boolean({ description: 'required on create; may be left out on update but never null' })),
+    nullable: Type.Optional(Type.Boolean({ description: 'defaults to true for optional fields' })),
+    readOnly: Type.Optional(Type.Boolean({ description: 'output only: never taken from a request body' })),
+    hidden: Type.Optional(Type.Boolean({ description: 'stored but never output' })),
+    maxLength: Type.Optional(Type.Integer({ minimum: 1 })),
+    minimum: Type.Optional(Type.Number()),
+    maximum: Type.Optional(Type.Number()),
+    format: Type.Optional(Type.Union(FieldFormats.map((f) => Type.Literal(f)))),
+    enum: Type.Optional(Type.Array(Type.String(), { minItems: 1 })),
+    references: Type.Optional(ResourceName),
+    numericString: Type.Optional(Type.Boolean({ description: 'an integer field that also accepts digits sent as a string' })),
+    unique: Type.Optional(Type.Boolean()),
+    scale: Type.Optional(Type.Integer({ minimum: 0, maximum: 12, description: 'decimal places shown in responses' })),
+    default: Type.Optional(Type.Union([Type.String(), Type.Number(), Type.Boolean()])),
+    computed: Type.Optional(BehaviourName),
+    example: Type.Optional(Type.Union([Type.String(), Type.Number(), Type.Boolean()])),
+  },
+  { additionalProperties: false },
+);
+
+export const RelationFormat = Type.Object(
+  {
+    kind: Type.Union([Type.Literal('belongsTo'), Type.Literal('hasMany')]),
+    resource: ResourceName,
+    foreignKey: Name,
+    onDelete: Type.Optional(Type.Literal('restrict', { description: 'hasMany: refuse to delete the owner while related rows exist' })),
+  },
+  { additionalProperties: false },
+);
+
+export const FilterKinds = ['exact', 'partial', 'list', 'boolean', 'date', 'trashed'] as const;
+
+export const FilterFormat = Type.Object(
+  {
+    kind: Type.Union(FilterKinds.map((k) => Type.Literal(k))),
+    field: Type.Optional(Name),
+    values: Type.Optional(Type.Array(Type.Union([Type.Literal('with'), Type.Literal('without'), Type.Literal('only')]), { minItems: 1 })),
+  },
+  { additionalProperties: false },
+);
+
+export const Operations = ['list', 'create', 'show', 'update', 'delete', 'restore', 'forceDelete'] as const;
+
+export const MessagesFormat = Type.Object(
+  {
+    created: Type.Optional(Type.String()),
+    updated: Type.Optional(Type.String()),
+    deleted: Type.Optional(Type.String()),
+    restored: Type.Optional(Type.String()),
+    forceDeleted: Type.Optional(Type.String()),
+  },
+  { additionalProperties: false },
+);
+
+export const ResourceFormat = Type.Object(
+  {
+    table: Name,
+    label: Type.String({ minLength: 1, description: 'used in messages: "<label> created successfully."' }),
+    description: Type.Optional(Type.String()),
+    path: Type.String({ pattern: '^(/[a-z0-9-]+|/\\{[a-z_]+\\})+$' }),
+    parent: Type.Optional(
+      Type.Object(
+        {
+          resource: ResourceName,
+          param: Name,
+          foreignKey: Name,
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    operations: Type.Array(Type.Union(Operations.map((o) => Type.Literal(o))), { minItems: 1, uniqueItems: true }),
+    softDelete: Type.Optional(Type.Boolean()),
+    timestamps: Type.Optional(Type.Boolean({ description: 'created_at and updated_at, set by the engine (default true)' })),
+    creator: Type.Optional(Type.Boolean({ description: 'creator_id set from the authenticated user on create' })),
+    fields: Type.Record(Name, FieldFormat),
+    relations: Type.Optional(Type.Record(Type.String({ pattern: '^[a-z][A-Za-z0-9]*$' }), RelationFormat)),
+    filters: Type.Optional(Type.Record(Name, FilterFormat)),
+    sorts: Type.Optional(Type.Array(Name, { uniqueItems: true })),
+    defaultSort: Type.Optional(Type.String({ pattern: '^-?[a-z][a-z0-9_]*$' })),
+    includes: Type.Optional(Type.Array(Type.String({ pattern: '^[a-z][A-Za-z0-9]*(\\.[a-z][A-Za-z0-9]*)*$' }), { uniqueItems: true })),
+    messages: Type.Optional(MessagesFormat),
+    behaviours: Type.Optional(
+      Type.Object(
+        {
+          beforeCreate: Type.Optional(Type.Array(BehaviourName)),
+          afterCreate: Type.Optional(Type.Array(BehaviourName)),
+          beforeUpdate: Type.Optional(Type.Array(BehaviourName)),
+          afterUpdate: Type.Optional(Type.Array(BehaviourName)),
+          beforeDelete: Type.Optional(Type.Array(BehaviourName)),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export type FieldFormat = Static<typeof FieldFormat>;
+export type RelationFormat = Static<typeof RelationFormat>;
+export type FilterFormat = Static<typeof FilterFormat>;
+export type ResourceFormat = Static<typeof ResourceFormat>;
+export type Operation = (typeof Operations)[number];
+export type FieldType = (typeof FieldTypes)[number];
+export type FilterKind = (typeof FilterKinds)[number];

@@ -1,0 +1,112 @@
+// Cross-file checks: every name a definition uses must point at something real.
+import type { DefinitionProblem } from './definition-error.ts';
+import type { LoadedFile } from './load.ts';
+import type { ResourceDef } from './types.ts';
+import { didYouMean } from './suggest.ts';
+
+const STRING_TYPES = new Set(['string', 'text']);
+
+export function link(
+  resources: Map<string, ResourceDef>,
+  files: Map<string, LoadedFile>,
+  behaviourNames: ReadonlySet<string>,
+  problems: DefinitionProblem[],
+): void {
+  const routes = new Map<string, string>();
+
+  for (const def of resources.values()) {
+    const file = files.get(def.name)!;
+    const problem = (at: string, message: string) => problems.push({ file: def.file, at, line: file.lineOf(at), message });
+    const knownResource = (at: string, name: string) => {
+      if (resources.has(name)) return true;
+      problem(at, `unknown resource "${name}"${didYouMean(name, resources.keys())}`);
+      return false;
+    };
+    const behaviour = (at: string, name: string) => {
+      if (!behaviourNames.has(name)) problem(at, `unknown behaviour "${name}"${didYouMean(name, behaviourNames)}`);
+    };
+
+    for (const field of def.fields.values()) {
+      const at = `fields.${field.name}`;
+      const isString = STRING_TYPES.has(field.type);
+      if (field.maxLength !== undefined && !isString) problem(`${at}.maxLength`, 'maxLength applies to string and text fields');
+      if (field.format && !isString) problem(`${at}.format`, 'format applies to string fields');
+      if (field.enum && !isString) problem(`${at}.enum`, 'enum applies to string fields');
+      if (field.scale !== undefined && field.type !== 'decimal') problem(`${at}.scale`, 'scale applies to decimal fields');
+      if (field.type === 'decimal' && field.scale === undefined) problem(at, 'a decimal field needs a scale');
+      if (field.numericString && field.type !== 'integer') problem(`${at}.numericString`, 'numericString applies to integer fields');
+      if (field.minimum !== undefined && field.maximum !== undefined && field.minimum > field.maximum) problem(`${at}.minimum`, 'minimum is greater than maximum');
+      if (field.references) knownResource(`${at}.references`, field.references);
+      if (field.computed) behaviour(`${at}.computed`, field.computed);
+      if (field.required && field.readOnly) problem(`${at}.required`, 'a read-only field cannot be required');
+    }
+
+    for (const relation of def.relations.values()) {
+      const at = `relations.${relation.name}`;
+      if (!knownResource(`${at}.resource`, relation.resource)) continue;
+      const target = resources.get(relation.resource)!;
+      const owner = relation.kind === 'belongsTo' ? def : target;
+      if (!owner.fields.has(relation.foreignKey)) {
+        problem(`${at}.foreignKey`, `"${relation.foreignKey}" is not a field of ${owner.name}${didYouMean(relation.foreignKey, owner.fields.keys())}`);
+      }
+      if (relation.onDelete && relation.kind !== 'hasMany') problem(`${at}.onDelete`, 'onDelete applies to hasMany relations');
+    }
+
+    for (const filter of def.filters.values()) {
+      const at = `filters.${filter.name}`;
+      if (filter.kind === 'trashed') {
+        if (!def.softDelete) problem(at, 'a trashed filter needs softDelete: true');
+        continue;
+      }
+      const fieldName = filter.fieldName!;
+      if (!filter.field || !filter.field.stored) {
+        problem(at, `filter on unknown field "${fieldName}"${didYouMean(fieldName, def.fields.keys())}`);
+      } else if (filter.kind === 'boolean' && filter.field.type !== 'boolean') {
+        problem(at, 'a boolean filter needs a boolean field');
+      } else if (filter.kind === 'date' && !['date', 'datetime'].includes(filter.field.type)) {
+        problem(at, 'a date filter needs a date or datetime field');
+      }
+    }
+
+    def.sorts.forEach((sort, index) => {
+      const field = def.fields.get(sort);
+      if (!field || !field.stored) problem(`sorts.${index}`, `sort on unknown field "${sort}"${didYouMean(sort, def.fields.keys())}`);
+    });
+    for (const sort of def.defaultSort) {
+      if (!def.fields.get(sort.name)?.stored) problem('defaultSort', `unknown field "${sort.name}"`);
+    }
+
+    def.includes.forEach((include, index) => {
+      let current: ResourceDef | undefined = def;
+      for (const segment of include.split('.')) {
+        const relation = current?.relations.get(segment);
+        if (!relation) {
+          problem(`includes.${index}`, `"${include}" names no relation ("${segment}" is not a relation of ${current?.name})${didYouMean(segment, current?.relations.keys() ?? [])}`);
+          break;
+        }
+        current = resources.get(relation.resource);
+      }
+    });
+
+    if (def.parent) {
+      if (knownResource('parent.resource', def.parent.resource)) {
+        if (!def.path.includes(`{${def.parent.param}}`)) problem('parent.param', `the path has no {${def.parent.param}} placeholder`);
+      }
+    } else if (def.path.includes('{')) {
+      problem('path', 'a path with a placeholder needs a parent');
+    }
+
+    for (const operation of ['restore', 'forceDelete'] as const) {
+      if (def.operations.has(operation) && !def.softDelete) problem('operations', `${operation} needs softDelete: true`);
+    }
+
+    for (const [phase, names] of Object.entries(def.behaviours) as Array<[string, string[]]>) {
+      names.forEach((name, index) => behaviour(`behaviours.${phase}.${index}`, name));
+    }
+
+    const route = def.path.replace(/\{[^}]+\}/g, '{}');
+    const other = routes.get(route);
+    if (other) problem('path', `the same path as ${other}`);
+    else routes.set(route, def.file);
+  }
+}

@@ -1,0 +1,81 @@
+// Reads resources/<module>/<name>.yaml and checks each file against the meta-schema.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import { Value } from '@sinclair/typebox/value';
+import { LineCounter, parseDocument } from 'yaml';
+import { ResourceFormat, type ResourceFormat as RawResource } from './format.ts';
+import type { DefinitionProblem } from './definition-error.ts';
+
+export interface LoadedFile {
+  name: string;
+  module: string;
+  file: string;
+  raw: RawResource;
+  /** Line of a dotted place in the file, for error messages. */
+  lineOf(at: string): number | undefined;
+}
+
+export function listDefinitionFiles(dir: string): string[] {
+  const files: string[] = [];
+  for (const entry of readdirSync(dir).sort()) {
+    const full = join(dir, entry);
+    if (statSync(full).isDirectory()) files.push(...listDefinitionFiles(full));
+    else if (/\.ya?ml$/.test(entry)) files.push(full);
+  }
+  return files;
+}
+
+export function loadDefinitionFiles(dir: string, problems: DefinitionProblem[]): LoadedFile[] {
+  const loaded: LoadedFile[] = [];
+  for (const full of listDefinitionFiles(dir)) {
+    const file = relative(process.cwd(), full);
+    const parts = relative(dir, full).split(sep);
+    if (parts.length !== 2) {
+      problems.push({ file, at: '', message: 'a definition lives at resources/<module>/<name>.yaml' });
+      continue;
+    }
+    const module = parts[0]!;
+    const name = `${module}/${parts[1]!.replace(/\.ya?ml$/, '')}`;
+    const lineCounter = new LineCounter();
+    const doc = parseDocument(readFileSync(full, 'utf8'), { lineCounter, prettyErrors: false });
+    if (doc.errors.length > 0) {
+      for (const error of doc.errors) {
+        problems.push({ file, at: '', line: lineCounter.linePos(error.pos[0]).line, message: `YAML: ${error.message.split('\n')[0]}` });
+      }
+      continue;
+    }
+    const lineOf = (at: string): number | undefined => {
+      const path = at === '' ? [] : at.split('.');
+      for (let depth = path.length; depth >= 0; depth--) {
+        const node = doc.getIn(path.slice(0, depth), true) as { range?: [number, number, number] } | undefined;
+        if (node && node.range) return lineCounter.linePos(node.range[0]).line;
+      }
+      return undefined;
+    };
+    const raw = doc.toJS();
+    const errors = [...Value.Errors(ResourceFormat, raw)];
+    if (errors.length > 0) {
+      for (const error of firstErrorPerPlace(errors)) {
+        const at = error.path.split('/').filter(Boolean).join('.');
+        problems.push({ file, at, line: lineOf(at), message: describeFormatError(error) });
+      }
+      continue;
+    }
+    loaded.push({ name, module, file, raw: raw as RawResource, lineOf });
+  }
+  return loaded;
+}
+
+type FormatError = ReturnType<typeof Value.Errors> extends Iterable<infer E> ? E : never;
+
+function firstErrorPerPlace(errors: FormatError[]): FormatError[] {
+  const seen = new Set<string>();
+  return errors.filter((error) => (seen.has(error.path) ? false : (seen.add(error.path), true)));
+}
+
+function describeFormatError(error: FormatError): string {
+  // Unknown keys are the most common mistake: name the key, not the schema rule.
+  if (error.message.includes('Unexpected property')) return 'unknown key';
+  if (error.value === undefined) return 'is required';
+  return `${error.message} (got ${JSON.stringify(error.value)})`;
+}

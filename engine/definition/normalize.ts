@@ -1,0 +1,101 @@
+// Fills the defaults a definition may leave out. No I/O and no cross-file checks (see link.ts).
+import type { FieldFormat } from './format.ts';
+import type { LoadedFile } from './load.ts';
+import type { FieldDef, FilterDef, RelationDef, ResourceDef, SortDef } from './types.ts';
+
+/** Columns the engine manages itself; a definition may declare them to document them, never to write them. */
+export const MANAGED_FIELDS = new Set(['id', 'creator_id', 'created_at', 'updated_at', 'deleted_at']);
+
+export function normalize(file: LoadedFile): ResourceDef {
+  const raw = file.raw;
+  const softDelete = raw.softDelete ?? false;
+  const timestamps = raw.timestamps ?? true;
+  const creator = raw.creator ?? false;
+
+  const fields = new Map<string, FieldDef>();
+  const add = (name: string, format: FieldFormat) => fields.set(name, toFieldDef(name, format));
+  add('id', raw.fields.id ?? { type: 'integer', readOnly: true });
+  for (const [name, format] of Object.entries(raw.fields)) if (name !== 'id') add(name, format);
+  if (raw.parent && !fields.has(raw.parent.foreignKey)) add(raw.parent.foreignKey, { type: 'integer', readOnly: true });
+  if (creator && !fields.has('creator_id')) add('creator_id', { type: 'integer', readOnly: true, nullable: true });
+  if (timestamps) {
+    for (const column of ['created_at', 'updated_at']) if (!fields.has(column)) add(column, { type: 'datetime', readOnly: true });
+  }
+  if (softDelete && !fields.has('deleted_at')) add('deleted_at', { type: 'datetime', readOnly: true, nullable: true });
+
+  const relations = new Map<string, RelationDef>();
+  for (const [name, relation] of Object.entries(raw.relations ?? {})) {
+    relations.set(name, { ...relation, name, outputKey: snakeCase(name) });
+  }
+  if (creator && !relations.has('creator')) {
+    relations.set('creator', { name: 'creator', outputKey: 'creator', kind: 'belongsTo', resource: 'support/users', foreignKey: 'creator_id' });
+  }
+
+  const filters = new Map<string, FilterDef>();
+  for (const [name, filter] of Object.entries(raw.filters ?? {})) {
+    const fieldName = filter.kind === 'trashed' ? undefined : (filter.field ?? name);
+    const field = fieldName === undefined ? undefined : fields.get(fieldName);
+    filters.set(name, { name, kind: filter.kind, fieldName, field, values: filter.values ?? ['with', 'without', 'only'] });
+  }
+
+  return {
+    name: file.name,
+    module: file.module,
+    file: file.file,
+    table: raw.table,
+    label: raw.label,
+    description: raw.description,
+    path: raw.path,
+    parent: raw.parent,
+    operations: new Set(raw.operations),
+    softDelete,
+    timestamps,
+    creator,
+    fields,
+    relations,
+    filters,
+    sorts: raw.sorts ?? ['id'],
+    defaultSort: parseSort(raw.defaultSort ?? 'id'),
+    includes: raw.includes ?? [],
+    messages: {
+      created: raw.messages?.created ?? `${raw.label} created successfully.`,
+      updated: raw.messages?.updated ?? `${raw.label} updated successfully.`,
+      deleted: raw.messages?.deleted ?? `${raw.label} deleted successfully.`,
+      restored: raw.messages?.restored ?? `${raw.label} restored successfully.`,
+      forceDeleted: raw.messages?.forceDeleted ?? `${raw.label} permanently deleted.`,
+    },
+    behaviours: {
+      beforeCreate: raw.behaviours?.beforeCreate ?? [],
+      afterCreate: raw.behaviours?.afterCreate ?? [],
+      beforeUpdate: raw.behaviours?.beforeUpdate ?? [],
+      afterUpdate: raw.behaviours?.afterUpdate ?? [],
+      beforeDelete: raw.behaviours?.beforeDelete ?? [],
+    },
+  };
+}
+
+function toFieldDef(name: string, format: FieldFormat): FieldDef {
+  const managed = MANAGED_FIELDS.has(name);
+  const computed = format.computed !== undefined;
+  return {
+    ...format,
+    name,
+    label: name.replace(/_/g, ' '),
+    nullable: format.nullable ?? !format.required,
+    stored: !computed,
+    writable: !managed && !computed && !format.readOnly,
+    output: !format.hidden,
+  };
+}
+
+export function parseSort(value: string): SortDef[] {
+  return value
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)
+    .map((part) => (part.startsWith('-') ? { name: part.slice(1), descending: true } : { name: part, descending: false }));
+}
+
+export function snakeCase(name: string): string {
+  return name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+}

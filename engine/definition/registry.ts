@@ -1,0 +1,31 @@
+// The registry: every resource definition, loaded, normalized and linked once at boot.
+import { DefinitionError, type DefinitionProblem } from './definition-error.ts';
+import { link } from './link.ts';
+import { loadDefinitionFiles, type LoadedFile } from './load.ts';
+import { normalize } from './normalize.ts';
+import type { ResourceDef } from './types.ts';
+
+export class Registry {
+  constructor(readonly resources: ReadonlyMap<string, ResourceDef>) {}
+
+  get(name: string): ResourceDef {
+    const def = this.resources.get(name);
+    if (!def) throw new Error(`Unknown resource ${name}`);
+    return def;
+  }
+
+  all(): ResourceDef[] {
+    return [...this.resources.values()];
+  }
+}
+
+/** Loads resources/ and throws one DefinitionError listing every problem found. */
+export function loadRegistry(dir: string, behaviourNames: ReadonlySet<string>): Registry {
+  const problems: DefinitionProblem[] = [];
+  const files = loadDefinitionFiles(dir, problems);
+  const byName = new Map<string, LoadedFile>(files.map((file) => [file.name, file]));
+  const resources = new Map<string, ResourceDef>(files.map((file) => [file.name, normalize(file)]));
+  link(resources, byName, behaviourNames, problems);
+  if (problems.length > 0) throw new DefinitionError(problems);
+  return new Registry(resources);
+}

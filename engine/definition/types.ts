@@ -1,0 +1,82 @@
+// Resolved definitions: what the engine works with after load → normalize → link.
+import type { FieldFormat, FilterKind, Operation, RelationFormat } from './format.ts';
+
+export interface FieldDef extends FieldFormat {
+  name: string;
+  /** Human name used in validation messages: "The category id field is required." */
+  label: string;
+  nullable: boolean;
+  /** false for computed fields, which have no column. */
+  stored: boolean;
+  /** Accepted in request bodies. */
+  writable: boolean;
+  /** Part of the response record. */
+  output: boolean;
+}
+
+export interface RelationDef extends RelationFormat {
+  name: string;
+  /** Key in the response: the snake_case form of the name (dueTerms → due_terms). */
+  outputKey: string;
+}
+
+export interface FilterDef {
+  name: string;
+  kind: FilterKind;
+  /** The field (column) the filter reads; `trashed` has none. */
+  fieldName?: string;
+  field?: FieldDef;
+  values: ReadonlyArray<'with' | 'without' | 'only'>;
+}
+
+export interface SortDef {
+  name: string;
+  descending: boolean;
+}
+
+export interface ParentDef {
+  resource: string;
+  param: string;
+  foreignKey: string;
+}
+
+export interface Messages {
+  created: string;
+  updated: string;
+  deleted: string;
+  restored: string;
+  forceDeleted: string;
+}
+
+export interface Behaviours {
+  beforeCreate: string[];
+  afterCreate: string[];
+  beforeUpdate: string[];
+  afterUpdate: string[];
+  beforeDelete: string[];
+}
+
+export interface ResourceDef {
+  /** module/name, from the file's place under resources/. */
+  name: string;
+  module: string;
+  file: string;
+  table: string;
+  label: string;
+  description?: string;
+  /** Path under /admin/api/v1 with {param} placeholders. */
+  path: string;
+  parent?: ParentDef;
+  operations: ReadonlySet<Operation>;
+  softDelete: boolean;
+  timestamps: boolean;
+  creator: boolean;
+  fields: ReadonlyMap<string, FieldDef>;
+  relations: ReadonlyMap<string, RelationDef>;
+  filters: ReadonlyMap<string, FilterDef>;
+  sorts: readonly string[];
+  defaultSort: SortDef[];
+  includes: readonly string[];
+  messages: Messages;
+  behaviours: Behaviours;
+}

@@ -1,0 +1,36 @@
+// Database errors a client can cause (a race past validation), mapped to client errors.
+import type { ResourceDef } from '../definition/types.ts';
+import { ConflictError, ValidationError, type HttpError } from './http-errors.ts';
+
+interface DriverError {
+  code?: string;
+  errno?: number;
+  message?: string;
+}
+
+/** Returns the client error for a constraint violation, or undefined for a real server fault. */
+export function clientErrorFromDb(error: unknown, def: ResourceDef, deleting = false): HttpError | undefined {
+  const e = error as DriverError;
+  const message = e?.message ?? '';
+  if (e?.code === 'ER_DUP_ENTRY' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE') {
+    const field = uniqueField(message, def);
+    if (field) return new ValidationError({ [field]: [`The ${def.fields.get(field)!.label} has already been taken.`] });
+    return new ConflictError(`The ${def.label} conflicts with an existing record.`);
+  }
+  const foreignKey = ['ER_ROW_IS_REFERENCED_2', 'ER_ROW_IS_REFERENCED', 'ER_NO_REFERENCED_ROW_2', 'SQLITE_CONSTRAINT_FOREIGNKEY'];
+  if (foreignKey.includes(e?.code ?? '') && deleting) {
+    return new ConflictError(`The ${def.label} cannot be deleted because other records still refer to it.`);
+  }
+  if (foreignKey.includes(e?.code ?? '')) {
+    return new ConflictError(`The ${def.label} refers to a record that no longer exists.`);
+  }
+  return undefined;
+}
+
+// MySQL names the index (`<table>_<column>_unique`), SQLite the column (`table.column`).
+function uniqueField(message: string, def: ResourceDef): string | undefined {
+  for (const field of def.fields.values()) {
+    if (message.includes(`${def.table}_${field.name}_unique`) || message.includes(`${def.table}.${field.name}`)) return field.name;
+  }
+  return undefined;
+}

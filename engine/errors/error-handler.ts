@@ -1,0 +1,49 @@
+// Every error becomes JSON: {message} (plus errors for 422). A 500 never shows internals;
+// the details go to the log.
+import type { FastifyError, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import { HttpError, NOT_FOUND_MESSAGE } from './http-errors.ts';
+
+const CLIENT_MESSAGES: Record<string, string> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: 'The request body is not valid JSON.',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'The request body is empty but the content type says JSON.',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'The request body is too large.',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'Unsupported content type: send application/json.',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'The request body does not match its Content-Length.',
+};
+
+export function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  if (error instanceof HttpError) {
+    return reply.code(error.statusCode).headers(error.headers).send(error.body());
+  }
+  if (error instanceof SyntaxError && (error as FastifyError).statusCode === 400) {
+    return reply.code(400).send({ message: CLIENT_MESSAGES.FST_ERR_CTP_INVALID_JSON_BODY });
+  }
+  const status = error.statusCode ?? 500;
+  if (status >= 400 && status < 500) {
+    return reply.code(status).send({ message: CLIENT_MESSAGES[error.code] ?? error.message });
+  }
+  request.log.error({ err: error }, 'request failed');
+  return reply.code(500).send({ message: 'Server error occurred.' });
+}
+
+/** 404 for unknown paths, 405 (with Allow) for a known path asked with the wrong method. */
+export function notFoundHandler() {
+  const routes: Array<{ pattern: RegExp; method: string }> = [];
+  return {
+    onRoute(route: RouteOptions) {
+      const pattern = new RegExp(`^${route.url.replace(/:[A-Za-z_]+/g, '[^/]+')}/?$`);
+      for (const method of [route.method].flat()) routes.push({ pattern, method });
+    },
+    handler(request: FastifyRequest, reply: FastifyReply) {
+      const path = request.url.split('?')[0]!;
+      const allowed = [...new Set(routes.filter((r) => r.pattern.test(path)).map((r) => r.method))].filter((m) => m !== 'HEAD');
+      if (allowed.length > 0) {
+        return reply
+          .code(405)
+          .header('allow', allowed.join(', '))
+          .send({ message: `The ${request.method} method is not supported for this route. Supported methods: ${allowed.join(', ')}.` });
+      }
+      return reply.code(404).send({ message: NOT_FOUND_MESSAGE });
+    },
+  };
+}

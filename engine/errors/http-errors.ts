@@ -1,0 +1,69 @@
+// Errors a handler throws on purpose; the error handler turns each into its JSON body.
+export type FieldErrors = Record<string, string[]>;
+
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'HttpError';
+  }
+
+  body(): Record<string, unknown> {
+    return { message: this.message };
+  }
+}
+
+export const NOT_FOUND_MESSAGE = 'The requested resource was not found.';
+
+export class NotFoundError extends HttpError {
+  constructor(message = NOT_FOUND_MESSAGE) {
+    super(404, message);
+  }
+}
+
+export class UnauthenticatedError extends HttpError {
+  constructor() {
+    super(401, 'Unauthenticated.');
+  }
+}
+
+export class ForbiddenError extends HttpError {
+  constructor() {
+    super(403, 'This action is unauthorized.');
+  }
+}
+
+/** A malformed request: unknown filter, sort or include, or a body that is not an object. */
+export class BadRequestError extends HttpError {
+  constructor(message: string) {
+    super(400, message);
+  }
+}
+
+export class ConflictError extends HttpError {
+  constructor(message: string) {
+    super(409, message);
+  }
+}
+
+/** 422 in the Laravel shape: the first message (and how many more) plus every message per field. */
+export class ValidationError extends HttpError {
+  constructor(readonly errors: FieldErrors) {
+    super(422, summarize(errors));
+  }
+
+  override body(): Record<string, unknown> {
+    return { message: this.message, errors: this.errors };
+  }
+}
+
+function summarize(errors: FieldErrors): string {
+  const messages = Object.values(errors).flat();
+  const first = messages[0] ?? 'The given data was invalid.';
+  const more = messages.length - 1;
+  if (more <= 0) return first;
+  return `${first} (and ${more} more ${more === 1 ? 'error' : 'errors'})`;
+}

@@ -1,0 +1,13 @@
+// The engine's public surface: load the registry, then register its routes on an app.
+export { loadRegistry, Registry } from './definition/registry.ts';
+export { DefinitionError } from './definition/definition-error.ts';
+export { registerResources } from './routes/register-resources.ts';
+export { routeTable } from './routes/route-table.ts';
+export { errorHandler, notFoundHandler } from './errors/error-handler.ts';
+export { registerFormats } from './schema/formats.ts';
+export { behaviourNames } from './behaviours/types.ts';
+export type { Behaviours, AuthUser, Hook, HookContext, ComputedField } from './behaviours/types.ts';
+export type { EngineDeps, Authorize } from './routes/runtime.ts';
+export type { ResourceDef, FieldDef } from './definition/types.ts';
+export { HttpError, NotFoundError, UnauthenticatedError, ValidationError, BadRequestError } from './errors/http-errors.ts';
+export { nowTimestamp } from './serialize/formats.ts';

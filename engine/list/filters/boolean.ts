@@ -1,0 +1,10 @@
+// filter[f]=true|false|1|0. `false` and `0` filter too; anything else is a 422, not a cast.
+import type { FilterKind } from './types.ts';
+import { parseBoolean } from './typed-value.ts';
+
+export const boolean: FilterKind<boolean> = {
+  parse: parseBoolean,
+  apply(query, value, filter, def) {
+    query.where(`${def.table}.${filter.fieldName}`, value);
+  },
+};

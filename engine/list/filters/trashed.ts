@@ -1,0 +1,13 @@
+// filter[trashed]=with|only shows soft-deleted rows; any other value keeps the default (hidden).
+import type { FilterKind } from './types.ts';
+
+export type TrashedMode = 'with' | 'without' | 'only';
+
+export const trashed: FilterKind<TrashedMode> = {
+  parse(raw, filter) {
+    const value = raw.toLowerCase();
+    return { value: filter.values.includes(value as TrashedMode) ? (value as TrashedMode) : 'without' };
+  },
+  // Applied by the list runner together with the default soft-delete scope.
+  apply() {},
+};

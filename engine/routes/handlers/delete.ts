@@ -1,0 +1,34 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { clientErrorFromDb } from '../../errors/db-errors.ts';
+import { nowTimestamp } from '../../serialize/formats.ts';
+import { assertDeletable } from '../guards.ts';
+import { runHooks } from '../hooks.ts';
+import { authorize, findParentId, findRecord } from '../lookup.ts';
+import { pathId } from '../path-params.ts';
+import type { ResourceRuntime } from '../runtime.ts';
+
+/** Soft delete where the definition says so, else a permanent delete. */
+export function deleteHandler(runtime: ResourceRuntime) {
+  const { def, deps } = runtime;
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const id = pathId(request, 'id');
+    const parentId = await findParentId(runtime, request);
+    await authorize(runtime, request, 'delete');
+    const record = await findRecord(runtime, id, { parentId });
+    try {
+      await deps.knex.transaction(async (trx) => {
+        await runHooks(runtime, 'beforeDelete', { trx, def, user: request.authUser!, values: {}, record, params: request.params as Record<string, string> });
+        if (def.softDelete) {
+          const now = nowTimestamp();
+          await trx(def.table).where('id', id).update(def.timestamps ? { deleted_at: now, updated_at: now } : { deleted_at: now });
+        } else {
+          await assertDeletable(runtime, trx, id);
+          await trx(def.table).where('id', id).delete();
+        }
+      });
+    } catch (error) {
+      throw clientErrorFromDb(error, def, true) ?? error;
+    }
+    return reply.send({ message: def.messages.deleted });
+  };
+}

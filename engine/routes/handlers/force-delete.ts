@@ -1,0 +1,28 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { clientErrorFromDb } from '../../errors/db-errors.ts';
+import { assertDeletable } from '../guards.ts';
+import { runHooks } from '../hooks.ts';
+import { authorize, findParentId, findRecord } from '../lookup.ts';
+import { pathId } from '../path-params.ts';
+import type { ResourceRuntime } from '../runtime.ts';
+
+/** Removes a record for good, trashed or not. It cannot be restored afterwards. */
+export function forceDeleteHandler(runtime: ResourceRuntime) {
+  const { def, deps } = runtime;
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const id = pathId(request, 'id');
+    const parentId = await findParentId(runtime, request);
+    await authorize(runtime, request, 'forceDelete');
+    const record = await findRecord(runtime, id, { parentId, trashed: 'with' });
+    try {
+      await deps.knex.transaction(async (trx) => {
+        await runHooks(runtime, 'beforeDelete', { trx, def, user: request.authUser!, values: {}, record, params: request.params as Record<string, string> });
+        await assertDeletable(runtime, trx, id);
+        await trx(def.table).where('id', id).delete();
+      });
+    } catch (error) {
+      throw clientErrorFromDb(error, def, true) ?? error;
+    }
+    return reply.send({ message: def.messages.forceDeleted });
+  };
+}

@@ -1,0 +1,52 @@
+// Generates the Fastify routes of every resource from the registry, once, at boot.
+import type { FastifyInstance } from 'fastify';
+import type { Operation } from '../definition/format.ts';
+import { buildModels } from '../model/build-models.ts';
+import { buildSerializers } from '../serialize/record.ts';
+import { compileBodyValidator } from '../validation/body-validator.ts';
+import { createHandler } from './handlers/create.ts';
+import { deleteHandler } from './handlers/delete.ts';
+import { forceDeleteHandler } from './handlers/force-delete.ts';
+import { listHandler } from './handlers/list.ts';
+import { restoreHandler } from './handlers/restore.ts';
+import { showHandler } from './handlers/show.ts';
+import { updateHandler } from './handlers/update.ts';
+import { fastifyPath, routeTable } from './route-table.ts';
+import type { EngineDeps, ResourceRuntime } from './runtime.ts';
+
+const handlers: Record<Operation, (runtime: ResourceRuntime) => (request: any, reply: any) => Promise<unknown>> = {
+  list: listHandler,
+  create: createHandler,
+  show: showHandler,
+  update: updateHandler,
+  delete: deleteHandler,
+  restore: restoreHandler,
+  forceDelete: forceDeleteHandler,
+};
+
+export function registerResources(app: FastifyInstance, deps: EngineDeps): void {
+  const { registry } = deps;
+  const models = buildModels(registry, deps.knex);
+  const serializers = buildSerializers(registry, deps.behaviours);
+
+  for (const def of registry.all()) {
+    const runtime: ResourceRuntime = {
+      def,
+      parentDef: def.parent && registry.get(def.parent.resource),
+      model: models.get(def.name)!,
+      parentModel: def.parent && models.get(def.parent.resource),
+      serialize: serializers.get(def.name)!,
+      validator: compileBodyValidator(def, registry),
+      deps,
+    };
+    for (const route of routeTable(def, deps.prefix)) {
+      app.route({
+        method: route.method,
+        url: fastifyPath(route.path),
+        onRequest: deps.authenticate,
+        handler: handlers[route.operation](runtime),
+        config: { resource: def.name, operation: route.operation },
+      });
+    }
+  }
+}

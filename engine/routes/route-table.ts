@@ -1,0 +1,34 @@
+// The routes a definition's operations generate, as data (also used by `erp routes` and the docs).
+import type { HTTPMethods } from 'fastify';
+import type { Operation } from '../definition/format.ts';
+import type { ResourceDef } from '../definition/types.ts';
+
+export interface RouteSpec {
+  operation: Operation;
+  method: HTTPMethods;
+  /** Contract form, with {param} placeholders, under the API prefix. */
+  path: string;
+}
+
+export function routeTable(def: ResourceDef, prefix: string): RouteSpec[] {
+  const base = `${prefix}${def.path}`;
+  const record = `${base}/{id}`;
+  const routes: RouteSpec[] = [];
+  const add = (operation: Operation, method: HTTPMethods, path: string) => {
+    if (def.operations.has(operation)) routes.push({ operation, method, path });
+  };
+  add('list', 'GET', base);
+  add('create', 'POST', base);
+  add('show', 'GET', record);
+  add('update', 'PUT', record);
+  add('update', 'PATCH', record);
+  add('delete', 'DELETE', record);
+  add('restore', 'POST', `${record}/restore`);
+  add('forceDelete', 'DELETE', `${record}/force`);
+  return routes;
+}
+
+/** `/a/{id}` → `/a/:id`, Fastify's placeholder syntax. */
+export function fastifyPath(path: string): string {
+  return path.replace(/\{([a-z_]+)\}/g, ':$1');
+}

@@ -1,0 +1,27 @@
+// The base query of a resource: its parent's rows only, and soft-deleted rows hidden unless asked.
+import type { Knex } from 'knex';
+import type { ResourceDef } from '../definition/types.ts';
+import type { ModelClass } from '../model/build-models.ts';
+import type { TrashedMode } from '../list/filters/trashed.ts';
+
+export interface Scope {
+  parentId?: number;
+  trashed?: TrashedMode;
+  trx?: Knex.Transaction;
+}
+
+export function scopedQuery(model: ModelClass, def: ResourceDef, scope: Scope) {
+  const query = model.query(scope.trx);
+  if (def.parent && scope.parentId !== undefined) query.where(`${def.table}.${def.parent.foreignKey}`, scope.parentId);
+  if (def.softDelete) {
+    const trashed = scope.trashed ?? 'without';
+    if (trashed === 'only') query.whereNotNull(`${def.table}.deleted_at`);
+    else if (trashed !== 'with') query.whereNull(`${def.table}.deleted_at`);
+  }
+  return query;
+}
+
+/** Objection's relation expression for the validated include names. */
+export function graphExpression(includes: readonly string[]): string {
+  return `[${includes.join(', ')}]`;
+}

@@ -1,0 +1,61 @@
+// Turns a stored row (with any loaded relations) into the response record of its resource.
+// One serializer per resource, built at boot from its output fields.
+import type { Registry } from '../definition/registry.ts';
+import type { FieldDef, ResourceDef } from '../definition/types.ts';
+import type { Behaviours } from '../behaviours/types.ts';
+import { formatDate, formatDecimal, formatTimestamp } from './formats.ts';
+
+export type Row = Record<string, unknown>;
+export type Serialize = (row: Row) => Record<string, unknown>;
+export type Serializers = ReadonlyMap<string, Serialize>;
+
+export function buildSerializers(registry: Registry, behaviours: Behaviours): Serializers {
+  const serializers = new Map<string, Serialize>();
+  for (const def of registry.all()) serializers.set(def.name, buildSerializer(def, behaviours, serializers));
+  return serializers;
+}
+
+function buildSerializer(def: ResourceDef, behaviours: Behaviours, all: Map<string, Serialize>): Serialize {
+  const fields = [...def.fields.values()]
+    .filter((field) => field.output)
+    .map((field) => ({ name: field.name, read: fieldReader(field, behaviours) }));
+  const relations = [...def.relations.values()];
+
+  return (row) => {
+    const record: Record<string, unknown> = {};
+    for (const field of fields) record[field.name] = field.read(row);
+    for (const relation of relations) {
+      const loaded = row[relation.name];
+      if (loaded === undefined) continue; // relations appear only when included
+      const serialize = all.get(relation.resource)!;
+      record[relation.outputKey] = Array.isArray(loaded) ? loaded.map((item) => serialize(item as Row)) : loaded === null ? null : serialize(loaded as Row);
+    }
+    return record;
+  };
+}
+
+function fieldReader(field: FieldDef, behaviours: Behaviours): (row: Row) => unknown {
+  if (field.computed) {
+    const compute = behaviours.computed[field.computed]!;
+    return (row) => compute(row) ?? null;
+  }
+  const name = field.name;
+  switch (field.type) {
+    case 'datetime':
+      return (row) => formatTimestamp(row[name]);
+    case 'date':
+      return (row) => formatDate(row[name]);
+    case 'decimal': {
+      const scale = field.scale ?? 2;
+      return (row) => formatDecimal(row[name], scale);
+    }
+    case 'boolean':
+      return (row) => (row[name] === null || row[name] === undefined ? null : Boolean(Number(row[name])));
+    case 'integer':
+      return (row) => (row[name] === null || row[name] === undefined ? null : Number(row[name]));
+    case 'number':
+      return (row) => (row[name] === null || row[name] === undefined ? null : Number(row[name]));
+    default:
+      return (row) => row[name] ?? null;
+  }
+}

@@ -1,0 +1,22 @@
+// Column conventions shared by the migrations.
+import type { Knex } from 'knex';
+
+/** created_at/updated_at as UTC DATETIME(6), written by the engine. */
+export function timestamps(t: Knex.CreateTableBuilder): void {
+  t.datetime('created_at', { precision: 6 }).nullable().index();
+  t.datetime('updated_at', { precision: 6 }).nullable();
+}
+
+export function softDeletes(t: Knex.CreateTableBuilder): void {
+  t.datetime('deleted_at', { precision: 6 }).nullable().index();
+}
+
+/** creator_id → users.id; kept when the user goes (set to null). */
+export function creator(t: Knex.CreateTableBuilder): void {
+  t.integer('creator_id').unsigned().nullable().references('id').inTable('users').onDelete('SET NULL').index();
+}
+
+/** A foreign key with its index. */
+export function foreignId(t: Knex.CreateTableBuilder, column: string, table: string, onDelete: 'RESTRICT' | 'CASCADE' | 'SET NULL' = 'RESTRICT') {
+  return t.integer(column).unsigned().references('id').inTable(table).onDelete(onDelete).index();
+}

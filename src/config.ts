@@ -1,0 +1,124 @@
+// Configuration from environment variables. A bad value stops the boot with a message naming
+// the variable; every variable and its default is documented in the README.
+
+export type DatabaseConfig =
+  | { client: 'sqlite'; filename: string }
+  | { client: 'mysql'; host: string; port: number; user: string; password: string; database: string };
+
+export interface Config {
+  port: number;
+  host: string;
+  database: DatabaseConfig;
+  /** Unset on SQLite until resolveJwtSecret() reads or creates the secret file. */
+  jwtSecret?: string;
+  tokenTtlSeconds: number;
+  adminEmail: string;
+  adminName: string;
+  adminPassword?: string;
+  rateLimitMax: number;
+  rateLimitWindowMs: number;
+  loginRateLimitMax: number;
+  logLevel: string;
+  trustProxy: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(variable: string, problem: string) {
+    super(`Invalid configuration: ${variable} ${problem}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+export function loadConfig(env: Env = process.env): Config {
+  const database = parseDatabaseUrl(read(env, 'DATABASE_URL') ?? 'sqlite:data/erp.sqlite');
+  const jwtSecret = read(env, 'JWT_SECRET');
+  if (jwtSecret !== undefined && jwtSecret.length < 32) throw new ConfigError('JWT_SECRET', 'must be at least 32 characters long');
+  if (database.client === 'mysql' && jwtSecret === undefined) {
+    throw new ConfigError('JWT_SECRET', 'is required when DATABASE_URL points at MySQL/MariaDB (every API process must share it)');
+  }
+  const adminEmail = read(env, 'ADMIN_EMAIL') ?? 'admin@example.com';
+  if (!/^[^\s@]+@[^\s@]+$/.test(adminEmail)) throw new ConfigError('ADMIN_EMAIL', `is not an e-mail address: "${adminEmail}"`);
+  const adminPassword = read(env, 'ADMIN_PASSWORD');
+  if (adminPassword !== undefined && adminPassword.length < 8) throw new ConfigError('ADMIN_PASSWORD', 'must be at least 8 characters long');
+  const logLevel = read(env, 'LOG_LEVEL') ?? 'info';
+  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
+
+  return {
+    port: integer(env, 'PORT', 3000, 0, 65535),
+    host: read(env, 'HOST') ?? '127.0.0.1',
+    database,
+    jwtSecret,
+    tokenTtlSeconds: duration(env, 'TOKEN_TTL', '24h'),
+    adminEmail,
+    adminName: read(env, 'ADMIN_NAME') ?? 'Administrator',
+    adminPassword,
+    rateLimitMax: integer(env, 'RATE_LIMIT_MAX', 300, 1),
+    rateLimitWindowMs: duration(env, 'RATE_LIMIT_WINDOW', '1m') * 1000,
+    loginRateLimitMax: integer(env, 'LOGIN_RATE_LIMIT_MAX', 10, 1),
+    logLevel,
+    trustProxy: boolean(env, 'TRUST_PROXY', false),
+  };
+}
+
+export function parseDatabaseUrl(url: string): DatabaseConfig {
+  if (url.startsWith('sqlite:')) {
+    const filename = url.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
+    if (filename === '') throw new ConfigError('DATABASE_URL', 'needs a file after "sqlite:" (e.g. sqlite:data/erp.sqlite or sqlite::memory:)');
+    return { client: 'sqlite', filename };
+  }
+  if (url.startsWith('mysql://') || url.startsWith('mariadb://')) {
+    let parsed: URL;
+    try {
+      parsed = new URL(url.replace(/^mariadb:/, 'mysql:'));
+    } catch {
+      throw new ConfigError('DATABASE_URL', `is not a valid URL: "${url.replace(/:[^:@/]*@/, ':***@')}"`);
+    }
+    const database = decodeURIComponent(parsed.pathname.replace(/^\//, ''));
+    if (!database) throw new ConfigError('DATABASE_URL', 'needs a database name (mysql://user:pass@host:3306/erp)');
+    return {
+      client: 'mysql',
+      host: parsed.hostname,
+      port: parsed.port ? Number(parsed.port) : 3306,
+      user: decodeURIComponent(parsed.username),
+      password: decodeURIComponent(parsed.password),
+      database,
+    };
+  }
+  throw new ConfigError('DATABASE_URL', 'must start with sqlite: or mysql://');
+}
+
+function read(env: Env, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value === undefined || value === '' ? undefined : value;
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^[0-9]+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new ConfigError(name, `must be a whole number from ${min}${max < Number.MAX_SAFE_INTEGER ? ` to ${max}` : ''} (got "${raw}")`);
+  }
+  return Number(raw);
+}
+
+function boolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = read(env, name)?.toLowerCase();
+  if (raw === undefined) return fallback;
+  if (['1', 'true', 'yes'].includes(raw)) return true;
+  if (['0', 'false', 'no'].includes(raw)) return false;
+  throw new ConfigError(name, `must be true or false (got "${raw}")`);
+}
+
+const UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 };
+
+/** "90" (seconds), "30s", "15m", "12h", "7d" → seconds. */
+function duration(env: Env, name: string, fallback: string): number {
+  const raw = read(env, name) ?? fallback;
+  const match = /^([0-9]+)\s*([smhd]?)$/.exec(raw);
+  if (!match || Number(match[1]) === 0) throw new ConfigError(name, `must be a duration such as 90, 30s, 15m, 12h or 7d (got "${raw}")`);
+  return Number(match[1]) * UNITS[match[2] || 's']!;
+}

@@ -1,0 +1,24 @@
+// First-start reference data. Idempotent: each step adds only what is missing, so running it on
+// every start (or twice) adds nothing the second time.
+import type { Knex } from 'knex';
+import type { Config } from '../config.ts';
+import { seedCompany } from './company.ts';
+import { seedCountries } from './countries.ts';
+import { seedCurrencies } from './currencies.ts';
+import { seedUnitsOfMeasure } from './units-of-measure.ts';
+import { seedAdmin, type CreatedUser } from './users.ts';
+
+export interface SeedResult {
+  added: Record<string, number>;
+  admin?: CreatedUser;
+}
+
+export async function seed(knex: Knex, config: Pick<Config, 'adminEmail' | 'adminName' | 'adminPassword'>): Promise<SeedResult> {
+  const admin = await seedAdmin(knex, { email: config.adminEmail, name: config.adminName, password: config.adminPassword });
+  const adminId = admin?.id ?? (await knex('users').orderBy('id').first('id'))?.id ?? null;
+  const currencies = await seedCurrencies(knex);
+  const { countries, states } = await seedCountries(knex);
+  const companies = await seedCompany(knex, adminId);
+  const uoms = await seedUnitsOfMeasure(knex, adminId);
+  return { added: { users: admin ? 1 : 0, currencies, countries, states, companies, uoms }, admin };
+}

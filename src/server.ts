@@ -1,0 +1,74 @@
+// Builds the Fastify app: errors, authentication, rate limiting, health and the generated routes.
+import { fileURLToPath } from 'node:url';
+import jwt from '@fastify/jwt';
+import Fastify, { type FastifyInstance } from 'fastify';
+import secureJson from 'secure-json-parse';
+import type { Knex } from 'knex';
+import { behaviourNames, errorHandler, loadRegistry, notFoundHandler, registerFormats, registerResources, type Registry } from '../engine/index.ts';
+import { createAuthenticate } from './auth/authenticate.ts';
+import { registerRateLimit } from './auth/rate-limit.ts';
+import { registerAuthRoutes } from './auth/routes.ts';
+import { behaviours } from './behaviours/index.ts';
+import type { Config } from './config.ts';
+import { registerHealth } from './health.ts';
+import { authorize } from './policy.ts';
+
+export const API_PREFIX = '/admin/api/v1';
+export const RESOURCES_DIR = fileURLToPath(new URL('../resources/', import.meta.url));
+
+export interface ServerOptions {
+  config: Config;
+  knex: Knex;
+  jwtSecret: string;
+  resourcesDir?: string;
+}
+
+export function loadResources(dir = RESOURCES_DIR): Registry {
+  registerFormats();
+  return loadRegistry(dir, behaviourNames(behaviours));
+}
+
+export async function buildServer({ config, knex, jwtSecret, resourcesDir }: ServerOptions): Promise<FastifyInstance> {
+  const registry = loadResources(resourcesDir);
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      // Tokens never reach the logs, whatever a serializer is later changed to print.
+      redact: { paths: ['req.headers.authorization', 'req.body.password', 'res.body.token'], censor: '[redacted]' },
+    },
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+  });
+
+  app.setErrorHandler(errorHandler);
+  const notFound = notFoundHandler();
+  app.addHook('onRoute', notFound.onRoute);
+  app.setNotFoundHandler(notFound.handler);
+  acceptEmptyJsonBodies(app);
+
+  await app.register(jwt, { secret: jwtSecret, sign: { expiresIn: config.tokenTtlSeconds } });
+  await registerRateLimit(app, config);
+  registerHealth(app, knex);
+
+  const authenticate = createAuthenticate(app, knex);
+  registerAuthRoutes(app, knex, config, authenticate, API_PREFIX);
+  registerResources(app, { knex, registry, behaviours, authenticate, authorize, prefix: API_PREFIX });
+  return app;
+}
+
+/** `Content-Type: application/json` with no body (a logout, a restore) is no body, not an error. */
+function acceptEmptyJsonBodies(app: FastifyInstance): void {
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = (body as string).trim();
+    if (text === '') return done(null, undefined);
+    try {
+      // secure-json-parse (Fastify's own parser) refuses __proto__ and constructor pollution.
+      done(null, secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }));
+    } catch {
+      const error = new SyntaxError('invalid JSON') as SyntaxError & { statusCode: number };
+      error.statusCode = 400;
+      done(error, undefined);
+    }
+  });
+}
