@@ -21,6 +21,8 @@ export interface ServerOptions {
   knex: Knex;
   jwtSecret: string;
   resourcesDir?: string;
+  /** Where logs go (default stdout); tests capture them. */
+  logStream?: NodeJS.WritableStream;
 }
 
 export function loadResources(dir = RESOURCES_DIR): Registry {
@@ -28,11 +30,12 @@ export function loadResources(dir = RESOURCES_DIR): Registry {
   return loadRegistry(dir, behaviourNames(behaviours));
 }
 
-export async function buildServer({ config, knex, jwtSecret, resourcesDir }: ServerOptions): Promise<FastifyInstance> {
+export async function buildServer({ config, knex, jwtSecret, resourcesDir, logStream }: ServerOptions): Promise<FastifyInstance> {
   const registry = loadResources(resourcesDir);
   const app = Fastify({
     logger: {
       level: config.logLevel,
+      ...(logStream && { stream: logStream }),
       // Tokens never reach the logs, whatever a serializer is later changed to print.
       redact: { paths: ['req.headers.authorization', 'req.body.password', 'res.body.token'], censor: '[redacted]' },
     },

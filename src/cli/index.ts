@@ -1,0 +1,90 @@
+// The operators' command line: `npm run erp -- <command> [options]`.
+import { parseArgs } from 'node:util';
+import { DefinitionError, routeTable } from '../../engine/index.ts';
+import { ConfigError, loadConfig } from '../config.ts';
+import { createKnex } from '../db.ts';
+import { migrateLatest } from '../migrate.ts';
+import { seed } from '../seed/index.ts';
+import { createUser, UserExistsError } from '../seed/users.ts';
+import { API_PREFIX, loadResources } from '../server.ts';
+
+const USAGE = `Usage: npm run erp -- <command> [options]
+
+Commands:
+  migrate                                   apply pending database migrations
+  seed                                      add the reference data and the administrator (idempotent)
+  user:create --email E --name N [--password P]
+                                            create a user; prints a generated password when none is given
+  check                                     load and check every resource definition, without a database
+  routes                                    print the generated routes
+
+The database is the one DATABASE_URL names (default sqlite:data/erp.sqlite).`;
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'migrate':
+      return withDatabase(async (knex) => {
+        const applied = await migrateLatest(knex);
+        console.log(applied.length > 0 ? `Applied ${applied.length} migration(s):\n  ${applied.join('\n  ')}` : 'Nothing to migrate.');
+      });
+    case 'seed':
+      return withDatabase(async (knex, config) => {
+        await migrateLatest(knex);
+        const result = await seed(knex, config);
+        const added = Object.entries(result.added).filter(([, count]) => count > 0);
+        console.log(added.length > 0 ? `Seeded: ${added.map(([what, count]) => `${count} ${what}`).join(', ')}.` : 'Nothing to seed: the reference data is already there.');
+        if (result.admin?.generatedPassword) console.log(`Administrator created: ${result.admin.email} / ${result.admin.generatedPassword}  (shown once)`);
+      });
+    case 'user:create': {
+      const { values } = parseArgs({ args: rest, options: { email: { type: 'string' }, name: { type: 'string' }, password: { type: 'string' } } });
+      if (!values.email || !values.name) {
+        console.error('user:create needs --email and --name.');
+        return 2;
+      }
+      if (values.password !== undefined && values.password.length < 8) {
+        console.error('The password must be at least 8 characters long.');
+        return 2;
+      }
+      return withDatabase(async (knex) => {
+        await migrateLatest(knex);
+        const user = await createUser(knex, { email: values.email!, name: values.name!, password: values.password });
+        console.log(`User ${user.id} created: ${user.email}${user.generatedPassword ? ` / ${user.generatedPassword}  (shown once)` : ''}`);
+      });
+    }
+    case 'check': {
+      const registry = loadResources();
+      console.log(`${registry.all().length} resource definitions are valid.`);
+      return 0;
+    }
+    case 'routes': {
+      for (const def of loadResources().all()) {
+        for (const route of routeTable(def, API_PREFIX)) console.log(`${route.method.padEnd(7)} ${route.path}  (${def.name} ${route.operation})`);
+      }
+      return 0;
+    }
+    default:
+      console.log(USAGE);
+      return command === undefined || command === 'help' || command === '--help' ? 0 : 2;
+  }
+}
+
+async function withDatabase(work: (knex: ReturnType<typeof createKnex>, config: ReturnType<typeof loadConfig>) => Promise<void>): Promise<number> {
+  const config = loadConfig();
+  const knex = createKnex(config.database);
+  try {
+    await work(knex, config);
+    return 0;
+  } finally {
+    await knex.destroy();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error) => {
+    if (error instanceof ConfigError || error instanceof DefinitionError || error instanceof UserExistsError) console.error(error.message);
+    else console.error(error);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,104 @@
+// Starts the real service (migrated, seeded) on a free port for a database target.
+// The default app of a target is shared by every suite of the run; tests that need other
+// settings (low rate limits, short token lifetimes) start their own with `startApp`.
+import { Writable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import type { Knex } from 'knex';
+import { loadConfig, type Config } from '../../src/config.ts';
+import { createKnex } from '../../src/db.ts';
+import { migrateLatest } from '../../src/migrate.ts';
+import { seed } from '../../src/seed/index.ts';
+import { buildServer } from '../../src/server.ts';
+import { Client } from './http.ts';
+import type { Target } from './targets.ts';
+
+export const ADMIN = { email: 'admin@example.com', password: 'admin-password-1', name: 'Administrator' };
+export const API = '/admin/api/v1';
+export const TEST_JWT_SECRET = 'test-secret-test-secret-test-secret-0123';
+
+export interface TestApp {
+  target: Target;
+  app: FastifyInstance;
+  knex: Knex;
+  config: Config;
+  client: Client;
+  /** Everything the app logged, for tests that check what reaches the logs. */
+  logs: string[];
+  /** A fresh token for the administrator. */
+  login(): Promise<string>;
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  env?: Record<string, string>;
+  /** Reuse an existing database connection (a second process on the same database). */
+  knex?: Knex;
+  /** Seed only the administrator (fast), not the reference data. */
+  minimalSeed?: boolean;
+  jwtSecret?: string;
+}
+
+export async function startApp(target: Target, options: StartOptions = {}): Promise<TestApp> {
+  const config = loadConfig({
+    DATABASE_URL: target.databaseUrl,
+    JWT_SECRET: options.jwtSecret ?? TEST_JWT_SECRET,
+    ADMIN_EMAIL: ADMIN.email,
+    ADMIN_PASSWORD: ADMIN.password,
+    LOG_LEVEL: 'info',
+    RATE_LIMIT_MAX: '1000000',
+    LOGIN_RATE_LIMIT_MAX: '1000000',
+    ...options.env,
+  });
+  const knex = options.knex ?? createKnex(config.database);
+  await migrateLatest(knex);
+  if (options.minimalSeed) {
+    const { seedAdmin } = await import('../../src/seed/users.ts');
+    await seedAdmin(knex, { email: ADMIN.email, name: ADMIN.name, password: ADMIN.password });
+  } else {
+    await seed(knex, { adminEmail: ADMIN.email, adminName: ADMIN.name, adminPassword: ADMIN.password });
+  }
+  const logs: string[] = [];
+  const logStream = new Writable({
+    write(chunk, _encoding, done) {
+      logs.push(String(chunk));
+      done();
+    },
+  });
+  const app = await buildServer({ config, knex, jwtSecret: options.jwtSecret ?? TEST_JWT_SECRET, logStream });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  const client = new Client(`http://127.0.0.1:${port}`);
+  return {
+    target,
+    app,
+    knex,
+    config,
+    client,
+    logs,
+    async login() {
+      const response = await client.post(`${API}/login`, { body: { email: ADMIN.email, password: ADMIN.password } });
+      if (response.status !== 200) throw new Error(`login failed: ${response.status} ${response.text}`);
+      return response.body.token as string;
+    },
+    async close() {
+      await app.close();
+      if (!options.knex) await knex.destroy();
+    },
+  };
+}
+
+const shared = new Map<string, Promise<TestApp>>();
+
+/** The app shared by all suites for this target, with an admin token. */
+export async function sharedApp(target: Target): Promise<TestApp & { token: string }> {
+  if (!shared.has(target.name)) shared.set(target.name, startApp(target));
+  const testApp = await shared.get(target.name)!;
+  return Object.assign(testApp, { token: (testApp as any).token ?? ((testApp as any).token = await testApp.login()) });
+}
+
+/** Closes the shared apps; test/run.ts's uvu process calls it once all suites ran. */
+export async function closeSharedApps(): Promise<void> {
+  for (const app of shared.values()) await (await app).close();
+  shared.clear();
+}
