@@ -1,0 +1,42 @@
+// The definition-driven suite: for every resource in resources/ and every database target,
+// run the capability checks its definition implies (operations, fields, filters, sorts,
+// includes, soft delete). A new YAML file is covered without writing a test.
+import { suite } from 'uvu';
+import { loadResources } from '../../src/server.ts';
+import { databaseTargets } from '../helpers/targets.ts';
+import { authenticationChecks } from './capabilities/authentication.ts';
+import { createChecks } from './capabilities/create.ts';
+import { filterChecks } from './capabilities/filters.ts';
+import { includeChecks } from './capabilities/includes.ts';
+import { lifecycleChecks } from './capabilities/lifecycle.ts';
+import { listChecks } from './capabilities/list.ts';
+import { showChecks } from './capabilities/show.ts';
+import { sortChecks } from './capabilities/sorts.ts';
+import { updateChecks } from './capabilities/update.ts';
+import { prepareContext, type ResourceContext } from './context.ts';
+
+const registry = loadResources();
+
+for (const target of databaseTargets()) {
+  for (const def of registry.all()) {
+    const test = suite(`${def.name} [${target.name}]`);
+    let context: ResourceContext;
+    const current = () => context;
+    test.before(async () => {
+      context = await prepareContext(def, registry, target);
+    });
+
+    authenticationChecks(test, current);
+    if (def.operations.has('create')) createChecks(test, current);
+    if (def.operations.has('show')) showChecks(test, current);
+    if (def.operations.has('update') && def.operations.has('create')) updateChecks(test, current);
+    if (def.operations.has('list')) {
+      listChecks(test, current);
+      filterChecks(test, current);
+      sortChecks(test, current);
+      if (def.includes.length > 0) includeChecks(test, current);
+    }
+    if (def.operations.has('delete') && def.operations.has('create')) lifecycleChecks(test, current);
+    test.run();
+  }
+}

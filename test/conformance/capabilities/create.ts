@@ -1,0 +1,76 @@
+import type { Test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { recordPath, type ResourceContext } from '../context.ts';
+import { expectedOutput, invalidValues, validPayload, writableFields } from '../payloads.ts';
+
+export function createChecks(test: Test, context: () => ResourceContext) {
+  test('create: 201, the contract message, the values sent, stored', async () => {
+    const ctx = context();
+    for (let n = 0; n < 3; n++) {
+      const payload = validPayload(ctx.def, ctx.payload, n);
+      const response = await ctx.client.post(ctx.listPath, { token: ctx.token, body: payload });
+      assert.is(response.status, 201, response.text);
+      assert.is(response.body.message, ctx.def.messages.created);
+      const data = response.body.data;
+      assert.type(data.id, 'number');
+      for (const field of writableFields(ctx.def)) {
+        // The path's parent wins over a parent id sent in the body.
+        const sent = field.name === ctx.def.parent?.foreignKey ? ctx.parentId : payload[field.name];
+        assert.equal(data[field.name], expectedOutput(field, sent), `${field.name}`);
+      }
+      if (ctx.def.parent) assert.is(data[ctx.def.parent.foreignKey], ctx.parentId);
+      if (ctx.def.creator) assert.is(data.creator_id, (await ctx.app.knex('users').where('email', 'admin@example.com').first('id')).id);
+      if (ctx.def.timestamps) assert.match(data.created_at, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/);
+      const shown = await ctx.client.get(recordPath(ctx, data.id), { token: ctx.token });
+      assert.equal(shown.body.data, data, 'show returns what create returned');
+      ctx.created.push(data);
+    }
+  });
+
+  test('create: each required field missing → 422 naming it, nothing written', async () => {
+    const ctx = context();
+    const before = await countRows(ctx);
+    for (const field of writableFields(ctx.def).filter((f) => f.required)) {
+      const payload = validPayload(ctx.def, ctx.payload, 7);
+      delete payload[field.name];
+      const response = await ctx.client.post(ctx.listPath, { token: ctx.token, body: payload });
+      assert.is(response.status, 422, `${field.name} missing: ${response.text}`);
+      assert.equal(response.body.errors[field.name], [`The ${field.label} field is required.`]);
+      assert.is(response.body.message, `The ${field.label} field is required.`);
+      const asNull = await ctx.client.post(ctx.listPath, { token: ctx.token, body: { ...payload, [field.name]: null } });
+      assert.is(asNull.status, 422, `${field.name} null`);
+    }
+    assert.is(await countRows(ctx), before);
+  });
+
+  test('create: each field limit (length, range, format, choice, reference, type) → 422, nothing written', async () => {
+    const ctx = context();
+    const before = await countRows(ctx);
+    for (const field of writableFields(ctx.def)) {
+      for (const invalid of invalidValues(field, ctx.payload)) {
+        const payload = { ...validPayload(ctx.def, ctx.payload, 8), [field.name]: invalid.value };
+        const response = await ctx.client.post(ctx.listPath, { token: ctx.token, body: payload });
+        assert.is(response.status, 422, `${field.name} ${invalid.rule}: ${response.text}`);
+        assert.equal(response.body.errors, { [field.name]: [invalid.message] }, `${field.name} ${invalid.rule}`);
+      }
+    }
+    assert.is(await countRows(ctx), before);
+  });
+
+  test('create: a string exactly at its maximum length is accepted', async () => {
+    const ctx = context();
+    const field = writableFields(ctx.def).find((f) => f.maxLength !== undefined && !f.enum && !f.format && f.type === 'string');
+    if (!field) return;
+    const payload = { ...validPayload(ctx.def, ctx.payload, 9), [field.name]: 'y'.repeat(field.maxLength!) };
+    const response = await ctx.client.post(ctx.listPath, { token: ctx.token, body: payload });
+    assert.is(response.status, 201, response.text);
+    assert.is(response.body.data[field.name], 'y'.repeat(field.maxLength!));
+    ctx.created.push(response.body.data);
+  });
+}
+
+async function countRows(ctx: ResourceContext): Promise<number> {
+  const row = await ctx.app.knex(ctx.def.table).count({ count: '*' }).first();
+  return Number(row!.count);
+}
+

@@ -1,0 +1,81 @@
+// Each declared filter, checked against the records it should and should not return.
+import type { Test } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { FilterDef } from '../../../engine/definition/types.ts';
+import type { ResourceContext } from '../context.ts';
+import { filterValue, sameValue } from '../payloads.ts';
+
+export function filterChecks(test: Test, context: () => ResourceContext) {
+  test('filters: each declared filter narrows the list as its kind says', async () => {
+    const ctx = context();
+    const all = await listAll(ctx, '');
+    const total = (await ctx.client.get(ctx.listPath, { token: ctx.token })).body.meta.total;
+    for (const filter of ctx.def.filters.values()) {
+      if (filter.kind === 'trashed') continue;
+      const field = filter.field!;
+      const samples = all.filter((row) => row[field.name] !== null && row[field.name] !== undefined);
+      assert.ok(samples.length > 0, `${filter.name}: a record with a value to filter on`);
+      const sample = samples[samples.length - 1]!;
+      const value = sample[field.name];
+      const key = `filter[${filter.name}]`;
+
+      if (filter.kind === 'exact' || filter.kind === 'date') {
+        const rows = await listAll(ctx, `${key}=${encodeURIComponent(filterValue(field, value))}`);
+        assert.ok(rows.some((row) => row.id === sample.id), `${key} finds the record`);
+        for (const row of rows) assert.ok(sameValue(field, row[field.name], value), `${key}: ${row[field.name]} = ${value}`);
+      } else if (filter.kind === 'list') {
+        const other = samples.find((row) => !sameValue(field, row[field.name], value)) ?? sample;
+        const wanted = [value, other[field.name]];
+        const rows = await listAll(ctx, `${key}=${encodeURIComponent(wanted.map((v) => filterValue(field, v)).join(','))}`);
+        assert.ok(rows.some((row) => row.id === sample.id) && rows.some((row) => row.id === other.id), `${key} finds both records`);
+        for (const row of rows) assert.ok(wanted.some((v) => sameValue(field, row[field.name], v)), `${key}: ${row[field.name]} in ${wanted}`);
+      } else if (filter.kind === 'partial') {
+        const text = String(value);
+        const part = swapCase(text.slice(Math.floor(text.length / 3), Math.floor(text.length / 3) + 3) || text);
+        const rows = await listAll(ctx, `${key}=${encodeURIComponent(part)}`);
+        assert.ok(rows.some((row) => row.id === sample.id), `${key}=${part} finds "${text}" whatever the case`);
+        for (const row of rows) assert.ok(String(row[field.name]).toLowerCase().includes(part.toLowerCase()), `${key}: "${row[field.name]}" contains "${part}"`);
+        const wildcard = await listAll(ctx, `${key}=${encodeURIComponent('%_%')}`);
+        for (const row of wildcard) assert.ok(String(row[field.name]).includes('%_%'), `${key}: % and _ match literally`);
+      } else if (filter.kind === 'boolean') {
+        for (const raw of ['true', 'false', '1', '0']) {
+          const rows = await listAll(ctx, `${key}=${raw}`);
+          for (const row of rows) assert.is(row[field.name], raw === 'true' || raw === '1', `${key}=${raw}`);
+        }
+      }
+      await expectNoMatch(ctx, filter);
+      await expectBadValue(ctx, filter);
+      const empty = await ctx.client.get(`${ctx.listPath}?${key}=`, { token: ctx.token });
+      assert.is(empty.body.meta.total, total, `${key}= (empty) is no filter`);
+    }
+  });
+}
+
+async function expectNoMatch(ctx: ResourceContext, filter: FilterDef) {
+  const field = filter.field!;
+  const value = field.type === 'boolean' ? undefined : field.type === 'date' ? '1901-01-01' : ['integer', 'number', 'decimal'].includes(field.type) ? '99999999' : `no-such-value-${ctx.payload.tag}`;
+  if (value === undefined) return;
+  const response = await ctx.client.get(`${ctx.listPath}?filter[${filter.name}]=${value}`, { token: ctx.token });
+  assert.is(response.status, 200);
+  assert.is(response.body.meta.total, 0, `filter[${filter.name}]=${value} matches nothing`);
+}
+
+async function expectBadValue(ctx: ResourceContext, filter: FilterDef) {
+  const field = filter.field!;
+  const bad = field.type === 'integer' || field.type === 'boolean' || field.type === 'date' || filter.kind === 'date';
+  if (!bad || filter.kind === 'partial') return;
+  const response = await ctx.client.get(`${ctx.listPath}?filter[${filter.name}]=not-valid`, { token: ctx.token });
+  assert.is(response.status, 422, `filter[${filter.name}]=not-valid`);
+  assert.ok(response.body.errors[`filter[${filter.name}]`], 'the error names the filter');
+}
+
+/** Every row of the list with this query (up to 100, which the suites stay under). */
+async function listAll(ctx: ResourceContext, query: string): Promise<Array<Record<string, any>>> {
+  const response = await ctx.client.get(`${ctx.listPath}?per_page=100&sort=-id${query ? `&${query}` : ''}`, { token: ctx.token });
+  assert.is(response.status, 200, `${query}: ${response.text}`);
+  return response.body.data;
+}
+
+function swapCase(text: string): string {
+  return [...text].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');
+}

@@ -1,0 +1,99 @@
+// Request values and expected response values, derived from field definitions.
+import type { FieldDef, ResourceDef } from '../../engine/definition/types.ts';
+import { formatDecimal } from '../../engine/serialize/formats.ts';
+
+export interface PayloadContext {
+  /** An existing id for each referenced resource. */
+  referenceIds: Map<string, number>;
+  /** A tag unique to this run, so values of different runs never collide. */
+  tag: string;
+}
+
+export function writableFields(def: ResourceDef): FieldDef[] {
+  return [...def.fields.values()].filter((field) => field.writable);
+}
+
+/** A valid value for a field; `n` varies it between records. */
+export function sampleValue(field: FieldDef, context: PayloadContext, n: number): unknown {
+  if (field.references) return context.referenceIds.get(field.references);
+  if (field.enum) return field.enum[n % field.enum.length];
+  switch (field.type) {
+    case 'string':
+    case 'text':
+      if (field.format === 'email') return `user${n}.${context.tag}@example.com`;
+      if (field.format === 'hex-color') return ['#a1b2c3', '#00ff00', '#123'][n % 3];
+      if (field.format === 'url') return `https://example.com/${context.tag}/${n}`;
+      return truncate(`${field.label} ${String.fromCharCode(65 + (n % 26))}${n} ${context.tag}`, field.maxLength);
+    case 'integer':
+      return (field.minimum ?? 0) + n + 1;
+    case 'number':
+      return (field.minimum ?? 0) + n + 1.5;
+    case 'decimal':
+      return (field.minimum ?? 0) + n + 1.25;
+    case 'boolean':
+      return n % 2 === 0;
+    case 'date':
+      return `2025-01-${String(10 + (n % 18)).padStart(2, '0')}`;
+    case 'datetime':
+      return `2025-01-${String(10 + (n % 18)).padStart(2, '0')} 10:00:00`;
+  }
+}
+
+export function validPayload(def: ResourceDef, context: PayloadContext, n: number): Record<string, unknown> {
+  return Object.fromEntries(writableFields(def).map((field) => [field.name, sampleValue(field, context, n)]));
+}
+
+/** What the response shows for a value that was sent. */
+export function expectedOutput(field: FieldDef, sent: unknown): unknown {
+  if (sent === null || sent === undefined) return null;
+  switch (field.type) {
+    case 'decimal':
+      return formatDecimal(sent, field.scale ?? 2);
+    case 'date':
+      return `${sent}T00:00:00.000000Z`;
+    case 'integer':
+      return Number(sent);
+    case 'boolean':
+      return Boolean(sent);
+    default:
+      return sent;
+  }
+}
+
+/** The value to put in `filter[name]=` to match a record's output value. */
+export function filterValue(field: FieldDef, output: unknown): string {
+  if (field.type === 'date') return String(output).slice(0, 10);
+  return String(output);
+}
+
+export function sameValue(field: FieldDef, a: unknown, b: unknown): boolean {
+  if (a === null || b === null) return a === b;
+  if (field.type === 'decimal' || field.type === 'number') return Number(a) === Number(b);
+  if (field.type === 'date' || field.type === 'datetime') return String(a).slice(0, 10) === String(b).slice(0, 10);
+  return a === b;
+}
+
+/** Values that break one rule each, with the message the API must give. */
+export function invalidValues(field: FieldDef, context: PayloadContext): Array<{ rule: string; value: unknown; message: string }> {
+  const cases: Array<{ rule: string; value: unknown; message: string }> = [];
+  const label = field.label;
+  if (field.maxLength !== undefined && !field.enum && !field.format) {
+    cases.push({ rule: `maxLength ${field.maxLength}`, value: 'x'.repeat(field.maxLength + 1), message: `The ${label} field must not be greater than ${field.maxLength} characters.` });
+  }
+  if (field.minimum !== undefined) cases.push({ rule: `minimum ${field.minimum}`, value: field.minimum - 1, message: `The ${label} field must be at least ${field.minimum}.` });
+  if (field.maximum !== undefined) cases.push({ rule: `maximum ${field.maximum}`, value: field.maximum + 1, message: `The ${label} field must not be greater than ${field.maximum}.` });
+  if (field.format === 'email') cases.push({ rule: 'email', value: 'not-an-email', message: `The ${label} field must be a valid email address.` });
+  if (field.format === 'hex-color') cases.push({ rule: 'hex colour', value: 'red', message: `The ${label} field must be a valid hexadecimal color.` });
+  if (field.enum) cases.push({ rule: 'enum', value: `not-${context.tag}`, message: `The selected ${label} is invalid. Allowed values: ${field.enum.join(', ')}.` });
+  if (field.references) cases.push({ rule: 'reference', value: 99999999, message: `The selected ${label} is invalid.` });
+  if (field.type === 'date') cases.push({ rule: 'date', value: '2025-02-30', message: `The ${label} field must be a valid date in the format YYYY-MM-DD.` });
+  if (field.type === 'integer') cases.push({ rule: 'integer', value: field.numericString ? '12a' : 1.5, message: `The ${label} field must be an integer.` });
+  if (field.type === 'number' || field.type === 'decimal') cases.push({ rule: 'number', value: 'many', message: `The ${label} field must be a number.` });
+  if ((field.type === 'string' || field.type === 'text') && !field.enum) cases.push({ rule: 'string', value: 12345, message: `The ${label} field must be a string.` });
+  if (field.type === 'boolean') cases.push({ rule: 'boolean', value: 'perhaps', message: `The ${label} field must be true or false.` });
+  return cases;
+}
+
+function truncate(value: string, max: number | undefined): string {
+  return max !== undefined && value.length > max ? value.slice(0, max) : value;
+}
