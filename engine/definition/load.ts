@@ -2,9 +2,10 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { Value } from '@sinclair/typebox/value';
-import { LineCounter, parseDocument } from 'yaml';
+import { isMap, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
 import { ResourceFormat, type ResourceFormat as RawResource } from './format.ts';
 import type { DefinitionProblem } from './definition-error.ts';
+import { didYouMean } from './suggest.ts';
 
 export interface LoadedFile {
   name: string;
@@ -27,6 +28,7 @@ export function listDefinitionFiles(dir: string): string[] {
 
 export function loadDefinitionFiles(dir: string, problems: DefinitionProblem[]): LoadedFile[] {
   const loaded: LoadedFile[] = [];
+  const fileOfName = new Map<string, string>();
   for (const full of listDefinitionFiles(dir)) {
     const file = relative(process.cwd(), full);
     const parts = relative(dir, full).split(sep);
@@ -36,6 +38,12 @@ export function loadDefinitionFiles(dir: string, problems: DefinitionProblem[]):
     }
     const module = parts[0]!;
     const name = `${module}/${parts[1]!.replace(/\.ya?ml$/, '')}`;
+    const other = fileOfName.get(name);
+    if (other) {
+      problems.push({ file, at: '', message: `defines ${name} again (already defined by ${other})` });
+      continue;
+    }
+    fileOfName.set(name, file);
     const lineCounter = new LineCounter();
     const doc = parseDocument(readFileSync(full, 'utf8'), { lineCounter, prettyErrors: false });
     if (doc.errors.length > 0) {
@@ -46,11 +54,13 @@ export function loadDefinitionFiles(dir: string, problems: DefinitionProblem[]):
     }
     const lineOf = (at: string): number | undefined => {
       const path = at === '' ? [] : at.split('.');
-      for (let depth = path.length; depth >= 0; depth--) {
-        const node = doc.getIn(path.slice(0, depth), true) as { range?: [number, number, number] } | undefined;
-        if (node && node.range) return lineCounter.linePos(node.range[0]).line;
+      // The line of the key (or list item) itself: a block value starts on the line after its key.
+      for (let depth = path.length; depth > 0; depth--) {
+        const range = placeRange(doc.getIn(path.slice(0, depth - 1), true), path[depth - 1]!);
+        if (range) return lineCounter.linePos(range[0]).line;
       }
-      return undefined;
+      const root = doc.contents as { range?: [number, number, number] } | null;
+      return root?.range ? lineCounter.linePos(root.range[0]).line : undefined;
     };
     const raw = doc.toJS();
     const errors = [...Value.Errors(ResourceFormat, raw)];
@@ -66,6 +76,16 @@ export function loadDefinitionFiles(dir: string, problems: DefinitionProblem[]):
   return loaded;
 }
 
+/** Where `segment` sits in a YAML collection: the key of a map entry, or an item of a list. */
+function placeRange(collection: unknown, segment: string): [number, number, number] | undefined {
+  if (isMap(collection)) {
+    const pair = collection.items.find((item) => isScalar(item.key) && String(item.key.value) === segment);
+    return isScalar(pair?.key) ? pair.key.range ?? undefined : undefined;
+  }
+  if (isSeq(collection)) return (collection.items[Number(segment)] as { range?: [number, number, number] } | undefined)?.range;
+  return undefined;
+}
+
 type FormatError = ReturnType<typeof Value.Errors> extends Iterable<infer E> ? E : never;
 
 function firstErrorPerPlace(errors: FormatError[]): FormatError[] {
@@ -73,9 +93,18 @@ function firstErrorPerPlace(errors: FormatError[]): FormatError[] {
   return errors.filter((error) => (seen.has(error.path) ? false : (seen.add(error.path), true)));
 }
 
+function describeUnexpectedKey(error: FormatError): string {
+  const key = error.path.split('/').pop()!;
+  const schema = error.schema as { properties?: Record<string, unknown>; patternProperties?: Record<string, unknown> };
+  // A name chosen by the author (a field, relation or filter), not a key of the format.
+  if (schema.patternProperties) return `"${key}" is not a valid name (must match ${Object.keys(schema.patternProperties).join(', ')})`;
+  const known = Object.keys(schema.properties ?? {});
+  return `unknown key${didYouMean(key, known) || `; expected one of: ${known.join(', ')}`}`;
+}
+
 function describeFormatError(error: FormatError): string {
-  // Unknown keys are the most common mistake: name the key, not the schema rule.
-  if (error.message.includes('Unexpected property')) return 'unknown key';
+  // Unknown keys are the most common mistake: name the key and the one meant, not the schema rule.
+  if (error.message.includes('Unexpected property')) return describeUnexpectedKey(error);
   if (error.value === undefined) return 'is required';
   return `${error.message} (got ${JSON.stringify(error.value)})`;
 }

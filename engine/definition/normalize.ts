@@ -57,6 +57,7 @@ export function normalize(file: LoadedFile): ResourceDef {
     sorts: raw.sorts ?? ['id'],
     defaultSort: parseSort(raw.defaultSort ?? 'id'),
     includes: raw.includes ?? [],
+    allowedIncludes: includePrefixes(raw.includes ?? []),
     messages: {
       created: raw.messages?.created ?? `${raw.label} created successfully.`,
       updated: raw.messages?.updated ?? `${raw.label} updated successfully.`,
@@ -86,6 +87,15 @@ function toFieldDef(name: string, format: FieldFormat): FieldDef {
     writable: !managed && !computed && !format.readOnly,
     output: !format.hidden,
   };
+}
+
+function includePrefixes(includes: string[]): Set<string> {
+  const allowed = new Set<string>();
+  for (const include of includes) {
+    const parts = include.split('.');
+    for (let i = 1; i <= parts.length; i++) allowed.add(parts.slice(0, i).join('.'));
+  }
+  return allowed;
 }
 
 export function parseSort(value: string): SortDef[] {

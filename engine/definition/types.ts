@@ -77,6 +77,8 @@ export interface ResourceDef {
   sorts: readonly string[];
   defaultSort: SortDef[];
   includes: readonly string[];
+  /** Every include a client may name: the declared ones and their prefixes (`lines.product` allows `lines`). */
+  allowedIncludes: ReadonlySet<string>;
   messages: Messages;
   behaviours: Behaviours;
 }

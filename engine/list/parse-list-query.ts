@@ -68,7 +68,7 @@ export function parseListQuery(query: RawQuery, def: ResourceDef): ListQuery {
 export function parseIncludes(query: RawQuery, def: ResourceDef): string[] {
   const requested = commaList(query.include);
   if (requested.length === 0) return [];
-  const allowed = allowedIncludes(def);
+  const allowed = def.allowedIncludes;
   const unknown = requested.filter((name) => !allowed.has(name));
   if (unknown.length > 0) {
     throw new BadRequestError(
@@ -76,15 +76,6 @@ export function parseIncludes(query: RawQuery, def: ResourceDef): string[] {
     );
   }
   return [...new Set(requested)];
-}
-
-function allowedIncludes(def: ResourceDef): Set<string> {
-  const allowed = new Set<string>();
-  for (const include of def.includes) {
-    const parts = include.split('.');
-    for (let i = 1; i <= parts.length; i++) allowed.add(parts.slice(0, i).join('.'));
-  }
-  return allowed;
 }
 
 function parseSortParam(query: RawQuery, def: ResourceDef): SortDef[] {

@@ -15,7 +15,7 @@ export async function runList(runtime: ResourceRuntime, list: ListQuery, parentI
   for (const sort of list.sort) page.orderBy(`${def.table}.${sort.name}`, sort.descending ? 'desc' : 'asc');
   page.limit(list.perPage).offset((list.page - 1) * list.perPage);
   // withGraphFetched loads each relation for the whole page in one query (no N+1).
-  if (list.includes.length > 0) page.withGraphFetched(graphExpression(list.includes)).allowGraph(graphExpression(def.includes));
+  if (list.includes.length > 0) page.withGraphFetched(graphExpression(list.includes)).allowGraph(runtime.allowGraph);
   const rows = await page;
   return { total, rows: rows as unknown as Array<Record<string, unknown>> };
 }

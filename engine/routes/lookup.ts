@@ -34,7 +34,7 @@ export async function findRecord(runtime: ResourceRuntime, id: number, options: 
   const { def, model } = runtime;
   const query = scopedQuery(model, def, options).findById(id);
   if (options.includes && options.includes.length > 0) {
-    query.withGraphFetched(graphExpression(options.includes)).allowGraph(graphExpression(def.includes));
+    query.withGraphFetched(graphExpression(options.includes)).allowGraph(runtime.allowGraph);
   }
   const record = await query;
   if (!record) throw new NotFoundError();

@@ -13,6 +13,7 @@ import { showHandler } from './handlers/show.ts';
 import { updateHandler } from './handlers/update.ts';
 import { fastifyPath, routeTable } from './route-table.ts';
 import type { EngineDeps, ResourceRuntime } from './runtime.ts';
+import { graphExpression } from './scope.ts';
 
 const handlers: Record<Operation, (runtime: ResourceRuntime) => (request: any, reply: any) => Promise<unknown>> = {
   list: listHandler,
@@ -37,6 +38,7 @@ export function registerResources(app: FastifyInstance, deps: EngineDeps): void 
       parentModel: def.parent && models.get(def.parent.resource),
       serialize: serializers.get(def.name)!,
       validator: compileBodyValidator(def, registry),
+      allowGraph: graphExpression(def.includes),
       deps,
     };
     for (const route of routeTable(def, deps.prefix)) {

@@ -42,5 +42,7 @@ export interface ResourceRuntime {
   parentModel?: ModelClass;
   serialize: Serialize;
   validator: BodyValidator;
+  /** Objection's allowGraph expression of the declared includes. */
+  allowGraph: string;
   deps: EngineDeps;
 }
