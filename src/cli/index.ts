@@ -37,18 +37,14 @@ async function main(argv: string[]): Promise<number> {
         if (result.admin?.generatedPassword) console.log(`Administrator created: ${result.admin.email} / ${result.admin.generatedPassword}  (shown once)`);
       });
     case 'user:create': {
-      const { values } = parseArgs({ args: rest, options: { email: { type: 'string' }, name: { type: 'string' }, password: { type: 'string' } } });
-      if (!values.email || !values.name) {
-        console.error('user:create needs --email and --name.');
-        return 2;
-      }
-      if (values.password !== undefined && values.password.length < 8) {
-        console.error('The password must be at least 8 characters long.');
+      const values = userOptions(rest);
+      if (typeof values === 'string') {
+        console.error(`${values}\n${USER_CREATE_USAGE}`);
         return 2;
       }
       return withDatabase(async (knex) => {
         await migrateLatest(knex);
-        const user = await createUser(knex, { email: values.email!, name: values.name!, password: values.password });
+        const user = await createUser(knex, values);
         console.log(`User ${user.id} created: ${user.email}${user.generatedPassword ? ` / ${user.generatedPassword}  (shown once)` : ''}`);
       });
     }
@@ -67,6 +63,23 @@ async function main(argv: string[]): Promise<number> {
       console.log(USAGE);
       return command === undefined || command === 'help' || command === '--help' ? 0 : 2;
   }
+}
+
+const USER_CREATE_USAGE = 'Usage: npm run erp -- user:create --email E --name N [--password P]';
+
+/** The options of user:create, or what is wrong with them. */
+function userOptions(args: string[]): { email: string; name: string; password?: string } | string {
+  let values: { email?: string; name?: string; password?: string };
+  try {
+    ({ values } = parseArgs({ args, options: { email: { type: 'string' }, name: { type: 'string' }, password: { type: 'string' } } }));
+  } catch (error) {
+    return (error as Error).message; // an unknown option, a missing value or a stray argument
+  }
+  if (!values.email || !values.name) return 'user:create needs --email and --name.';
+  // The rule the login applies: a user created with anything else could never log in.
+  if (!/^[^\s@]+@[^\s@]+$/.test(values.email.trim())) return `--email is not an e-mail address: "${values.email}"`;
+  if (values.password !== undefined && values.password.length < 8) return 'The password must be at least 8 characters long.';
+  return { email: values.email, name: values.name, password: values.password };
 }
 
 async function withDatabase(work: (knex: ReturnType<typeof createKnex>, config: ReturnType<typeof loadConfig>) => Promise<void>): Promise<number> {
