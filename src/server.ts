@@ -41,6 +41,8 @@ export async function buildServer({ config, knex, jwtSecret, resourcesDir, logSt
     },
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
+    // A URL the router cannot decode (broken percent-encoding) gets the same {message} body too.
+    frameworkErrors: errorHandler,
   });
 
   app.setErrorHandler(errorHandler);

@@ -9,6 +9,7 @@ const CLIENT_MESSAGES: Record<string, string> = {
   FST_ERR_CTP_BODY_TOO_LARGE: 'The request body is too large.',
   FST_ERR_CTP_INVALID_MEDIA_TYPE: 'Unsupported content type: send application/json.',
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'The request body does not match its Content-Length.',
+  FST_ERR_BAD_URL: 'The request URL is not valid.',
 };
 
 export function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {

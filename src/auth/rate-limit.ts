@@ -8,7 +8,9 @@ import { readTokenFromRequest } from './authenticate.ts';
 
 export async function registerRateLimit(app: FastifyInstance, config: Config): Promise<void> {
   await app.register(rateLimit, {
-    global: true,
+    // Applied below as an app-level hook instead: the plugin's own per-route hook runs after the
+    // route's authentication, which refuses a request with no or a bad token before it is counted.
+    global: false,
     max: config.rateLimitMax,
     timeWindow: config.rateLimitWindowMs,
     keyGenerator(request: FastifyRequest) {
@@ -24,4 +26,34 @@ export async function registerRateLimit(app: FastifyInstance, config: Config): P
       return new HttpError(context.statusCode, `Too many requests. Retry in ${context.after}.`);
     },
   });
+  // App-level hooks run before route-level ones. /health opts out. Login requests count here
+  // too (per IP), so one address cannot spray many e-mails; see also loginLimiter().
+  const limit = app.rateLimit();
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.routeOptions.config.rateLimit === false) return;
+    await limit.call(app, request, reply);
+  });
+}
+
+/**
+ * The stricter limit on login attempts, per e-mail and IP, checked once the body is parsed.
+ * It runs inside the login handler because the plugin applies only one limiter per request.
+ */
+export function loginLimiter(app: FastifyInstance, config: Config) {
+  const check = app.createRateLimit({
+    max: config.loginRateLimitMax,
+    timeWindow: 60_000,
+    keyGenerator: (request: FastifyRequest) => `login:${request.ip}:${loginEmail(request.body)}`,
+  });
+  return async (request: FastifyRequest): Promise<void> => {
+    const result = await check(request);
+    if (!result.isAllowed && result.isExceeded) {
+      throw new HttpError(429, `Too many login attempts. Retry in ${result.ttlInSeconds} seconds.`, { 'retry-after': String(result.ttlInSeconds) });
+    }
+  };
+}
+
+function loginEmail(body: unknown): string {
+  const email = (body as { email?: unknown } | undefined)?.email;
+  return typeof email === 'string' ? email.trim().toLowerCase() : '';
 }

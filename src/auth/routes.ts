@@ -4,46 +4,29 @@ import type { Knex } from 'knex';
 import { HttpError, ValidationError } from '../../engine/index.ts';
 import type { Config } from '../config.ts';
 import { dummyHash, verifyPassword } from './passwords.ts';
+import { loginLimiter } from './rate-limit.ts';
 import { issueToken, revokeToken } from './tokens.ts';
 
-
 export function registerAuthRoutes(app: FastifyInstance, knex: Knex, config: Config, authenticate: (request: FastifyRequest) => Promise<void>, prefix: string) {
-  app.post(
-    `${prefix}/login`,
-    {
-      config: {
-        // Attempts per e-mail and IP; read after the body is parsed.
-        rateLimit: {
-          max: config.loginRateLimitMax,
-          timeWindow: 60_000,
-          hook: 'preHandler',
-          keyGenerator: (request: FastifyRequest) => `login:${request.ip}:${loginEmail(request.body)}`,
-        },
-      },
-    },
-    async (request, reply) => {
-      const { email, password } = validateLogin(request.body);
-      const user = await knex('users').whereRaw('LOWER(email) = ?', [email.toLowerCase()]).whereNull('deleted_at').first('id', 'name', 'email', 'password');
-      const matches = await verifyPassword(password, user?.password ?? (await dummyHash()));
-      if (!user || !matches) throw new HttpError(401, 'The provided credentials are incorrect.');
-      return reply.send({
-        message: 'Login successful',
-        token: issueToken(app, Number(user.id)),
-        token_type: 'Bearer',
-        user: { id: Number(user.id), name: user.name, email: user.email },
-      });
-    },
-  );
+  const limitLoginAttempts = loginLimiter(app, config);
+  app.post(`${prefix}/login`, async (request, reply) => {
+    await limitLoginAttempts(request);
+    const { email, password } = validateLogin(request.body);
+    const user = await knex('users').whereRaw('LOWER(email) = ?', [email.toLowerCase()]).whereNull('deleted_at').first('id', 'name', 'email', 'password');
+    const matches = await verifyPassword(password, user?.password ?? (await dummyHash()));
+    if (!user || !matches) throw new HttpError(401, 'The provided credentials are incorrect.');
+    return reply.send({
+      message: 'Login successful',
+      token: issueToken(app, Number(user.id)),
+      token_type: 'Bearer',
+      user: { id: Number(user.id), name: user.name, email: user.email },
+    });
+  });
 
   app.post(`${prefix}/logout`, { onRequest: authenticate }, async (request, reply) => {
     await revokeToken(knex, request.tokenClaims!);
     return reply.send({ message: 'Logout successful' });
   });
-}
-
-function loginEmail(body: unknown): string {
-  const email = (body as { email?: unknown } | undefined)?.email;
-  return typeof email === 'string' ? email.trim().toLowerCase() : '';
 }
 
 function validateLogin(body: unknown): { email: string; password: string } {

@@ -1,0 +1,48 @@
+// GET /health over real HTTP: 200 while the database answers, 503 once it does not; no token.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { sharedApp, startApp, type TestApp } from '../helpers/app.ts';
+import { databaseTargets } from '../helpers/targets.ts';
+
+for (const target of databaseTargets()) {
+  const test = suite(`health [${target.name}]`);
+  let cut: TestApp | undefined;
+
+  test.after(async () => {
+    await cut?.close();
+  });
+
+  test('GET /health is 200 {"status":"ok"} without a token', async () => {
+    const { client } = await sharedApp(target);
+    const response = await client.get('/health');
+    assert.is(response.status, 200, response.text);
+    assert.match(String(response.headers['content-type']), /^application\/json/);
+    assert.equal(response.body, { status: 'ok' });
+  });
+
+  test('a bad token does not matter to /health', async () => {
+    const { client } = await sharedApp(target);
+    const response = await client.get('/health', { headers: { authorization: 'Bearer garbage' } });
+    assert.is(response.status, 200, response.text);
+    assert.equal(response.body, { status: 'ok' });
+  });
+
+  test('GET /health is 503 once the database is gone, and says so in JSON', async () => {
+    // An app on a connection of its own, so closing it leaves the other suites' database alone.
+    cut = await startApp(target, { minimalSeed: true });
+    const before = await cut.client.get('/health');
+    assert.is(before.status, 200, before.text);
+    assert.equal(before.body, { status: 'ok' });
+
+    await cut.knex.destroy();
+    const started = Date.now();
+    const after = await cut.client.get('/health');
+    assert.is(after.status, 503, after.text);
+    assert.match(String(after.headers['content-type']), /^application\/json/);
+    assert.is.not(after.body.status, 'ok');
+    assert.type(after.body.message, 'string');
+    assert.ok(Date.now() - started < 5000, 'the health check hangs on a dead database');
+  });
+
+  test.run();
+}
