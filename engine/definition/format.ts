@@ -6,7 +6,7 @@ const Name = Type.String({ pattern: '^[a-z][a-z0-9_]*$' });
 const ResourceName = Type.String({ pattern: '^[a-z][a-z0-9-]*/[a-z][a-z0-9-]*$', description: 'module/name, e.g. support/banks' });
 const BehaviourName = Type.String({ pattern: '^[a-z][A-Za-z0-9]*(\\.[a-z][A-Za-z0-9]*)+$', description: 'module.behaviourName' });
 
-export const FieldTypes = ['integer', 'number', 'decimal', 'string', 'text', 'boolean', 'date', 'datetime'] as const;
+export const FieldTypes = ['integer', 'number', 'decimal', 'string', 'text', 'boolean', 'date', 'datetime', 'strings', 'ids', 'records'] as const;
 export const FieldFormats = ['email', 'hex-color', 'url'] as const;
 
 export const FieldFormat = Type.Object(
@@ -28,6 +28,10 @@ export const FieldFormat = Type.Object(
     scale: Type.Optional(Type.Integer({ minimum: 0, maximum: 12, description: 'decimal places shown in responses' })),
     default: Type.Optional(Type.Union([Type.String(), Type.Number(), Type.Boolean()])),
     computed: Type.Optional(BehaviourName),
+    relation: Type.Optional(
+      Type.String({ pattern: '^[a-z][A-Za-z0-9]*$', description: 'ids: the manyToMany relation they replace; records: the hasMany relation written with the record' }),
+    ),
+    minItems: Type.Optional(Type.Integer({ minimum: 0, description: 'strings, ids and records: fewest entries' })),
     example: Type.Optional(Type.Union([Type.String(), Type.Number(), Type.Boolean()])),
   },
   { additionalProperties: false },
@@ -35,9 +39,21 @@ export const FieldFormat = Type.Object(
 
 export const RelationFormat = Type.Object(
   {
-    kind: Type.Union([Type.Literal('belongsTo'), Type.Literal('hasMany')]),
+    kind: Type.Union([Type.Literal('belongsTo'), Type.Literal('hasMany'), Type.Literal('manyToMany')]),
     resource: ResourceName,
-    foreignKey: Name,
+    foreignKey: Type.Optional(Name),
+    through: Type.Optional(
+      Type.Object(
+        { table: Name, from: Name, to: Name },
+        { additionalProperties: false, description: 'manyToMany: the pivot table, its column for this record and its column for the related one' },
+      ),
+    ),
+    where: Type.Optional(
+      Type.Record(Name, Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Array(Type.String(), { minItems: 1 })]), {
+        additionalProperties: false,
+        description: 'only related rows with these column values (a list means any of them)',
+      }),
+    ),
     onDelete: Type.Optional(Type.Literal('restrict', { description: 'hasMany: refuse to delete the owner while related rows exist' })),
   },
   { additionalProperties: false },
@@ -83,7 +99,22 @@ export const ResourceFormat = Type.Object(
         { additionalProperties: false },
       ),
     ),
-    operations: Type.Array(Type.Union(Operations.map((o) => Type.Literal(o))), { minItems: 1, uniqueItems: true }),
+    operations: Type.Array(Type.Union(Operations.map((o) => Type.Literal(o))), {
+      uniqueItems: true,
+      description: 'empty for records only written through their owner (order lines, moves)',
+    }),
+    scope: Type.Optional(
+      Type.Record(Name, Type.Union([Type.String(), Type.Number(), Type.Boolean()]), {
+        additionalProperties: false,
+        description: 'fixed column values: every query is limited to them and create writes them (addresses are partners with account_type address)',
+      }),
+    ),
+    embed: Type.Optional(
+      Type.Array(Type.String({ pattern: '^[a-z][A-Za-z0-9]*(\\.[a-z][A-Za-z0-9]*)*$' }), {
+        uniqueItems: true,
+        description: 'relations always present in responses, included or not',
+      }),
+    ),
     softDelete: Type.Optional(Type.Boolean()),
     timestamps: Type.Optional(Type.Boolean({ description: 'created_at and updated_at, set by the engine (default true)' })),
     creator: Type.Optional(Type.Boolean({ description: 'creator_id set from the authenticated user on create' })),

@@ -39,15 +39,34 @@ export function link(
       if (field.references) knownResource(`${at}.references`, field.references);
       if (field.computed) behaviour(`${at}.computed`, field.computed);
       if (field.required && field.readOnly) problem(`${at}.required`, 'a read-only field cannot be required');
+      const listType = field.type === 'ids' || field.type === 'records' || field.type === 'strings';
+      if (field.minItems !== undefined && !listType) problem(`${at}.minItems`, 'minItems applies to strings, ids and records fields');
+      if (field.type === 'ids' || field.type === 'records') {
+        const wanted = field.type === 'ids' ? 'manyToMany' : 'hasMany';
+        const relation = field.relation ? def.relations.get(field.relation) : undefined;
+        if (!relation || relation.kind !== wanted) problem(`${at}.relation`, `a ${field.type} field needs "relation" naming a ${wanted} relation of this resource`);
+      } else if (field.relation) {
+        problem(`${at}.relation`, 'relation applies to ids and records fields');
+      }
     }
 
     for (const relation of def.relations.values()) {
       const at = `relations.${relation.name}`;
       if (!knownResource(`${at}.resource`, relation.resource)) continue;
       const target = resources.get(relation.resource)!;
-      const owner = relation.kind === 'belongsTo' ? def : target;
-      if (!owner.fields.has(relation.foreignKey)) {
-        problem(`${at}.foreignKey`, `"${relation.foreignKey}" is not a field of ${owner.name}${didYouMean(relation.foreignKey, owner.fields.keys())}`);
+      if (relation.kind === 'manyToMany') {
+        if (!relation.through) problem(at, 'a manyToMany relation needs "through" (the pivot table and its two columns)');
+        if (relation.foreignKey) problem(`${at}.foreignKey`, 'a manyToMany relation uses "through", not foreignKey');
+      } else {
+        if (relation.through) problem(`${at}.through`, 'through applies to manyToMany relations');
+        const owner = relation.kind === 'belongsTo' ? def : target;
+        if (!relation.foreignKey) problem(at, `a ${relation.kind} relation needs a foreignKey`);
+        else if (!owner.fields.has(relation.foreignKey)) {
+          problem(`${at}.foreignKey`, `"${relation.foreignKey}" is not a field of ${owner.name}${didYouMean(relation.foreignKey, owner.fields.keys())}`);
+        }
+      }
+      for (const column of Object.keys(relation.where ?? {})) {
+        if (!target.fields.get(column)?.stored) problem(`${at}.where.${column}`, `"${column}" is not a field of ${target.name}${didYouMean(column, target.fields.keys())}`);
       }
       if (relation.onDelete && relation.kind !== 'hasMany') problem(`${at}.onDelete`, 'onDelete applies to hasMany relations');
     }
@@ -76,17 +95,22 @@ export function link(
       if (!def.fields.get(sort.name)?.stored) problem('defaultSort', `unknown field "${sort.name}"`);
     }
 
-    def.includes.forEach((include, index) => {
+    const checkRelationPath = (at: string, include: string) => {
       let current: ResourceDef | undefined = def;
       for (const segment of include.split('.')) {
         const relation = current?.relations.get(segment);
         if (!relation) {
-          problem(`includes.${index}`, `"${include}" names no relation ("${segment}" is not a relation of ${current?.name})${didYouMean(segment, current?.relations.keys() ?? [])}`);
+          problem(at, `"${include}" names no relation ("${segment}" is not a relation of ${current?.name})${didYouMean(segment, current?.relations.keys() ?? [])}`);
           break;
         }
         current = resources.get(relation.resource);
       }
-    });
+    };
+    def.includes.forEach((include, index) => checkRelationPath(`includes.${index}`, include));
+    def.embed.forEach((include, index) => checkRelationPath(`embed.${index}`, include));
+    for (const column of Object.keys(def.scope)) {
+      if (!def.fields.get(column)?.stored) problem(`scope.${column}`, `"${column}" is not a field${didYouMean(column, def.fields.keys())}`);
+    }
 
     if (def.parent) {
       if (knownResource('parent.resource', def.parent.resource)) {

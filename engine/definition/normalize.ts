@@ -25,7 +25,7 @@ export function normalize(file: LoadedFile): ResourceDef {
 
   const relations = new Map<string, RelationDef>();
   for (const [name, relation] of Object.entries(raw.relations ?? {})) {
-    relations.set(name, { ...relation, name, outputKey: snakeCase(name) });
+    relations.set(name, { ...relation, name, foreignKey: relation.foreignKey ?? '', outputKey: snakeCase(name) });
   }
   if (creator && !relations.has('creator')) {
     relations.set('creator', { name: 'creator', outputKey: 'creator', kind: 'belongsTo', resource: 'support/users', foreignKey: 'creator_id' });
@@ -51,13 +51,15 @@ export function normalize(file: LoadedFile): ResourceDef {
     softDelete,
     timestamps,
     creator,
+    scope: raw.scope ?? {},
+    embed: raw.embed ?? [],
     fields,
     relations,
     filters,
     sorts: raw.sorts ?? ['id'],
     defaultSort: parseSort(raw.defaultSort ?? 'id'),
     includes: raw.includes ?? [],
-    allowedIncludes: includePrefixes(raw.includes ?? []),
+    allowedIncludes: includePrefixes([...(raw.includes ?? []), ...(raw.embed ?? [])]),
     messages: {
       created: raw.messages?.created ?? `${raw.label} created successfully.`,
       updated: raw.messages?.updated ?? `${raw.label} updated successfully.`,
@@ -78,14 +80,16 @@ export function normalize(file: LoadedFile): ResourceDef {
 function toFieldDef(name: string, format: FieldFormat): FieldDef {
   const managed = MANAGED_FIELDS.has(name);
   const computed = format.computed !== undefined;
+  // ids and records are written to other tables and shown through their relation's include.
+  const throughRelation = format.type === 'ids' || format.type === 'records';
   return {
     ...format,
     name,
     label: name.replace(/_/g, ' '),
     nullable: format.nullable ?? !format.required,
-    stored: !computed,
+    stored: !computed && !throughRelation,
     writable: !managed && !computed && !format.readOnly,
-    output: !format.hidden,
+    output: !format.hidden && !throughRelation,
   };
 }
 

@@ -16,6 +16,8 @@ export interface FieldDef extends FieldFormat {
 
 export interface RelationDef extends RelationFormat {
   name: string;
+  /** Set for belongsTo and hasMany (link.ts checks it); manyToMany uses `through`. */
+  foreignKey: string;
   /** Key in the response: the snake_case form of the name (dueTerms → due_terms). */
   outputKey: string;
 }
@@ -71,6 +73,10 @@ export interface ResourceDef {
   softDelete: boolean;
   timestamps: boolean;
   creator: boolean;
+  /** Fixed column values that limit every query and are written on create. */
+  scope: Readonly<Record<string, string | number | boolean>>;
+  /** Relations always present in responses. */
+  embed: readonly string[];
   fields: ReadonlyMap<string, FieldDef>;
   relations: ReadonlyMap<string, RelationDef>;
   filters: ReadonlyMap<string, FilterDef>;

@@ -1,6 +1,6 @@
 // The list pipeline: scope → filters → one count → one page query with batched includes.
 import type { ResourceRuntime } from '../routes/runtime.ts';
-import { graphExpression, scopedQuery } from '../routes/scope.ts';
+import { graphExpression, loadedRelations, scopedQuery } from '../routes/scope.ts';
 import { filterKinds } from './filters/index.ts';
 import type { Query } from './filters/types.ts';
 import type { ListQuery } from './parse-list-query.ts';
@@ -15,7 +15,8 @@ export async function runList(runtime: ResourceRuntime, list: ListQuery, parentI
   for (const sort of list.sort) page.orderBy(`${def.table}.${sort.name}`, sort.descending ? 'desc' : 'asc');
   page.limit(list.perPage).offset((list.page - 1) * list.perPage);
   // withGraphFetched loads each relation for the whole page in one query (no N+1).
-  if (list.includes.length > 0) page.withGraphFetched(graphExpression(list.includes)).allowGraph(runtime.allowGraph);
+  const relations = loadedRelations(def, list.includes);
+  if (relations.length > 0) page.withGraphFetched(graphExpression(relations)).allowGraph(runtime.allowGraph);
   const rows = await page;
   return { total, rows: rows as unknown as Array<Record<string, unknown>> };
 }

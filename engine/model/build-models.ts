@@ -1,9 +1,9 @@
 // One Objection model class per resource, bound to one knex instance, built once at boot.
 // Models are built per app (not global) so two apps on two databases can live in one process.
 import type { Knex } from 'knex';
-import { Model, type RelationMappings } from 'objection';
+import { Model, type QueryBuilder, type RelationMappings } from 'objection';
 import type { Registry } from '../definition/registry.ts';
-import type { ResourceDef } from '../definition/types.ts';
+import type { RelationDef, ResourceDef } from '../definition/types.ts';
 
 export type ModelClass = typeof Model;
 export type Models = ReadonlyMap<string, ModelClass>;
@@ -30,24 +30,52 @@ function relationMappings(def: ResourceDef, registry: Registry, models: Map<stri
   const mappings: RelationMappings = {};
   for (const relation of def.relations.values()) {
     const target = registry.get(relation.resource);
-    const targetModel = models.get(relation.resource)!;
+    const modelClass = models.get(relation.resource)!;
+    const filter = relationFilter(relation, target);
     if (relation.kind === 'belongsTo') {
       mappings[relation.name] = {
         relation: Model.BelongsToOneRelation,
-        modelClass: targetModel,
+        modelClass,
+        filter,
         join: { from: `${def.table}.${relation.foreignKey}`, to: `${target.table}.id` },
       };
-    } else {
+    } else if (relation.kind === 'hasMany') {
       mappings[relation.name] = {
         relation: Model.HasManyRelation,
-        modelClass: targetModel,
+        modelClass,
+        filter,
         join: { from: `${def.table}.id`, to: `${target.table}.${relation.foreignKey}` },
-        // Soft-deleted children stay hidden in includes, as they are in lists.
-        filter: target.softDelete ? (builder) => builder.whereNull(`${target.table}.deleted_at`).orderBy(`${target.table}.id`) : (builder) => builder.orderBy(`${target.table}.id`),
+      };
+    } else {
+      const through = relation.through!;
+      mappings[relation.name] = {
+        relation: Model.ManyToManyRelation,
+        modelClass,
+        filter,
+        join: {
+          from: `${def.table}.id`,
+          through: { from: `${through.table}.${through.from}`, to: `${through.table}.${through.to}` },
+          to: `${target.table}.id`,
+        },
       };
     }
   }
   return mappings;
+}
+
+/** The related rows a relation shows: its `where`, the target's scope, and for lists no trashed rows, by id. */
+function relationFilter(relation: RelationDef, target: ResourceDef) {
+  const conditions = { ...target.scope, ...relation.where };
+  const many = relation.kind !== 'belongsTo';
+  return (builder: QueryBuilder<Model>) => {
+    for (const [column, value] of Object.entries(conditions)) {
+      if (Array.isArray(value)) builder.whereIn(`${target.table}.${column}`, value);
+      else builder.where(`${target.table}.${column}`, value);
+    }
+    // A trashed child is hidden like in lists; a trashed parent a record points at stays visible.
+    if (many && target.softDelete) builder.whereNull(`${target.table}.deleted_at`);
+    if (many) builder.orderBy(`${target.table}.id`);
+  };
 }
 
 function modelName(def: ResourceDef): string {

@@ -6,7 +6,7 @@ import type { Operation } from '../definition/format.ts';
 import type { TrashedMode } from '../list/filters/trashed.ts';
 import { pathId } from './path-params.ts';
 import type { ResourceRuntime } from './runtime.ts';
-import { graphExpression, scopedQuery } from './scope.ts';
+import { graphExpression, loadedRelations, scopedQuery } from './scope.ts';
 
 /** Checks the parent exists (a trashed parent counts as missing) and returns its id. */
 export async function findParentId(runtime: ResourceRuntime, request: FastifyRequest): Promise<number | undefined> {
@@ -33,9 +33,8 @@ export interface FindOptions {
 export async function findRecord(runtime: ResourceRuntime, id: number, options: FindOptions): Promise<Record<string, unknown>> {
   const { def, model } = runtime;
   const query = scopedQuery(model, def, options).findById(id);
-  if (options.includes && options.includes.length > 0) {
-    query.withGraphFetched(graphExpression(options.includes)).allowGraph(runtime.allowGraph);
-  }
+  const relations = loadedRelations(def, options.includes);
+  if (relations.length > 0) query.withGraphFetched(graphExpression(relations)).allowGraph(runtime.allowGraph);
   const record = await query;
   if (!record) throw new NotFoundError();
   return record as unknown as Record<string, unknown>;

@@ -38,7 +38,7 @@ export function registerResources(app: FastifyInstance, deps: EngineDeps): void 
       parentModel: def.parent && models.get(def.parent.resource),
       serialize: serializers.get(def.name)!,
       validator: compileBodyValidator(def, registry),
-      allowGraph: graphExpression(def.includes),
+      allowGraph: graphExpression([...def.includes, ...def.embed]),
       deps,
     };
     for (const route of routeTable(def, deps.prefix)) {

@@ -13,6 +13,7 @@ export interface Scope {
 export function scopedQuery(model: ModelClass, def: ResourceDef, scope: Scope) {
   const query = model.query(scope.trx);
   if (def.parent && scope.parentId !== undefined) query.where(`${def.table}.${def.parent.foreignKey}`, scope.parentId);
+  for (const [column, value] of Object.entries(def.scope)) query.where(`${def.table}.${column}`, value);
   if (def.softDelete) {
     const trashed = scope.trashed ?? 'without';
     if (trashed === 'only') query.whereNotNull(`${def.table}.deleted_at`);
@@ -24,4 +25,9 @@ export function scopedQuery(model: ModelClass, def: ResourceDef, scope: Scope) {
 /** Objection's relation expression for the validated include names. */
 export function graphExpression(includes: readonly string[]): string {
   return `[${includes.join(', ')}]`;
+}
+
+/** What to load: the client's includes plus the relations the definition always embeds. */
+export function loadedRelations(def: ResourceDef, includes: readonly string[] = []): string[] {
+  return def.embed.length === 0 ? [...includes] : [...new Set([...def.embed, ...includes])];
 }

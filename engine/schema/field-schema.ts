@@ -21,6 +21,13 @@ export function fieldValueSchema(field: FieldDef): TSchema {
       return Type.String({ format: 'date', ...common });
     case 'datetime':
       return Type.String({ format: 'date-time', ...common });
+    case 'strings':
+      return Type.Array(Type.String(), { ...(field.minItems !== undefined && { minItems: field.minItems }), ...common });
+    case 'ids':
+      return Type.Array(Type.Integer({ minimum: 1 }), { ...(field.minItems !== undefined && { minItems: field.minItems }), ...common });
+    case 'records':
+      // Each entry is checked against the related resource's own fields (body-validator.ts).
+      return Type.Array(Type.Object({}), { ...(field.minItems !== undefined && { minItems: field.minItems }), ...common });
     case 'string':
     case 'text': {
       if (field.enum) return Type.Union(field.enum.map((value) => Type.Literal(value)), common);

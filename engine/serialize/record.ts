@@ -55,7 +55,21 @@ function fieldReader(field: FieldDef, behaviours: Behaviours): (row: Row) => unk
       return (row) => (row[name] === null || row[name] === undefined ? null : Number(row[name]));
     case 'number':
       return (row) => (row[name] === null || row[name] === undefined ? null : Number(row[name]));
+    case 'strings':
+      return (row) => parseStrings(row[name]);
     default:
       return (row) => row[name] ?? null;
+  }
+}
+
+/** A list of strings is stored as JSON text; a missing one reads as an empty list. */
+function parseStrings(value: unknown): string[] {
+  if (Array.isArray(value)) return value.map(String);
+  if (typeof value !== 'string' || value === '') return [];
+  try {
+    const parsed = JSON.parse(value);
+    return Array.isArray(parsed) ? parsed.map(String) : [];
+  } catch {
+    return [];
   }
 }

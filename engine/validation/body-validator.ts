@@ -1,6 +1,8 @@
 // Validates a create or update body against the definition: shape first (compiled TypeBox
 // schemas, built at boot), then references and uniqueness against the database. Every problem
 // is collected so the client sees them all in one 422; nothing is written when any is found.
+// Nested records (order lines, moves) are validated with their own resource's fields, and their
+// errors are named like `lines.0.product_id`.
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import type { TSchema } from '@sinclair/typebox';
 import type { Knex } from 'knex';
@@ -14,68 +16,158 @@ import { describeInvalid, messages } from './messages.ts';
 export type Mode = 'create' | 'update';
 export type Values = Record<string, unknown>;
 
+/** One validated entry of a `records` field: an update of an existing child (id) or a new one. */
+export interface NestedEntry {
+  id?: number;
+  values: Values;
+}
+
+interface Target {
+  table: string;
+  softDelete: boolean;
+  scope: Readonly<Record<string, string | number | boolean>>;
+}
+
 interface CompiledField {
   field: FieldDef;
   check: TypeCheck<TSchema>;
-  /** Table of the referenced resource, and whether its trashed rows count as missing. */
-  reference?: { table: string; softDelete: boolean };
+  /** The table a referenced id (references, or each id of an ids field) must be found in. */
+  target?: Target;
+  /** records: the related resource and the column pointing back at this record. */
+  nested?: { def: ResourceDef; foreignKey: string };
+}
+
+export interface ValidateOptions {
+  mode: Mode;
+  /** The record being updated. */
+  id?: number;
+  /** For nested entries: `lines.0.`, prefixed to error keys and labels. */
+  prefix?: string;
 }
 
 export interface BodyValidator {
-  validate(body: unknown, knex: Knex, options: { mode: Mode; id?: number }): Promise<Values>;
+  validate(body: unknown, knex: Knex, options: ValidateOptions): Promise<Values>;
 }
 
+const compiled = new WeakMap<ResourceDef, BodyValidator>();
+
 export function compileBodyValidator(def: ResourceDef, registry: Registry): BodyValidator {
+  const cached = compiled.get(def);
+  if (cached) return cached;
+  const validator = buildValidator(def, registry);
+  compiled.set(def, validator);
+  return validator;
+}
+
+function buildValidator(def: ResourceDef, registry: Registry): BodyValidator {
   const fields: CompiledField[] = writableFields(def).map((field) => {
-    const target = field.references ? registry.get(field.references) : undefined;
+    const relation = field.relation ? def.relations.get(field.relation) : undefined;
+    const targetName = field.references ?? (field.type === 'ids' ? relation?.resource : undefined);
+    const target = targetName ? registry.get(targetName) : undefined;
     return {
       field,
       check: TypeCompiler.Compile(fieldInputSchema(field)),
-      reference: target && { table: target.table, softDelete: target.softDelete },
+      target: target && { table: target.table, softDelete: target.softDelete, scope: target.scope },
+      nested: field.type === 'records' && relation ? { def: registry.get(relation.resource), foreignKey: relation.foreignKey } : undefined,
     };
   });
 
-  return {
-    async validate(body, knex, { mode, id }) {
+  const validator: BodyValidator = {
+    async validate(body, knex, options) {
+      const prefix = options.prefix ?? '';
       if (body === undefined || body === null) body = {};
-      if (typeof body !== 'object' || Array.isArray(body)) throw new BadRequestError('The request body must be a JSON object.');
+      if (typeof body !== 'object' || Array.isArray(body)) {
+        if (prefix) throw new ValidationError({ [prefix.slice(0, -1)]: [`The ${prefix.slice(0, -1)} field must be an object.`] });
+        throw new BadRequestError('The request body must be a JSON object.');
+      }
       const input = body as Record<string, unknown>;
       const errors: FieldErrors = {};
       const values: Values = {};
+      const named = (field: FieldDef): FieldDef => (prefix ? { ...field, label: `${prefix}${field.label}` } : field);
+      const fail = (field: FieldDef, message: string, key = field.name) => {
+        errors[`${prefix}${key}`] = [message];
+      };
 
       for (const { field, check } of fields) {
         const value = normalizeInput(input[field.name]);
+        const shown = named(field);
         if (value === undefined) {
-          if (mode === 'create' && field.required) errors[field.name] = [messages.required(field)];
+          if (options.mode === 'create' && field.required) fail(field, messages.required(shown));
           continue;
         }
         if (value === null && field.required) {
-          errors[field.name] = [messages.required(field)];
+          fail(field, messages.required(shown));
           continue;
         }
         if (!check.Check(value)) {
-          errors[field.name] = [describeInvalid(field, value)];
+          const item = Array.isArray(value) ? firstBadItem(field, value) : undefined;
+          if (item) fail(field, item.message(named({ ...field, label: `${field.label}.${item.index}` })), `${field.name}.${item.index}`);
+          else fail(field, describeInvalid(shown, value));
           continue;
         }
         values[field.name] = coerce(field, value);
       }
 
       await Promise.all(
-        fields.map(async ({ field, reference }) => {
+        fields.map(async ({ field, target, nested }) => {
           const value = values[field.name];
-          if (value === undefined || value === null || errors[field.name]) return;
-          if (reference && !(await exists(knex, reference.table, reference.softDelete, value))) {
-            errors[field.name] = [messages.notFound(field)];
-          } else if (field.unique && (await taken(knex, def.table, field.name, value, id))) {
-            errors[field.name] = [messages.taken(field)];
+          const shown = named(field);
+          if (value === undefined || value === null || errors[`${prefix}${field.name}`]) return;
+          if (field.type === 'ids' && target) {
+            const missing = await missingIds(knex, target, value as number[]);
+            (value as number[]).forEach((id, index) => {
+              if (missing.has(id)) fail(field, messages.notFound(named({ ...field, label: `${field.label}.${index}` })), `${field.name}.${index}`);
+            });
+          } else if (nested) {
+            values[field.name] = await validateNested(nested, value as unknown[], knex, options, errors, `${prefix}${field.name}.`, registry);
+          } else if (target && !(await exists(knex, target, value))) {
+            fail(field, messages.notFound(shown));
+          } else if (field.unique && (await taken(knex, def.table, field.name, value, options.id))) {
+            fail(field, messages.taken(shown));
           }
         }),
       );
 
-      if (Object.keys(errors).length > 0) throw new ValidationError(inFieldOrder(errors, fields));
+      if (Object.keys(errors).length > 0) throw new ValidationError(inFieldOrder(errors, fields, prefix));
       return values;
     },
   };
+  return validator;
+}
+
+/**
+ * Entries with the id of one of this record's children update it; the others are new children
+ * (an id of somebody else's child is ignored). Errors are added under `<field>.<index>.<name>`.
+ */
+async function validateNested(
+  nested: NonNullable<CompiledField['nested']>,
+  entries: unknown[],
+  knex: Knex,
+  options: ValidateOptions,
+  errors: FieldErrors,
+  prefix: string,
+  registry: Registry,
+): Promise<NestedEntry[]> {
+  const validator = compileBodyValidator(nested.def, registry);
+  const owned = new Set<number>();
+  if (options.mode === 'update' && options.id !== undefined) {
+    const query = knex(nested.def.table).where(nested.foreignKey, options.id);
+    if (nested.def.softDelete) query.whereNull('deleted_at');
+    for (const id of await query.pluck('id')) owned.add(Number(id));
+  }
+  const result: NestedEntry[] = [];
+  for (const [index, entry] of entries.entries()) {
+    const rawId = entry && typeof entry === 'object' ? (entry as Record<string, unknown>).id : undefined;
+    const id = typeof rawId === 'number' && owned.has(rawId) ? rawId : undefined;
+    try {
+      const values = await validator.validate(entry, knex, { mode: id === undefined ? 'create' : 'update', id, prefix: `${prefix}${index}.` });
+      result.push({ id, values });
+    } catch (error) {
+      if (!(error instanceof ValidationError)) throw error;
+      Object.assign(errors, error.errors);
+    }
+  }
+  return result;
 }
 
 /** The original trims strings and turns empty strings into null; so do we. */
@@ -85,17 +177,43 @@ function normalizeInput(value: unknown): unknown {
   return trimmed === '' ? null : trimmed;
 }
 
+/** For a list that failed its schema: the first entry at fault, with its message. */
+function firstBadItem(field: FieldDef, value: unknown[]): { index: number; message: (f: FieldDef) => string } | undefined {
+  if (field.type === 'strings') {
+    const index = value.findIndex((item) => typeof item !== 'string');
+    return index < 0 ? undefined : { index, message: messages.string };
+  }
+  if (field.type === 'ids') {
+    const index = value.findIndex((item) => !Number.isInteger(item) || (item as number) < 1);
+    return index < 0 ? undefined : { index, message: messages.integer };
+  }
+  return undefined;
+}
+
 function coerce(field: FieldDef, value: unknown): unknown {
   if (value === null) return null;
   if (field.type === 'integer' && typeof value === 'string') return Number(value);
   if (field.type === 'boolean') return value === true || value === 1;
+  if (field.type === 'strings') return JSON.stringify(value);
+  if (field.type === 'ids') return [...new Set(value as number[])];
   return value;
 }
 
-async function exists(knex: Knex, table: string, softDelete: boolean, id: unknown): Promise<boolean> {
-  const query = knex(table).where('id', id as number).first('id');
-  if (softDelete) query.whereNull('deleted_at');
-  return (await query) !== undefined;
+function liveRows(knex: Knex, target: Target) {
+  const query = knex(target.table);
+  if (target.softDelete) query.whereNull('deleted_at');
+  for (const [column, value] of Object.entries(target.scope)) query.where(column, value);
+  return query;
+}
+
+async function exists(knex: Knex, target: Target, id: unknown): Promise<boolean> {
+  return (await liveRows(knex, target).where('id', id as number).first('id')) !== undefined;
+}
+
+async function missingIds(knex: Knex, target: Target, ids: number[]): Promise<Set<number>> {
+  if (ids.length === 0) return new Set();
+  const found = new Set((await liveRows(knex, target).whereIn('id', ids).pluck('id')).map(Number));
+  return new Set(ids.filter((id) => !found.has(id)));
 }
 
 // Soft-deleted rows count: restoring them must not create a duplicate.
@@ -105,8 +223,13 @@ async function taken(knex: Knex, table: string, column: string, value: unknown, 
   return (await query) !== undefined;
 }
 
-function inFieldOrder(errors: FieldErrors, fields: CompiledField[]): FieldErrors {
+function inFieldOrder(errors: FieldErrors, fields: CompiledField[], prefix: string): FieldErrors {
   const ordered: FieldErrors = {};
-  for (const { field } of fields) if (errors[field.name]) ordered[field.name] = errors[field.name]!;
+  const order = (key: string) => {
+    const name = key.slice(prefix.length).split('.')[0];
+    const index = fields.findIndex(({ field }) => field.name === name);
+    return index < 0 ? fields.length : index;
+  };
+  for (const key of Object.keys(errors).sort((a, b) => order(a) - order(b))) ordered[key] = errors[key]!;
   return ordered;
 }

@@ -18,6 +18,9 @@ export const messages = {
   invalidChoice: (f: FieldDef) => `The selected ${f.label} is invalid. Allowed values: ${f.enum?.join(', ')}.`,
   notFound: (f: FieldDef) => `The selected ${f.label} is invalid.`,
   taken: (f: FieldDef) => `The ${f.label} has already been taken.`,
+  array: (f: FieldDef) => `The ${f.label} field must be an array.`,
+  object: (f: FieldDef) => `The ${f.label} field must be an object.`,
+  minItems: (f: FieldDef) => `The ${f.label} field must have at least ${f.minItems} ${f.minItems === 1 ? 'item' : 'items'}.`,
 };
 
 /** The message for a value that failed its field schema, following Laravel's rule order. */
@@ -37,6 +40,11 @@ export function describeInvalid(field: FieldDef, value: unknown): string {
       return messages.date(field);
     case 'datetime':
       return messages.dateTime(field);
+    case 'strings':
+    case 'ids':
+    case 'records':
+      if (!Array.isArray(value)) return messages.array(field);
+      return messages.minItems(field);
     case 'string':
     case 'text':
       if (typeof value !== 'string') return messages.string(field);

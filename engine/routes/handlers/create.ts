@@ -1,10 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { clientErrorFromDb } from '../../errors/db-errors.ts';
 import { parseIncludes, type RawQuery } from '../../list/parse-list-query.ts';
-import { nowTimestamp } from '../../serialize/formats.ts';
-import { runHooks } from '../hooks.ts';
 import { authorize, findParentId, findRecord } from '../lookup.ts';
 import type { ResourceRuntime } from '../runtime.ts';
+import { writeContext } from '../write-context.ts';
+import { insertRecord } from '../write-record.ts';
 
 export function createHandler(runtime: ResourceRuntime) {
   const { def, deps } = runtime;
@@ -14,27 +14,11 @@ export function createHandler(runtime: ResourceRuntime) {
     const parentId = await findParentId(runtime, request);
     await authorize(runtime, request, 'create');
 
-    const user = request.authUser!;
-    const params = request.params as Record<string, string>;
     let id: number;
     try {
-      id = await deps.knex.transaction(async (trx) => {
-        if (def.parent) values[def.parent.foreignKey] = parentId; // the path's parent wins over the body
-        if (def.creator) values.creator_id = user.id;
-        if (def.timestamps) values.created_at = values.updated_at = nowTimestamp();
-        for (const field of def.fields.values()) {
-          if (values[field.name] === undefined && field.default !== undefined && field.stored) values[field.name] = field.default;
-        }
-        const context = { trx, def, user, values, params };
-        await runHooks(runtime, 'beforeCreate', context);
-        const [insertedId] = await trx(def.table).insert(values);
-        const newId = Number(insertedId);
-        if (def.behaviours.afterCreate.length > 0) {
-          const record = await findRecord(runtime, newId, { parentId, trx });
-          await runHooks(runtime, 'afterCreate', { ...context, record });
-        }
-        return newId;
-      });
+      // The path's parent wins over a parent id in the body. Nested records go in the same transaction.
+      const fixed = def.parent ? { [def.parent.foreignKey]: parentId } : {};
+      id = await deps.knex.transaction((trx) => insertRecord(writeContext(runtime, request, trx), def, values, fixed));
     } catch (error) {
       throw clientErrorFromDb(error, def) ?? error;
     }

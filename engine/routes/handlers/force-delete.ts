@@ -1,7 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { clientErrorFromDb } from '../../errors/db-errors.ts';
 import { assertDeletable } from '../guards.ts';
-import { runHooks } from '../hooks.ts';
+import { writeContext } from '../write-context.ts';
+import { runHooks } from '../write-record.ts';
 import { authorize, findParentId, findRecord } from '../lookup.ts';
 import { pathId } from '../path-params.ts';
 import type { ResourceRuntime } from '../runtime.ts';
@@ -16,7 +17,8 @@ export function forceDeleteHandler(runtime: ResourceRuntime) {
     const record = await findRecord(runtime, id, { parentId, trashed: 'with' });
     try {
       await deps.knex.transaction(async (trx) => {
-        await runHooks(runtime, 'beforeDelete', { trx, def, user: request.authUser!, values: {}, record, params: request.params as Record<string, string> });
+        const context = writeContext(runtime, request, trx);
+        await runHooks(context, def, 'beforeDelete', { trx, def, user: context.user, values: {}, record, params: context.params });
         await assertDeletable(runtime, trx, id);
         await trx(def.table).where('id', id).delete();
       });

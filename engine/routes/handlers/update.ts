@@ -1,11 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { clientErrorFromDb } from '../../errors/db-errors.ts';
 import { parseIncludes, type RawQuery } from '../../list/parse-list-query.ts';
-import { nowTimestamp } from '../../serialize/formats.ts';
-import { runHooks } from '../hooks.ts';
 import { authorize, findParentId, findRecord } from '../lookup.ts';
 import { pathId } from '../path-params.ts';
 import type { ResourceRuntime } from '../runtime.ts';
+import { writeContext } from '../write-context.ts';
+import { updateRecord } from '../write-record.ts';
 
 /** PUT and PATCH: only the fields sent change. */
 export function updateHandler(runtime: ResourceRuntime) {
@@ -16,28 +16,18 @@ export function updateHandler(runtime: ResourceRuntime) {
     const values = await runtime.validator.validate(request.body, deps.knex, { mode: 'update', id });
     const parentId = await findParentId(runtime, request);
     await authorize(runtime, request, 'update');
-    const current = await findRecord(runtime, id, { parentId });
+    await findRecord(runtime, id, { parentId });
 
-    const user = request.authUser!;
-    const params = request.params as Record<string, string>;
     try {
       await deps.knex.transaction(async (trx) => {
-        const context = { trx, def, user, values, params, record: current };
-        await runHooks(runtime, 'beforeUpdate', context);
-        if (Object.keys(values).length > 0) {
-          if (def.timestamps) values.updated_at = nowTimestamp();
-          await trx(def.table).where('id', id).update(values);
-        }
-        if (def.behaviours.afterUpdate.length > 0) {
-          const record = await findRecord(runtime, id, { parentId: undefined, trashed: 'with', trx });
-          await runHooks(runtime, 'afterUpdate', { ...context, record });
-        }
+        const current = await trx(def.table).where('id', id).first();
+        await updateRecord(writeContext(runtime, request, trx), def, id, values, current);
       });
     } catch (error) {
       throw clientErrorFromDb(error, def) ?? error;
     }
     // The update may have moved the record to another parent (a UOM to another category).
-    const record = await findRecord(runtime, id, { parentId: undefined, includes, trashed: 'with' });
+    const record = await findRecord(runtime, id, { includes, trashed: 'with' });
     return reply.send({ data: runtime.serialize(record), message: def.messages.updated });
   };
 }

@@ -1,0 +1,15 @@
+import type { FastifyRequest } from 'fastify';
+import type { Knex } from 'knex';
+import type { ResourceRuntime } from './runtime.ts';
+import type { WriteContext } from './write-record.ts';
+
+/** What a write in this request's transaction needs. */
+export function writeContext(runtime: ResourceRuntime, request: FastifyRequest, trx: Knex.Transaction): WriteContext {
+  return {
+    trx,
+    registry: runtime.deps.registry,
+    behaviours: runtime.deps.behaviours,
+    user: request.authUser!,
+    params: request.params as Record<string, string>,
+  };
+}
