@@ -5,6 +5,7 @@ import { suite } from 'uvu';
 import { loadResources } from '../../src/server.ts';
 import { databaseTargets } from '../helpers/targets.ts';
 import { authenticationChecks } from './capabilities/authentication.ts';
+import { carriedChecks } from './capabilities/carried.ts';
 import { createChecks } from './capabilities/create.ts';
 import { filterChecks } from './capabilities/filters.ts';
 import { includeChecks } from './capabilities/includes.ts';
@@ -29,7 +30,10 @@ for (const target of databaseTargets()) {
     authenticationChecks(test, current);
     if (def.operations.has('create')) createChecks(test, current);
     if (def.operations.has('show')) showChecks(test, current);
-    if (def.operations.has('update') && def.operations.has('create')) updateChecks(test, current);
+    if (def.operations.has('update') && def.operations.has('create')) {
+      updateChecks(test, current);
+      if ([...def.fields.values()].some((f) => f.writable && (f.type === 'ids' || f.type === 'records'))) carriedChecks(test, current);
+    }
     if (def.operations.has('list')) {
       listChecks(test, current);
       filterChecks(test, current);

@@ -38,13 +38,21 @@ export async function prepareContext(def: ResourceDef, registry: Registry, targe
   };
 
   const parentId = def.parent ? await firstLiveId(def.parent.resource) : undefined;
+  // Ids for every resource a body may point at: references, ids fields, and those of nested records.
   const referenceIds = new Map<string, number>();
-  for (const field of def.fields.values()) {
-    if (!field.references) continue;
-    const id = field.references === def.parent?.resource ? parentId : await firstLiveId(field.references);
-    if (id === undefined) throw new Error(`${def.name}: no ${field.references} row to reference`);
-    referenceIds.set(field.references, id);
-  }
+  const collect = async (owner: ResourceDef) => {
+    for (const field of owner.fields.values()) {
+      if (!field.writable) continue;
+      const relation = field.relation ? owner.relations.get(field.relation) : undefined;
+      if (field.type === 'records' && relation) await collect(registry.get(relation.resource));
+      const name = field.references ?? (field.type === 'ids' ? relation?.resource : undefined);
+      if (!name || referenceIds.has(name)) continue;
+      const id = name === def.parent?.resource ? parentId : await firstLiveId(name);
+      if (id === undefined) throw new Error(`${def.name}: no ${name} row to reference`);
+      referenceIds.set(name, id);
+    }
+  };
+  await collect(def);
   const listPath = `${API}${def.path}`.replace(`{${def.parent?.param}}`, String(parentId));
   return {
     def,
@@ -55,7 +63,7 @@ export async function prepareContext(def: ResourceDef, registry: Registry, targe
     token: app.token,
     parentId,
     listPath,
-    payload: { referenceIds, tag: Math.random().toString(36).slice(2, 8) },
+    payload: { referenceIds, registry, tag: Math.random().toString(36).slice(2, 8) },
     created: [],
   };
 }

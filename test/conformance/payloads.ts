@@ -1,10 +1,12 @@
 // Request values and expected response values, derived from field definitions.
+import type { Registry } from '../../engine/definition/registry.ts';
 import type { FieldDef, ResourceDef } from '../../engine/definition/types.ts';
 import { formatDecimal } from '../../engine/serialize/formats.ts';
 
 export interface PayloadContext {
-  /** An existing id for each referenced resource. */
+  /** An existing id for each referenced resource (also those of ids fields and nested records). */
   referenceIds: Map<string, number>;
+  registry: Registry;
   /** A tag unique to this run, so values of different runs never collide. */
   tag: string;
 }
@@ -14,8 +16,14 @@ export function writableFields(def: ResourceDef): FieldDef[] {
 }
 
 /** A valid value for a field; `n` varies it between records. */
-export function sampleValue(field: FieldDef, context: PayloadContext, n: number): unknown {
+export function sampleValue(field: FieldDef, context: PayloadContext, n: number, owner?: ResourceDef): unknown {
   if (field.references) return context.referenceIds.get(field.references);
+  if (field.type === 'strings') return [`file-${n}.png`, `file-${n}-b.png`];
+  if (field.type === 'ids' || field.type === 'records') {
+    const target = context.registry.get(owner!.relations.get(field.relation!)!.resource);
+    if (field.type === 'ids') return [context.referenceIds.get(target.name)];
+    return Array.from({ length: Math.max(1, field.minItems ?? 0) }, (_, i) => validPayload(target, context, n + i));
+  }
   if (field.enum) return field.enum[n % field.enum.length];
   switch (field.type) {
     case 'string':
@@ -40,7 +48,7 @@ export function sampleValue(field: FieldDef, context: PayloadContext, n: number)
 }
 
 export function validPayload(def: ResourceDef, context: PayloadContext, n: number): Record<string, unknown> {
-  return Object.fromEntries(writableFields(def).map((field) => [field.name, sampleValue(field, context, n)]));
+  return Object.fromEntries(writableFields(def).map((field) => [field.name, sampleValue(field, context, n, def)]));
 }
 
 /** What the response shows for a value that was sent. */
@@ -60,6 +68,11 @@ export function expectedOutput(field: FieldDef, sent: unknown): unknown {
   }
 }
 
+/** Fields a create or update response shows as they were sent (ids and records show through includes). */
+export function echoedFields(def: ResourceDef): FieldDef[] {
+  return writableFields(def).filter((field) => field.output);
+}
+
 /** The value to put in `filter[name]=` to match a record's output value. */
 export function filterValue(field: FieldDef, output: unknown): string {
   if (field.type === 'date') return String(output).slice(0, 10);
@@ -73,10 +86,29 @@ export function sameValue(field: FieldDef, a: unknown, b: unknown): boolean {
   return a === b;
 }
 
+export interface InvalidCase {
+  rule: string;
+  value: unknown;
+  message: string;
+  /** The error key when it is not the field's name (`tags.0`). */
+  key?: string;
+}
+
 /** Values that break one rule each, with the message the API must give. */
-export function invalidValues(field: FieldDef, context: PayloadContext): Array<{ rule: string; value: unknown; message: string }> {
-  const cases: Array<{ rule: string; value: unknown; message: string }> = [];
+export function invalidValues(field: FieldDef, context: PayloadContext): InvalidCase[] {
+  const cases: InvalidCase[] = [];
   const label = field.label;
+  if (field.type === 'strings' || field.type === 'ids' || field.type === 'records') {
+    cases.push({ rule: 'array', value: 'not-a-list', message: `The ${label} field must be an array.` });
+    if (field.minItems) cases.push({ rule: `minItems ${field.minItems}`, value: [], message: `The ${label} field must have at least ${field.minItems} ${field.minItems === 1 ? 'item' : 'items'}.` });
+    if (field.type === 'ids') {
+      cases.push({ rule: 'ids exist', value: [99999999], key: `${field.name}.0`, message: `The selected ${label}.0 is invalid.` });
+      cases.push({ rule: 'ids are integers', value: ['x'], key: `${field.name}.0`, message: `The ${label}.0 field must be an integer.` });
+    }
+    if (field.type === 'strings') cases.push({ rule: 'strings', value: [12], key: `${field.name}.0`, message: `The ${label}.0 field must be a string.` });
+    if (field.type === 'records') cases.push({ rule: 'records are objects', value: ['x'], key: `${field.name}.0`, message: `The ${label}.0 field must be an object.` });
+    return cases;
+  }
   if (field.maxLength !== undefined && !field.enum && !field.format) {
     cases.push({ rule: `maxLength ${field.maxLength}`, value: 'x'.repeat(field.maxLength + 1), message: `The ${label} field must not be greater than ${field.maxLength} characters.` });
   }

@@ -13,7 +13,8 @@ export function showChecks(test: Test, context: () => ResourceContext) {
     const response = await ctx.client.get(recordPath(ctx, row.id), { token: ctx.token });
     assert.is(response.status, 200);
     assert.equal(Object.keys(response.body), ['data']);
-    const expected = [...ctx.def.fields.values()].filter((f) => f.output).map((f) => f.name);
+    const embedded = ctx.def.embed.map((name) => ctx.def.relations.get(name)!.outputKey);
+    const expected = [...[...ctx.def.fields.values()].filter((f) => f.output).map((f) => f.name), ...embedded];
     assert.equal(Object.keys(response.body.data), expected);
     assert.is(response.body.data.id, Number(row.id));
   });
