@@ -104,9 +104,11 @@ export const ResourceFormat = Type.Object(
       description: 'empty for records only written through their owner (order lines, moves)',
     }),
     scope: Type.Optional(
-      Type.Record(Name, Type.Union([Type.String(), Type.Number(), Type.Boolean()]), {
+      Type.Record(Type.String({ pattern: '^([a-z][A-Za-z0-9]*\\.)?[a-z][a-z0-9_]*$' }), Type.Union([Type.String(), Type.Number(), Type.Boolean()]), {
         additionalProperties: false,
-        description: 'fixed column values: every query is limited to them and create writes them (addresses are partners with account_type address)',
+        description:
+          'fixed column values: every query is limited to them and create writes them (addresses are partners with account_type address); ' +
+          '`relation.column` limits through a belongsTo relation (receipts are operations whose operationType.type is incoming)',
       }),
     ),
     embed: Type.Optional(

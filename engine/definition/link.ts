@@ -108,8 +108,15 @@ export function link(
     };
     def.includes.forEach((include, index) => checkRelationPath(`includes.${index}`, include));
     def.embed.forEach((include, index) => checkRelationPath(`embed.${index}`, include));
-    for (const column of Object.keys(def.scope)) {
-      if (!def.fields.get(column)?.stored) problem(`scope.${column}`, `"${column}" is not a field${didYouMean(column, def.fields.keys())}`);
+    for (const key of Object.keys(def.scope)) {
+      const [relationName, column] = key.includes('.') ? key.split('.') : [undefined, key];
+      const relation = relationName ? def.relations.get(relationName) : undefined;
+      if (relationName && relation?.kind !== 'belongsTo') {
+        problem(`scope.${key}`, `"${relationName}" is not a belongsTo relation of this resource`);
+        continue;
+      }
+      const owner = relation ? resources.get(relation.resource) : def;
+      if (owner && !owner.fields.get(column!)?.stored) problem(`scope.${key}`, `"${column}" is not a field of ${owner.name}${didYouMean(column!, owner.fields.keys())}`);
     }
 
     if (def.parent) {

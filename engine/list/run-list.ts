@@ -7,7 +7,7 @@ import type { ListQuery } from './parse-list-query.ts';
 
 export async function runList(runtime: ResourceRuntime, list: ListQuery, parentId: number | undefined) {
   const { def, model } = runtime;
-  const query = scopedQuery(model, def, { parentId, trashed: list.trashed }) as unknown as Query;
+  const query = scopedQuery(model, def, runtime.deps.registry, { parentId, trashed: list.trashed }) as unknown as Query;
   for (const { filter, value } of list.filters) filterKinds[filter.kind].apply(query, value, filter, def);
 
   const total = await query.clone().resultSize();

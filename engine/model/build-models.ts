@@ -3,6 +3,7 @@
 import type { Knex } from 'knex';
 import { Model, type QueryBuilder, type RelationMappings } from 'objection';
 import type { Registry } from '../definition/registry.ts';
+import { applyScope } from '../definition/scope.ts';
 import type { RelationDef, ResourceDef } from '../definition/types.ts';
 
 export type ModelClass = typeof Model;
@@ -16,7 +17,7 @@ export function buildModels(registry: Registry, knex: Knex): Models {
         return def.table;
       }
       static override get relationMappings(): RelationMappings {
-        return relationMappings(def, registry, models);
+        return relationMappings(def, registry, models, knex);
       }
     };
     Object.defineProperty(model, 'name', { value: modelName(def) });
@@ -26,12 +27,12 @@ export function buildModels(registry: Registry, knex: Knex): Models {
   return models;
 }
 
-function relationMappings(def: ResourceDef, registry: Registry, models: Map<string, ModelClass>): RelationMappings {
+function relationMappings(def: ResourceDef, registry: Registry, models: Map<string, ModelClass>, knex: Knex): RelationMappings {
   const mappings: RelationMappings = {};
   for (const relation of def.relations.values()) {
     const target = registry.get(relation.resource);
     const modelClass = models.get(relation.resource)!;
-    const filter = relationFilter(relation, target);
+    const filter = relationFilter(relation, target, registry, knex);
     if (relation.kind === 'belongsTo') {
       mappings[relation.name] = {
         relation: Model.BelongsToOneRelation,
@@ -64,11 +65,11 @@ function relationMappings(def: ResourceDef, registry: Registry, models: Map<stri
 }
 
 /** The related rows a relation shows: its `where`, the target's scope, and for lists no trashed rows, by id. */
-function relationFilter(relation: RelationDef, target: ResourceDef) {
-  const conditions = { ...target.scope, ...relation.where };
+function relationFilter(relation: RelationDef, target: ResourceDef, registry: Registry, knex: Knex) {
   const many = relation.kind !== 'belongsTo';
   return (builder: QueryBuilder<Model>) => {
-    for (const [column, value] of Object.entries(conditions)) {
+    applyScope(builder, target, registry, knex);
+    for (const [column, value] of Object.entries(relation.where ?? {})) {
       if (Array.isArray(value)) builder.whereIn(`${target.table}.${column}`, value);
       else builder.where(`${target.table}.${column}`, value);
     }

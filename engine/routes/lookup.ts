@@ -13,7 +13,7 @@ export async function findParentId(runtime: ResourceRuntime, request: FastifyReq
   const { def, parentDef, parentModel } = runtime;
   if (!def.parent || !parentDef || !parentModel) return undefined;
   const parentId = pathId(request, def.parent.param);
-  const parent = await scopedQuery(parentModel, parentDef, {}).findById(parentId).select(`${parentDef.table}.id`);
+  const parent = await scopedQuery(parentModel, parentDef, runtime.deps.registry, {}).findById(parentId).select(`${parentDef.table}.id`);
   if (!parent) throw new NotFoundError();
   return parentId;
 }
@@ -32,7 +32,7 @@ export interface FindOptions {
 
 export async function findRecord(runtime: ResourceRuntime, id: number, options: FindOptions): Promise<Record<string, unknown>> {
   const { def, model } = runtime;
-  const query = scopedQuery(model, def, options).findById(id);
+  const query = scopedQuery(model, def, runtime.deps.registry, options).findById(id);
   const relations = loadedRelations(def, options.includes);
   if (relations.length > 0) query.withGraphFetched(graphExpression(relations)).allowGraph(runtime.allowGraph);
   const record = await query;

@@ -1,5 +1,7 @@
 // The base query of a resource: its parent's rows only, and soft-deleted rows hidden unless asked.
 import type { Knex } from 'knex';
+import type { Registry } from '../definition/registry.ts';
+import { applyScope } from '../definition/scope.ts';
 import type { ResourceDef } from '../definition/types.ts';
 import type { ModelClass } from '../model/build-models.ts';
 import type { TrashedMode } from '../list/filters/trashed.ts';
@@ -10,10 +12,10 @@ export interface Scope {
   trx?: Knex.Transaction;
 }
 
-export function scopedQuery(model: ModelClass, def: ResourceDef, scope: Scope) {
+export function scopedQuery(model: ModelClass, def: ResourceDef, registry: Registry, scope: Scope) {
   const query = model.query(scope.trx);
   if (def.parent && scope.parentId !== undefined) query.where(`${def.table}.${def.parent.foreignKey}`, scope.parentId);
-  for (const [column, value] of Object.entries(def.scope)) query.where(`${def.table}.${column}`, value);
+  applyScope(query, def, registry, model.knex());
   if (def.softDelete) {
     const trashed = scope.trashed ?? 'without';
     if (trashed === 'only') query.whereNotNull(`${def.table}.deleted_at`);

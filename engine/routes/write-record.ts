@@ -4,6 +4,7 @@
 import type { Knex } from 'knex';
 import type { AuthUser, Behaviours, HookContext } from '../behaviours/types.ts';
 import type { Registry } from '../definition/registry.ts';
+import { ownScope } from '../definition/scope.ts';
 import type { Behaviours as PhaseNames, FieldDef, ResourceDef } from '../definition/types.ts';
 import { nowTimestamp } from '../serialize/formats.ts';
 import type { NestedEntry, Values } from '../validation/body-validator.ts';
@@ -19,7 +20,7 @@ export interface WriteContext {
 /** Inserts a record (and what it carries); returns its id. `fixed` holds columns set by the engine (parent key). */
 export async function insertRecord(context: WriteContext, def: ResourceDef, values: Values, fixed: Values = {}): Promise<number> {
   const { trx } = context;
-  Object.assign(values, fixed, def.scope);
+  Object.assign(values, fixed, ownScope(def));
   if (def.creator) values.creator_id = context.user.id;
   if (def.timestamps) values.created_at = values.updated_at = nowTimestamp();
   for (const field of def.fields.values()) {

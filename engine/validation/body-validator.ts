@@ -7,6 +7,7 @@ import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import type { TSchema } from '@sinclair/typebox';
 import type { Knex } from 'knex';
 import type { Registry } from '../definition/registry.ts';
+import { applyScope } from '../definition/scope.ts';
 import type { FieldDef, ResourceDef } from '../definition/types.ts';
 import { ValidationError, BadRequestError, type FieldErrors } from '../errors/http-errors.ts';
 import { fieldInputSchema } from '../schema/field-schema.ts';
@@ -22,17 +23,12 @@ export interface NestedEntry {
   values: Values;
 }
 
-interface Target {
-  table: string;
-  softDelete: boolean;
-  scope: Readonly<Record<string, string | number | boolean>>;
-}
 
 interface CompiledField {
   field: FieldDef;
   check: TypeCheck<TSchema>;
   /** The table a referenced id (references, or each id of an ids field) must be found in. */
-  target?: Target;
+  target?: ResourceDef;
   /** records: the related resource and the column pointing back at this record. */
   nested?: { def: ResourceDef; foreignKey: string };
 }
@@ -67,7 +63,7 @@ function buildValidator(def: ResourceDef, registry: Registry): BodyValidator {
     return {
       field,
       check: TypeCompiler.Compile(fieldInputSchema(field)),
-      target: target && { table: target.table, softDelete: target.softDelete, scope: target.scope },
+      target,
       nested: field.type === 'records' && relation ? { def: registry.get(relation.resource), foreignKey: relation.foreignKey } : undefined,
     };
   });
@@ -114,13 +110,13 @@ function buildValidator(def: ResourceDef, registry: Registry): BodyValidator {
           const shown = named(field);
           if (value === undefined || value === null || errors[`${prefix}${field.name}`]) return;
           if (field.type === 'ids' && target) {
-            const missing = await missingIds(knex, target, value as number[]);
+            const missing = await missingIds(knex, registry, target, value as number[]);
             (value as number[]).forEach((id, index) => {
               if (missing.has(id)) fail(field, messages.notFound(named({ ...field, label: `${field.label}.${index}` })), `${field.name}.${index}`);
             });
           } else if (nested) {
             values[field.name] = await validateNested(nested, value as unknown[], knex, options, errors, `${prefix}${field.name}.`, registry);
-          } else if (target && !(await exists(knex, target, value))) {
+          } else if (target && !(await exists(knex, registry, target, value))) {
             fail(field, messages.notFound(shown));
           } else if (field.unique && (await taken(knex, def.table, field.name, value, options.id))) {
             fail(field, messages.taken(shown));
@@ -199,20 +195,21 @@ function coerce(field: FieldDef, value: unknown): unknown {
   return value;
 }
 
-function liveRows(knex: Knex, target: Target) {
+/** Rows a reference may point at: not trashed, inside the target's scope. */
+function liveRows(knex: Knex, registry: Registry, target: ResourceDef) {
   const query = knex(target.table);
-  if (target.softDelete) query.whereNull('deleted_at');
-  for (const [column, value] of Object.entries(target.scope)) query.where(column, value);
+  if (target.softDelete) query.whereNull(`${target.table}.deleted_at`);
+  applyScope(query, target, registry, knex);
   return query;
 }
 
-async function exists(knex: Knex, target: Target, id: unknown): Promise<boolean> {
-  return (await liveRows(knex, target).where('id', id as number).first('id')) !== undefined;
+async function exists(knex: Knex, registry: Registry, target: ResourceDef, id: unknown): Promise<boolean> {
+  return (await liveRows(knex, registry, target).where(`${target.table}.id`, id as number).first(`${target.table}.id`)) !== undefined;
 }
 
-async function missingIds(knex: Knex, target: Target, ids: number[]): Promise<Set<number>> {
+async function missingIds(knex: Knex, registry: Registry, target: ResourceDef, ids: number[]): Promise<Set<number>> {
   if (ids.length === 0) return new Set();
-  const found = new Set((await liveRows(knex, target).whereIn('id', ids).pluck('id')).map(Number));
+  const found = new Set((await liveRows(knex, registry, target).whereIn(`${target.table}.id`, ids).pluck(`${target.table}.id`)).map(Number));
   return new Set(ids.filter((id) => !found.has(id)));
 }
 
