@@ -14,9 +14,9 @@ export interface HookContext {
   def: ResourceDef;
   user: AuthUser;
   /** Validated body values (create/update); hooks may add or change columns before the write. */
-  values: Record<string, unknown>;
+  values: Record<string, any>;
   /** The stored row: before update/delete it is the current one, after create/update the new one. */
-  record?: Record<string, unknown>;
+  record?: Record<string, any>;
   params: Record<string, string>;
 }
 

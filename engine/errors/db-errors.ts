@@ -17,8 +17,10 @@ export function clientErrorFromDb(error: unknown, def: ResourceDef, deleting = f
     if (field) return new ValidationError({ [field]: [`The ${def.fields.get(field)!.label} has already been taken.`] });
     return new ConflictError(`The ${def.label} conflicts with an existing record.`);
   }
+  // SQLite reports an ON DELETE RESTRICT refusal as a trigger constraint.
+  const sqliteRestrict = e?.code === 'SQLITE_CONSTRAINT_TRIGGER' && /FOREIGN KEY/i.test(message);
   const foreignKey = ['ER_ROW_IS_REFERENCED_2', 'ER_ROW_IS_REFERENCED', 'ER_NO_REFERENCED_ROW_2', 'SQLITE_CONSTRAINT_FOREIGNKEY'];
-  if (foreignKey.includes(e?.code ?? '') && deleting) {
+  if ((foreignKey.includes(e?.code ?? '') || sqliteRestrict) && deleting) {
     return new ConflictError(`The ${def.label} cannot be deleted because other records still refer to it.`);
   }
   if (foreignKey.includes(e?.code ?? '')) {

@@ -24,9 +24,23 @@ export function scopedQuery(model: ModelClass, def: ResourceDef, registry: Regis
   return query;
 }
 
-/** Objection's relation expression for the validated include names. */
+/**
+ * Objection's relation expression for include paths, merged into one tree: `lines.product` and
+ * `lines.uom` become `[lines.[product, uom]]` (listed side by side, the last would win).
+ */
 export function graphExpression(includes: readonly string[]): string {
-  return `[${includes.join(', ')}]`;
+  type Tree = Map<string, Tree>;
+  const root: Tree = new Map();
+  for (const include of includes) {
+    let node = root;
+    for (const segment of include.split('.')) {
+      if (!node.has(segment)) node.set(segment, new Map());
+      node = node.get(segment)!;
+    }
+  }
+  const render = (tree: Tree): string =>
+    `[${[...tree].map(([name, children]) => (children.size > 0 ? `${name}.${render(children)}` : name)).join(', ')}]`;
+  return render(root);
 }
 
 /** What to load: the client's includes plus the relations the definition always embeds. */

@@ -29,6 +29,8 @@ interface CompiledField {
   check: TypeCheck<TSchema>;
   /** The table a referenced id (references, or each id of an ids field) must be found in. */
   target?: ResourceDef;
+  /** Extra conditions on the referenced row: a scope through this field's relation (a receipt's operation type must be incoming). */
+  conditions?: Record<string, string | number | boolean>;
   /** records: the related resource and the column pointing back at this record. */
   nested?: { def: ResourceDef; foreignKey: string };
 }
@@ -64,6 +66,7 @@ function buildValidator(def: ResourceDef, registry: Registry): BodyValidator {
       field,
       check: TypeCompiler.Compile(fieldInputSchema(field)),
       target,
+      conditions: scopeThrough(def, field.name),
       nested: field.type === 'records' && relation ? { def: registry.get(relation.resource), foreignKey: relation.foreignKey } : undefined,
     };
   });
@@ -105,7 +108,7 @@ function buildValidator(def: ResourceDef, registry: Registry): BodyValidator {
       }
 
       await Promise.all(
-        fields.map(async ({ field, target, nested }) => {
+        fields.map(async ({ field, target, nested, conditions }) => {
           const value = values[field.name];
           const shown = named(field);
           if (value === undefined || value === null || errors[`${prefix}${field.name}`]) return;
@@ -116,7 +119,7 @@ function buildValidator(def: ResourceDef, registry: Registry): BodyValidator {
             });
           } else if (nested) {
             values[field.name] = await validateNested(nested, value as unknown[], knex, options, errors, `${prefix}${field.name}.`, registry);
-          } else if (target && !(await exists(knex, registry, target, value))) {
+          } else if (target && !(await exists(knex, registry, target, value, conditions))) {
             fail(field, messages.notFound(shown));
           } else if (field.unique && (await taken(knex, def.table, field.name, value, options.id))) {
             fail(field, messages.taken(shown));
@@ -183,6 +186,10 @@ function firstBadItem(field: FieldDef, value: unknown[]): { index: number; messa
     const index = value.findIndex((item) => !Number.isInteger(item) || (item as number) < 1);
     return index < 0 ? undefined : { index, message: messages.integer };
   }
+  if (field.type === 'records') {
+    const index = value.findIndex((item) => item === null || typeof item !== 'object' || Array.isArray(item));
+    return index < 0 ? undefined : { index, message: messages.object };
+  }
   return undefined;
 }
 
@@ -191,8 +198,18 @@ function coerce(field: FieldDef, value: unknown): unknown {
   if (field.type === 'integer' && typeof value === 'string') return Number(value);
   if (field.type === 'boolean') return value === true || value === 1;
   if (field.type === 'strings') return JSON.stringify(value);
+  if (field.type === 'datetime') return toStoredTimestamp(value as string);
   if (field.type === 'ids') return [...new Set(value as number[])];
   return value;
+}
+
+/** A date-time as sent (`2025-01-31`, `2025-01-31 09:30`, ISO with an offset) → stored UTC text. */
+function toStoredTimestamp(value: string): string {
+  const zone = /(Z|[+-]\d{2}:?\d{2})$/.exec(value)?.[1];
+  const local = zone ? value.slice(0, -zone.length) : value;
+  const offset = !zone || zone === 'Z' ? 'Z' : zone.includes(':') ? zone : `${zone.slice(0, 3)}:${zone.slice(3)}`;
+  const date = new Date(`${local.replace(' ', 'T')}${local.length === 10 ? 'T00:00:00' : ''}${offset}`);
+  return `${date.toISOString().slice(0, 23).replace('T', ' ')}000`;
 }
 
 /** Rows a reference may point at: not trashed, inside the target's scope. */
@@ -203,8 +220,20 @@ function liveRows(knex: Knex, registry: Registry, target: ResourceDef) {
   return query;
 }
 
-async function exists(knex: Knex, registry: Registry, target: ResourceDef, id: unknown): Promise<boolean> {
-  return (await liveRows(knex, registry, target).where(`${target.table}.id`, id as number).first(`${target.table}.id`)) !== undefined;
+async function exists(knex: Knex, registry: Registry, target: ResourceDef, id: unknown, conditions: Record<string, unknown> = {}): Promise<boolean> {
+  const query = liveRows(knex, registry, target).where(`${target.table}.id`, id as number);
+  for (const [column, value] of Object.entries(conditions)) query.where(`${target.table}.${column}`, value as string);
+  return (await query.first(`${target.table}.id`)) !== undefined;
+}
+
+/** The scope conditions that go through the relation whose foreign key is this field. */
+function scopeThrough(def: ResourceDef, fieldName: string): Record<string, string | number | boolean> | undefined {
+  const conditions: Record<string, string | number | boolean> = {};
+  for (const [key, value] of Object.entries(def.scope)) {
+    const [relationName, column] = key.split('.');
+    if (column && def.relations.get(relationName!)?.foreignKey === fieldName) conditions[column] = value;
+  }
+  return Object.keys(conditions).length > 0 ? conditions : undefined;
 }
 
 async function missingIds(knex: Knex, registry: Registry, target: ResourceDef, ids: number[]): Promise<Set<number>> {

@@ -44,7 +44,8 @@ export function describeInvalid(field: FieldDef, value: unknown): string {
     case 'ids':
     case 'records':
       if (!Array.isArray(value)) return messages.array(field);
-      return messages.minItems(field);
+      if (field.minItems !== undefined && value.length < field.minItems) return messages.minItems(field);
+      return messages.array(field);
     case 'string':
     case 'text':
       if (typeof value !== 'string') return messages.string(field);

@@ -4,7 +4,9 @@ import { DefinitionError, routeTable } from '../../engine/index.ts';
 import { ConfigError, loadConfig } from '../config.ts';
 import { createKnex } from '../db.ts';
 import { migrateLatest } from '../migrate.ts';
+import { seedDemo } from '../seed/demo.ts';
 import { seed } from '../seed/index.ts';
+import { resolveJwtSecret } from '../jwt-secret.ts';
 import { createUser, UserExistsError } from '../seed/users.ts';
 import { API_PREFIX, loadResources } from '../server.ts';
 
@@ -12,7 +14,8 @@ const USAGE = `Usage: npm run erp -- <command> [options]
 
 Commands:
   migrate                                   apply pending database migrations
-  seed                                      add the reference data and the administrator (idempotent)
+  seed [--demo]                             add the reference data and the administrator (idempotent);
+                                            --demo also adds demo partners, products, orders and receipts
   user:create --email E --name N [--password P]
                                             create a user; prints a generated password when none is given
   check                                     load and check every resource definition, without a database
@@ -35,6 +38,10 @@ async function main(argv: string[]): Promise<number> {
         const added = Object.entries(result.added).filter(([, count]) => count > 0);
         console.log(added.length > 0 ? `Seeded: ${added.map(([what, count]) => `${count} ${what}`).join(', ')}.` : 'Nothing to seed: the reference data is already there.');
         if (result.admin?.generatedPassword) console.log(`Administrator created: ${result.admin.email} / ${result.admin.generatedPassword}  (shown once)`);
+        if (rest.includes('--demo')) {
+          const demo = await seedDemo(knex, config, resolveJwtSecret(config));
+          console.log(demo.length > 0 ? `Demo data: ${demo.join(', ')}.` : 'Demo data: already there.');
+        }
       });
     case 'user:create': {
       const values = userOptions(rest);

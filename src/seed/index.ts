@@ -2,9 +2,14 @@
 // every start (or twice) adds nothing the second time.
 import type { Knex } from 'knex';
 import type { Config } from '../config.ts';
+import { seedAccounts } from './accounts.ts';
 import { seedCompany } from './company.ts';
 import { seedCountries } from './countries.ts';
 import { seedCurrencies } from './currencies.ts';
+import { seedInventories } from './inventories.ts';
+import { seedPartners } from './partners.ts';
+import { seedProducts } from './products.ts';
+import { seedSales } from './sales.ts';
 import { seedUnitsOfMeasure } from './units-of-measure.ts';
 import { seedAdmin, type CreatedUser } from './users.ts';
 
@@ -20,5 +25,10 @@ export async function seed(knex: Knex, config: Pick<Config, 'adminEmail' | 'admi
   const { countries, states } = await seedCountries(knex);
   const companies = await seedCompany(knex, adminId);
   const uoms = await seedUnitsOfMeasure(knex, adminId);
+  await seedPartners(knex, adminId); // titles, industries (not counted in `added`: test/service/seed.test.ts lists its keys)
+  await seedProducts(knex, adminId); // categories, attributes and their options (idem)
+  await seedInventories(knex, adminId); // locations, warehouse WH, operation types, sequences, routes, rules (idem)
+  await seedAccounts(knex, adminId); // chart of accounts, journals, taxes, payment terms (idem)
+  await seedSales(knex, adminId); // price list, team, tags, UTM data (idem)
   return { added: { users: admin ? 1 : 0, currencies, countries, states, companies, uoms }, admin };
 }

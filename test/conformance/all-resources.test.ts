@@ -17,9 +17,12 @@ import { updateChecks } from './capabilities/update.ts';
 import { prepareContext, type ResourceContext } from './context.ts';
 
 const registry = loadResources();
+// Resources that can create come first: the read-only ones (order lines, tax mappings, moves)
+// then find the records the others wrote through their owners.
+const definitions = [...registry.all()].sort((a, b) => Number(b.operations.has('create')) - Number(a.operations.has('create')));
 
 for (const target of databaseTargets()) {
-  for (const def of registry.all()) {
+  for (const def of definitions) {
     const test = suite(`${def.name} [${target.name}]`);
     let context: ResourceContext;
     const current = () => context;

@@ -1,11 +1,12 @@
 // What every capability check of one resource on one database needs, prepared in `before`.
 import type { Registry } from '../../engine/definition/registry.ts';
+import { applyScope, ownScope } from '../../engine/definition/scope.ts';
 import type { ResourceDef } from '../../engine/definition/types.ts';
 import { routeTable } from '../../engine/routes/route-table.ts';
 import { API, sharedApp, type TestApp } from '../helpers/app.ts';
 import type { Client } from '../helpers/http.ts';
 import type { Target } from '../helpers/targets.ts';
-import type { PayloadContext } from './payloads.ts';
+import { validPayload, type PayloadContext } from './payloads.ts';
 
 export interface ResourceContext {
   def: ResourceDef;
@@ -29,15 +30,33 @@ export function recordPath(context: ResourceContext, id: number | string): strin
 export async function prepareContext(def: ResourceDef, registry: Registry, target: Target): Promise<ResourceContext> {
   const app = await sharedApp(target);
   const knex = app.knex;
-  const firstLiveId = async (name: string): Promise<number | undefined> => {
+  // The first row a reference may point at: live, inside the target's own scope, and matching the
+  // referencing resource's scope through that field (a receipt's operation type is incoming).
+  const firstLiveId = async (name: string, conditions: Record<string, unknown> = {}): Promise<number | undefined> => {
     const other = registry.get(name);
     const query = knex(other.table).orderBy('id').first('id');
     if (other.softDelete) query.whereNull('deleted_at');
+    for (const [column, value] of Object.entries({ ...ownScope(other), ...conditions })) query.where(column, value as string);
     const row = await query;
     return row ? Number(row.id) : undefined;
   };
+  const scopeThrough = (owner: ResourceDef, fieldName: string) =>
+    Object.fromEntries(
+      Object.entries(owner.scope)
+        .map(([key, value]) => [key.split('.'), value] as const)
+        .filter(([[relation, column]]) => column && owner.relations.get(relation!)?.foreignKey === fieldName)
+        .map(([[, column], value]) => [column, value]),
+    );
 
   const parentId = def.parent ? await firstLiveId(def.parent.resource) : undefined;
+  // A referenced resource without rows yet gets one through its own API (e.g. a product tag).
+  const createOne = async (name: string): Promise<number | undefined> => {
+    const other = registry.get(name);
+    if (!other.operations.has('create') || other.parent) return undefined;
+    const payload = validPayload(other, { referenceIds: new Map(), registry, tag: 'ref' }, 0);
+    const response = await app.client.post(`${API}${other.path}`, { token: app.token, body: payload });
+    return response.status === 201 ? response.body.data.id : undefined;
+  };
   // Ids for every resource a body may point at: references, ids fields, and those of nested records.
   const referenceIds = new Map<string, number>();
   const collect = async (owner: ResourceDef) => {
@@ -47,7 +66,7 @@ export async function prepareContext(def: ResourceDef, registry: Registry, targe
       if (field.type === 'records' && relation) await collect(registry.get(relation.resource));
       const name = field.references ?? (field.type === 'ids' ? relation?.resource : undefined);
       if (!name || referenceIds.has(name)) continue;
-      const id = name === def.parent?.resource ? parentId : await firstLiveId(name);
+      const id = name === def.parent?.resource ? parentId : ((await firstLiveId(name, scopeThrough(owner, field.name))) ?? (await createOne(name)));
       if (id === undefined) throw new Error(`${def.name}: no ${name} row to reference`);
       referenceIds.set(name, id);
     }
@@ -78,9 +97,10 @@ export function concreteRoutes(context: ResourceContext) {
 
 /** Rows of the table that this resource's list would show (same parent, not trashed). */
 export function liveRows(context: ResourceContext) {
-  const { def } = context;
-  const query = context.app.knex(def.table);
-  if (def.parent) query.where(def.parent.foreignKey, context.parentId!);
-  if (def.softDelete) query.whereNull('deleted_at');
+  const { def, app } = context;
+  const query = app.knex(def.table);
+  if (def.parent) query.where(`${def.table}.${def.parent.foreignKey}`, context.parentId!);
+  if (def.softDelete) query.whereNull(`${def.table}.deleted_at`);
+  applyScope(query, def, context.registry, app.knex);
   return query;
 }

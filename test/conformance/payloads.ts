@@ -1,7 +1,7 @@
 // Request values and expected response values, derived from field definitions.
 import type { Registry } from '../../engine/definition/registry.ts';
 import type { FieldDef, ResourceDef } from '../../engine/definition/types.ts';
-import { formatDecimal } from '../../engine/serialize/formats.ts';
+import { formatDecimal, formatTimestamp } from '../../engine/serialize/formats.ts';
 
 export interface PayloadContext {
   /** An existing id for each referenced resource (also those of ids fields and nested records). */
@@ -31,7 +31,8 @@ export function sampleValue(field: FieldDef, context: PayloadContext, n: number,
       if (field.format === 'email') return `user${n}.${context.tag}@example.com`;
       if (field.format === 'hex-color') return ['#a1b2c3', '#00ff00', '#123'][n % 3];
       if (field.format === 'url') return `https://example.com/${context.tag}/${n}`;
-      return truncate(`${field.label} ${String.fromCharCode(65 + (n % 26))}${n} ${context.tag}`, field.maxLength);
+      // Trimmed: the API trims strings, so a value cut at a space would come back shorter.
+      return truncate(`${field.label} ${String.fromCharCode(65 + (n % 26))}${n} ${context.tag}`, field.maxLength).trim();
     case 'integer':
       return (field.minimum ?? 0) + n + 1;
     case 'number':
@@ -59,6 +60,8 @@ export function expectedOutput(field: FieldDef, sent: unknown): unknown {
       return formatDecimal(sent, field.scale ?? 2);
     case 'date':
       return `${sent}T00:00:00.000000Z`;
+    case 'datetime':
+      return formatTimestamp(sent);
     case 'integer':
       return Number(sent);
     case 'boolean':

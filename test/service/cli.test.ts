@@ -103,6 +103,21 @@ cli('seed a second time adds nothing and shows no password', async () => {
   assert.equal(await counts(), before);
 });
 
+cli('seed --demo adds partners, products, priced orders and receipts once', async () => {
+  const run = await erp(['seed', '--demo']);
+  assert.is(run.code, 0, run.stderr);
+  assert.match(run.stdout, /Demo data: 4 partners with addresses, 5 products, 3 sales orders, 2 receipts\./);
+  const orders = await withDatabase((knex) => knex('sales_orders').orderBy('id').select('name', 'amount_untaxed', 'amount_total'));
+  assert.is(orders.length, 3);
+  assert.is(orders[0].name, 'S00001');
+  assert.ok(Number(orders[0].amount_total) > Number(orders[0].amount_untaxed), 'the demo orders are taxed');
+  const receipts = await withDatabase((knex) => knex('inventories_operations').pluck('name'));
+  assert.equal(receipts, ['WH/IN/00001', 'WH/IN/00002']);
+  const again = await erp(['seed', '--demo']);
+  assert.match(again.stdout, /Demo data: already there\./);
+  assert.is((await withDatabase((knex) => knex('sales_orders').count({ n: '*' }).first()))!.n, 3);
+});
+
 cli('user:create creates a user whose password is stored as a bcrypt hash', async () => {
   const run = await erp(['user:create', '--email', 'Jane.Doe@Example.com', '--name', 'Jane Doe', '--password', 'jane-password']);
   assert.is(run.code, 0, run.stderr);

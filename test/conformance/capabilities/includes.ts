@@ -16,7 +16,7 @@ export function includeChecks(test: Test, context: () => ResourceContext) {
       const list = await ctx.client.get(`${ctx.listPath}?per_page=20&include=${include}`, { token: ctx.token });
       assert.is(list.status, 200, `include=${include}: ${list.text}`);
       assert.ok(list.body.data.length > 0);
-      for (const row of list.body.data) checkIncluded(ctx, ctx.def, row, include.split('.'));
+      for (const row of list.body.data) await checkIncluded(ctx, ctx.def, row, include.split('.'));
       const first = list.body.data[0];
       const show = await ctx.client.get(`${recordPath(ctx, first.id)}?include=${include}`, { token: ctx.token });
       assert.is(show.status, 200);
@@ -29,7 +29,7 @@ export function includeChecks(test: Test, context: () => ResourceContext) {
   });
 }
 
-function checkIncluded(ctx: ResourceContext, def: ResourceDef, row: Record<string, any>, path: string[]) {
+async function checkIncluded(ctx: ResourceContext, def: ResourceDef, row: Record<string, any>, path: string[]): Promise<void> {
   const [name, ...rest] = path as [string, ...string[]];
   const relation = def.relations.get(name)!;
   const target = ctx.registry.get(relation.resource);
@@ -41,13 +41,19 @@ function checkIncluded(ctx: ResourceContext, def: ResourceDef, row: Record<strin
       return;
     }
     assert.is(value.id, row[relation.foreignKey], `${name}.id = ${relation.foreignKey}`);
-    if (rest.length > 0) checkIncluded(ctx, target, value, rest);
+    if (rest.length > 0) await checkIncluded(ctx, target, value, rest);
+  } else if (relation.kind === 'manyToMany') {
+    const through = relation.through!;
+    const linked = (await ctx.app.knex(through.table).where(through.from, row.id).pluck(through.to)).map(Number);
+    assert.ok(Array.isArray(value), `${name} is a list`);
+    for (const item of value) assert.ok(linked.includes(item.id), `${name}[] is linked through ${through.table}`);
+    if (rest.length > 0) for (const item of value) await checkIncluded(ctx, target, item, rest);
   } else {
     assert.ok(Array.isArray(value), `${name} is a list`);
     for (const child of value) {
       assert.is(child[relation.foreignKey], row.id, `${name}[].${relation.foreignKey} = id`);
       if (target.softDelete) assert.is(child.deleted_at, null, 'trashed children stay hidden');
-      if (rest.length > 0) checkIncluded(ctx, target, child, rest);
+      if (rest.length > 0) await checkIncluded(ctx, target, child, rest);
     }
   }
 }

@@ -57,7 +57,7 @@ export function lifecycleChecks(test: Test, context: () => ResourceContext) {
       assert.is(removed.status, 200);
       assert.equal(removed.body, { message: def.messages.forceDeleted });
       assert.is(await ctx.app.knex(def.table).where('id', id).first(), undefined, 'the row is gone');
-      assert.not.ok(await inList('&filter[trashed]=with'), 'not even with trashed');
+      if (trashed?.values.includes('with')) assert.not.ok(await inList('&filter[trashed]=with'), 'not even with trashed');
       if (def.operations.has('restore')) assert.is((await ctx.client.post(`${recordPath(ctx, id)}/restore`, { token: ctx.token })).status, 404, 'cannot be restored');
     }
   });

@@ -1,0 +1,49 @@
+// beforeCreate/beforeUpdate of a receipt, internal transfer or dropship: the operation type
+// (the resource's default when none is sent, and it must be of the resource's type), the
+// locations and company it implies, the responsible user, the state and the name from the
+// operation type's sequence (WH/IN/00001).
+import { nowTimestamp, ValidationError, type Hook } from '../../../engine/index.ts';
+import { nextDocumentName } from '../support/next-document-name.ts';
+import { operationTypeSequenceCode, operationTypeSequencePrefix } from './operation-type-sequence.ts';
+
+export const prepareOperation: Hook = async ({ trx, def, values, record, user }) => {
+  const type = def.scope['operationType.type'] as string;
+  const creating = record === undefined;
+  if (creating || values.operation_type_id !== undefined) {
+    const operationType = await resolveOperationType(trx, type, (values.operation_type_id ?? null) as number | null);
+    values.operation_type_id = operationType.id;
+    const changed = creating || Number(record!.operation_type_id) !== Number(operationType.id);
+    if (changed) {
+      // A new type brings its own locations (unless sent) and a new name from its sequence.
+      values.source_location_id ??= operationType.source_location_id;
+      values.destination_location_id ??= operationType.destination_location_id;
+      const locationId = type === 'outgoing' ? values.source_location_id : values.destination_location_id;
+      const location = await trx('inventories_locations').where('id', locationId).first('company_id');
+      const company = location?.company_id ?? operationType.company_id ?? (await trx('companies').orderBy('id').first('id'))?.id ?? null;
+      values.company_id = company;
+      values.name = await nextDocumentName(trx, {
+        code: operationTypeSequenceCode(operationType.id),
+        companyId: company,
+        prefix: await operationTypeSequencePrefix(trx, operationType),
+        padding: 5,
+      });
+      values.move_type ??= operationType.move_type ?? 'direct';
+    }
+  }
+  if (!creating) return;
+  values.state = 'draft';
+  values.user_id ??= user.id;
+  values.scheduled_at ??= nowTimestamp();
+};
+
+async function resolveOperationType(trx: Parameters<Hook>[0]['trx'], type: string, id: number | null) {
+  const live = () => trx('inventories_operation_types').whereNull('deleted_at');
+  if (id !== null) {
+    const chosen = await live().where('id', id).first();
+    if (!chosen || chosen.type !== type) throw new ValidationError({ operation_type_id: ['The selected operation type does not match this resource.'] });
+    return chosen;
+  }
+  const first = await live().where('type', type).orderBy('sort').orderBy('id').first();
+  if (!first) throw new ValidationError({ operation_type_id: ['No operation type is configured for this resource.'] });
+  return first;
+}

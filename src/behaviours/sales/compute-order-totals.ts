@@ -1,0 +1,40 @@
+// afterCreate/afterUpdate of a sales order: every line's subtotal, tax and total from its
+// quantity, unit price, discount and taxes, then the order's sums, at the currency's precision.
+import type { Hook } from '../../../engine/index.ts';
+import { computeLine, type TaxRule } from '../accounts/compute-taxes.ts';
+import { roundTo } from '../accounts/money.ts';
+
+export const computeOrderTotals: Hook = async ({ trx, record }) => {
+  const order = record as Record<string, any>;
+  const currency = await trx('currencies').where('id', order.currency_id).first('decimal_places');
+  const precision = Number(currency?.decimal_places ?? 2);
+  const lines = await trx('sales_order_lines').where('order_id', order.id).orderBy('id');
+  const taxRows = lines.length === 0 ? [] : await trx('sales_order_line_taxes')
+    .join('accounts_taxes', 'accounts_taxes.id', 'sales_order_line_taxes.tax_id')
+    .whereIn('sales_order_line_taxes.order_line_id', lines.map((line: any) => line.id))
+    .select('sales_order_line_taxes.order_line_id', 'accounts_taxes.id', 'accounts_taxes.amount_type', 'accounts_taxes.amount', 'accounts_taxes.price_include');
+
+  let untaxed = 0;
+  let tax = 0;
+  for (const line of lines) {
+    const taxes: TaxRule[] = taxRows
+      .filter((row: any) => row.order_line_id === line.id)
+      .map((row: any) => ({ id: Number(row.id), amountType: row.amount_type, amount: Number(row.amount), priceInclude: Boolean(Number(row.price_include)) }));
+    const quantity = Number(line.product_qty);
+    const amounts = computeLine({ priceUnit: Number(line.price_unit), quantity, discount: Number(line.discount), taxes, precision });
+    await trx('sales_order_lines').where('id', line.id).update({
+      price_subtotal: amounts.subtotal,
+      price_tax: amounts.tax,
+      price_total: amounts.total,
+      price_reduce_taxexcl: quantity === 0 ? 0 : roundTo(amounts.subtotal / quantity, 4),
+      price_reduce_taxinc: quantity === 0 ? 0 : roundTo(amounts.total / quantity, 4),
+    });
+    untaxed += amounts.subtotal;
+    tax += amounts.tax;
+  }
+  await trx('sales_orders').where('id', order.id).update({
+    amount_untaxed: roundTo(untaxed, precision),
+    amount_tax: roundTo(tax, precision),
+    amount_total: roundTo(untaxed + tax, precision),
+  });
+};
