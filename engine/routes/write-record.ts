@@ -6,6 +6,7 @@ import type { AuthUser, Behaviours, HookContext } from '../behaviours/types.ts';
 import type { Registry } from '../definition/registry.ts';
 import { ownScope } from '../definition/scope.ts';
 import type { Behaviours as PhaseNames, FieldDef, ResourceDef } from '../definition/types.ts';
+import { ValidationError, type FieldErrors } from '../errors/http-errors.ts';
 import { nowTimestamp } from '../serialize/formats.ts';
 import type { NestedEntry, Values } from '../validation/body-validator.ts';
 
@@ -91,14 +92,25 @@ async function syncRecords(context: WriteContext, def: ResourceDef, field: Field
     if (kept.length > 0) removed.whereNotIn('id', kept);
     await removed.delete();
   }
-  for (const entry of entries) {
-    if (entry.id === undefined) {
-      await insertRecord(context, child, entry.values, { [relation.foreignKey]: id });
-    } else {
-      const current = await context.trx(child.table).where('id', entry.id).first();
-      await updateRecord(context, child, entry.id, entry.values, current);
+  for (const [index, entry] of entries.entries()) {
+    try {
+      if (entry.id === undefined) {
+        await insertRecord(context, child, entry.values, { [relation.foreignKey]: id });
+      } else {
+        const current = await context.trx(child.table).where('id', entry.id).first();
+        await updateRecord(context, child, entry.id, entry.values, current);
+      }
+    } catch (error) {
+      // A child's behaviour names its own fields; the client needs their place: lines.1.product_id.
+      if (error instanceof ValidationError) throw new ValidationError(prefixed(error.errors, `${field.name}.${index}.`));
+      throw error;
     }
   }
+}
+
+function prefixed(errors: FieldErrors, prefix: string): FieldErrors {
+  const label = (message: string, key: string) => message.replace(`The ${key.replace(/_/g, ' ')} `, `The ${prefix}${key.replace(/_/g, ' ')} `);
+  return Object.fromEntries(Object.entries(errors).map(([key, messages]) => [`${prefix}${key}`, messages.map((message) => label(message, key))]));
 }
 
 function hookContext(context: WriteContext, def: ResourceDef, values: Values, record?: Values): HookContext {

@@ -1,12 +1,16 @@
 // beforeCreate/beforeUpdate of a stock move: what it takes from its operation and product, and
 // its quantity in the product's unit (converted, rounded half-up to that unit's rounding).
-import { nowTimestamp, type Hook } from '../../../engine/index.ts';
+import { nowTimestamp, ValidationError, type Hook } from '../../../engine/index.ts';
 import { roundTo } from '../accounts/money.ts';
 
 export const prepareMove: Hook = async ({ trx, values, record }) => {
   const operationId = (values.operation_id ?? record?.operation_id) as number;
   const operation = await trx('inventories_operations').where('id', operationId).first();
-  const product = await trx('products_products').where('id', values.product_id ?? record?.product_id).first('id', 'name', 'uom_id');
+  const product = await trx('products_products').where('id', values.product_id ?? record?.product_id).first('id', 'name', 'type', 'uom_id');
+  // Services are not kept in stock: a stock move of one is a mistake in the request.
+  if (values.product_id !== undefined && product.type === 'service') {
+    throw new ValidationError({ product_id: [`The product '${product.name}' is a service and cannot be moved in stock.`] });
+  }
   if (!record) {
     values.state = operation.state;
     values.procure_method = 'make_to_stock';

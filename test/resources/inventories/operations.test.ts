@@ -91,6 +91,23 @@ for (const target of databaseTargets()) {
     assert.is(Number(next.body.data.name.split('/').pop()), Number(last.body.data.name.split('/').pop()) + 1);
   });
 
+  test('a move refused while it is written rolls back the operation and the moves before it', async () => {
+    const category = await app.knex('products_categories').orderBy('id').first('id');
+    const service = await post('/inventories/products', { type: 'service', name: `Installation ${target.name}`, price: 50, category_id: category.id });
+    const before = await app.knex('inventories_operations').count({ count: '*' }).first();
+    const beforeMoves = await app.knex('inventories_moves').count({ count: '*' }).first();
+    const last = await post('/inventories/receipts', {});
+    // Both moves pass validation; the second is refused by its behaviour after the receipt and
+    // the first move were written, inside the same transaction.
+    const response = await post('/inventories/receipts', { moves: [{ product_id: ids.flour, product_uom_qty: 1 }, { product_id: service.body.data.id, product_uom_qty: 1 }] });
+    assert.is(response.status, 422, response.text);
+    assert.equal(response.body.errors, { 'moves.1.product_id': [`The product 'Installation ${target.name}' is a service and cannot be moved in stock.`] });
+    assert.is(Number((await app.knex('inventories_operations').count({ count: '*' }).first())!.count), Number(before!.count) + 1, 'only the empty receipt');
+    assert.is(Number((await app.knex('inventories_moves').count({ count: '*' }).first())!.count), Number(beforeMoves!.count), 'no move');
+    const next = await post('/inventories/receipts', {});
+    assert.is(Number(next.body.data.name.split('/').pop()), Number(last.body.data.name.split('/').pop()) + 1, 'the number went back');
+  });
+
   test('update: moves by id are updated, new ones added, left-out ones removed', async () => {
     const created = await post('/inventories/receipts?include=moves', { moves: [{ product_id: ids.flour, product_uom_qty: 1 }, { product_id: ids.flour, product_uom_qty: 2 }] });
     const [first] = created.body.data.moves;
