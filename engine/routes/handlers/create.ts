@@ -3,6 +3,7 @@ import { clientErrorFromDb } from '../../errors/db-errors.ts';
 import { parseIncludes, type RawQuery } from '../../list/parse-list-query.ts';
 import { authorize, findParentId, findRecord } from '../lookup.ts';
 import type { ResourceRuntime } from '../runtime.ts';
+import { inTransaction } from '../transaction.ts';
 import { writeContext } from '../write-context.ts';
 import { insertRecord } from '../write-record.ts';
 
@@ -18,7 +19,7 @@ export function createHandler(runtime: ResourceRuntime) {
     try {
       // The path's parent wins over a parent id in the body. Nested records go in the same transaction.
       const fixed = def.parent ? { [def.parent.foreignKey]: parentId } : {};
-      id = await deps.knex.transaction((trx) => insertRecord(writeContext(runtime, request, trx), def, values, fixed));
+      id = await inTransaction(deps.knex, (trx) => insertRecord(writeContext(runtime, request, trx), def, values, fixed));
     } catch (error) {
       throw clientErrorFromDb(error, def) ?? error;
     }

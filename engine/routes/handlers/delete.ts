@@ -7,6 +7,7 @@ import { runHooks } from '../write-record.ts';
 import { authorize, findParentId, findRecord } from '../lookup.ts';
 import { pathId } from '../path-params.ts';
 import type { ResourceRuntime } from '../runtime.ts';
+import { inTransaction } from '../transaction.ts';
 
 /** Soft delete where the definition says so, else a permanent delete. */
 export function deleteHandler(runtime: ResourceRuntime) {
@@ -17,7 +18,7 @@ export function deleteHandler(runtime: ResourceRuntime) {
     await authorize(runtime, request, 'delete');
     const record = await findRecord(runtime, id, { parentId });
     try {
-      await deps.knex.transaction(async (trx) => {
+      await inTransaction(deps.knex, async (trx) => {
         const context = writeContext(runtime, request, trx);
         await runHooks(context, def, 'beforeDelete', { trx, def, user: context.user, values: {}, record, params: context.params });
         if (def.softDelete) {

@@ -6,6 +6,7 @@ import { runHooks } from '../write-record.ts';
 import { authorize, findParentId, findRecord } from '../lookup.ts';
 import { pathId } from '../path-params.ts';
 import type { ResourceRuntime } from '../runtime.ts';
+import { inTransaction } from '../transaction.ts';
 
 /** Removes a record for good, trashed or not. It cannot be restored afterwards. */
 export function forceDeleteHandler(runtime: ResourceRuntime) {
@@ -16,7 +17,7 @@ export function forceDeleteHandler(runtime: ResourceRuntime) {
     await authorize(runtime, request, 'forceDelete');
     const record = await findRecord(runtime, id, { parentId, trashed: 'with' });
     try {
-      await deps.knex.transaction(async (trx) => {
+      await inTransaction(deps.knex, async (trx) => {
         const context = writeContext(runtime, request, trx);
         await runHooks(context, def, 'beforeDelete', { trx, def, user: context.user, values: {}, record, params: context.params });
         await assertDeletable(runtime, trx, id);

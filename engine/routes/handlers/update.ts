@@ -4,6 +4,7 @@ import { parseIncludes, type RawQuery } from '../../list/parse-list-query.ts';
 import { authorize, findParentId, findRecord } from '../lookup.ts';
 import { pathId } from '../path-params.ts';
 import type { ResourceRuntime } from '../runtime.ts';
+import { inTransaction } from '../transaction.ts';
 import { writeContext } from '../write-context.ts';
 import { updateRecord } from '../write-record.ts';
 
@@ -19,7 +20,7 @@ export function updateHandler(runtime: ResourceRuntime) {
     await findRecord(runtime, id, { parentId });
 
     try {
-      await deps.knex.transaction(async (trx) => {
+      await inTransaction(deps.knex, async (trx) => {
         const current = await trx(def.table).where('id', id).first();
         await updateRecord(writeContext(runtime, request, trx), def, id, values, current);
       });

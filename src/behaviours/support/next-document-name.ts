@@ -16,14 +16,19 @@ export interface SequenceKey {
 export async function nextDocumentName(trx: Knex.Transaction, key: SequenceKey): Promise<string> {
   const row = (query: Knex.QueryBuilder) =>
     key.companyId === null ? query.where('code', key.code).whereNull('company_id') : query.where({ code: key.code, company_id: key.companyId });
-  const now = nowTimestamp();
-  await trx('sequences')
-    .insert({ code: key.code, company_id: key.companyId, prefix: key.prefix, padding: key.padding, next_number: 1, created_at: now, updated_at: now })
-    .onConflict(['code', 'company_id'])
-    .ignore();
-  // The UPDATE locks the row and works on its latest committed value; the read that follows sees
-  // this transaction's own increment (also under MySQL's REPEATABLE READ).
-  await row(trx('sequences')).increment('next_number', 1);
+  // UPDATE first: it takes the row's exclusive lock straight away, so concurrent writers queue
+  // instead of deadlocking (an INSERT IGNORE on an existing key would take a shared lock first,
+  // and two transactions upgrading their shared locks deadlock on InnoDB).
+  let updated = await row(trx('sequences')).increment('next_number', 1);
+  if (Number(updated) === 0) {
+    const now = nowTimestamp();
+    await trx('sequences')
+      .insert({ code: key.code, company_id: key.companyId, prefix: key.prefix, padding: key.padding, next_number: 1, created_at: now, updated_at: now })
+      .onConflict(['code', 'company_id'])
+      .ignore();
+    updated = await row(trx('sequences')).increment('next_number', 1);
+  }
+  // The read sees this transaction's own increment (also under MySQL's REPEATABLE READ).
   const sequence = await row(trx('sequences')).first('prefix', 'padding', 'next_number');
   return `${sequence.prefix ?? ''}${String(Number(sequence.next_number) - 1).padStart(Number(sequence.padding ?? 0), '0')}`;
 }
