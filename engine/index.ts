@@ -11,3 +11,4 @@ export type { EngineDeps, Authorize } from './routes/runtime.ts';
 export type { ResourceDef, FieldDef } from './definition/types.ts';
 export { HttpError, NotFoundError, UnauthenticatedError, ValidationError, BadRequestError } from './errors/http-errors.ts';
 export { nowTimestamp } from './serialize/formats.ts';
+export * from './docs/index.ts';

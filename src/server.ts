@@ -10,6 +10,7 @@ import { registerRateLimit } from './auth/rate-limit.ts';
 import { registerAuthRoutes } from './auth/routes.ts';
 import { behaviours } from './behaviours/index.ts';
 import type { Config } from './config.ts';
+import { recordRoutes, registerApiDocs } from './docs.ts';
 import { registerHealth } from './health.ts';
 import { authorize } from './policy.ts';
 
@@ -48,6 +49,7 @@ export async function buildServer({ config, knex, jwtSecret, resourcesDir, logSt
   app.setErrorHandler(errorHandler);
   const notFound = notFoundHandler();
   app.addHook('onRoute', notFound.onRoute);
+  recordRoutes(app); // the API reference checks at boot that it documents every route
   app.setNotFoundHandler(notFound.handler);
   acceptEmptyJsonBodies(app);
 
@@ -58,6 +60,7 @@ export async function buildServer({ config, knex, jwtSecret, resourcesDir, logSt
   const authenticate = createAuthenticate(app, knex);
   registerAuthRoutes(app, knex, config, authenticate, API_PREFIX);
   registerResources(app, { knex, registry, behaviours, authenticate, authorize, prefix: API_PREFIX });
+  await registerApiDocs(app, registry, API_PREFIX);
   return app;
 }
 

@@ -1,6 +1,7 @@
 // Generates the Fastify routes of every resource from the registry, once, at boot.
 import type { FastifyInstance } from 'fastify';
 import type { Operation } from '../definition/format.ts';
+import { registerResponseSchemas } from '../docs/serializer-schemas.ts';
 import { buildModels } from '../model/build-models.ts';
 import { buildSerializers } from '../serialize/record.ts';
 import { compileBodyValidator } from '../validation/body-validator.ts';
@@ -29,6 +30,8 @@ export function registerResources(app: FastifyInstance, deps: EngineDeps): void 
   const { registry } = deps;
   const models = buildModels(registry, deps.knex);
   const serializers = buildSerializers(registry, deps.behaviours);
+  // Responses are serialized through the documented schemas: nothing undocumented is sent.
+  const responseSchemas = registerResponseSchemas(app, registry, deps.prefix);
 
   for (const def of registry.all()) {
     const runtime: ResourceRuntime = {
@@ -47,6 +50,7 @@ export function registerResources(app: FastifyInstance, deps: EngineDeps): void 
         url: fastifyPath(route.path),
         onRequest: deps.authenticate,
         handler: handlers[route.operation](runtime),
+        ...responseSchemas(route),
         config: { resource: def.name, operation: route.operation },
       });
     }

@@ -1,9 +1,13 @@
 // The operators' command line: `npm run erp -- <command> [options]`.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { DefinitionError, routeTable } from '../../engine/index.ts';
 import { ConfigError, loadConfig } from '../config.ts';
 import { createKnex } from '../db.ts';
 import { migrateLatest } from '../migrate.ts';
+import { buildApiDocument, buildApiMarkdown, MARKDOWN_FILE } from '../docs.ts';
 import { seedDemo } from '../seed/demo.ts';
 import { seed } from '../seed/index.ts';
 import { resolveJwtSecret } from '../jwt-secret.ts';
@@ -20,6 +24,8 @@ Commands:
                                             create a user; prints a generated password when none is given
   check                                     load and check every resource definition, without a database
   routes                                    print the generated routes
+  openapi                                   print the OpenAPI 3.1 document (as served at /api/docs/openapi.json)
+  docs:markdown [--write]                   print the Markdown reference, or write it to docs/api.md
 
 The database is the one DATABASE_URL names (default sqlite:data/erp.sqlite).`;
 
@@ -66,10 +72,30 @@ async function main(argv: string[]): Promise<number> {
       }
       return 0;
     }
+    case 'openapi':
+      await print(`${JSON.stringify(buildApiDocument(loadResources(), API_PREFIX), null, 2)}\n`);
+      return 0;
+    case 'docs:markdown': {
+      const markdown = buildApiMarkdown(loadResources(), API_PREFIX);
+      if (!rest.includes('--write')) {
+        await print(markdown);
+        return 0;
+      }
+      const file = fileURLToPath(new URL(`../../${MARKDOWN_FILE}`, import.meta.url));
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(file, markdown);
+      console.log(`Wrote ${MARKDOWN_FILE}.`);
+      return 0;
+    }
     default:
       console.log(USAGE);
       return command === undefined || command === 'help' || command === '--help' ? 0 : 2;
   }
+}
+
+/** Writes to stdout and waits until it is flushed: process.exit() would cut a long text short on a pipe. */
+function print(text: string): Promise<void> {
+  return new Promise((resolve, reject) => process.stdout.write(text, (error) => (error ? reject(error) : resolve())));
 }
 
 const USER_CREATE_USAGE = 'Usage: npm run erp -- user:create --email E --name N [--password P]';

@@ -1,5 +1,6 @@
 // A small HTTP client over undici for tests that talk to a real server on a free port.
 import { request } from 'undici';
+import { assertDocumented } from './documented.ts';
 
 export interface Response<T = any> {
   status: number;
@@ -36,6 +37,8 @@ export class Client {
     } catch {
       parsed = undefined;
     }
+    // Every response must be the one the API reference documents (test/helpers/documented.ts).
+    assertDocumented(method, url.toString(), response.statusCode, parsed, response.headers['content-type'] as string | undefined);
     return { status: response.statusCode, headers: response.headers, body: parsed as T, text };
   }
 

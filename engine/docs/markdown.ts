@@ -1,0 +1,225 @@
+// The Markdown reference (docs/api.md): one section per module and resource, with its routes,
+// fields (types and rules), relations, filters, sorts and includes. Generated from the registry;
+// the OpenAPI document supplies the service's own routes (login, logout, health, docs).
+import type { Registry } from '../definition/registry.ts';
+import type { FieldDef, ResourceDef } from '../definition/types.ts';
+import { routeTable } from '../routes/route-table.ts';
+import { orderedResources, resourceNames } from './names.ts';
+import type { OpenApiDocument } from './openapi.ts';
+
+export interface MarkdownOptions {
+  prefix: string;
+  title: string;
+  /** Paragraphs after the title (how to regenerate, where the interactive reference is). */
+  preface: string;
+  /** Markdown sections before the resources (authentication, conventions). */
+  introduction: string;
+  /** The document: its non-resource routes are listed too. */
+  document: OpenApiDocument;
+}
+
+const OPERATION_NAMES = { list: 'List', create: 'Create', show: 'Show', update: 'Update', delete: 'Delete', restore: 'Restore', forceDelete: 'Force delete' };
+
+export function buildMarkdown(registry: Registry, options: MarkdownOptions): string {
+  const names = resourceNames(registry);
+  const order = orderedResources(registry);
+  const out: string[] = [];
+  out.push(`# ${options.title}`, '', options.preface, '');
+
+  // Contents
+  out.push('## Contents', '');
+  const serviceTags = serviceOperations(options.document, registry, options.prefix);
+  if (serviceTags.length > 0) out.push(`- [Service routes](#service-routes)`);
+  out.push(`- [Conventions](#conventions)`);
+  let module = '';
+  for (const def of order) {
+    const n = names.get(def.name)!;
+    if (n.module !== module) {
+      module = n.module;
+      out.push(`- [${module}](#${anchor(module)})`);
+    }
+    out.push(`  - [${n.plural}](#${anchor(n.tag)}) — \`${options.prefix}${def.path}\``);
+  }
+  out.push('');
+
+  if (serviceTags.length > 0) {
+    out.push('## Service routes', '', '| Method | Path | Token | What |', '|---|---|---|---|');
+    for (const route of serviceTags) out.push(`| ${route.method} | \`${route.path}\` | ${route.token ? 'yes' : 'no'} | ${escape(route.summary)} |`);
+    out.push('');
+  }
+  out.push(options.introduction.trim(), '');
+
+  module = '';
+  for (const def of order) {
+    const n = names.get(def.name)!;
+    if (n.module !== module) {
+      module = n.module;
+      out.push(`## ${module}`, '');
+    }
+    out.push(...resourceSection(def, n.tag, options.prefix));
+  }
+  return `${out.join('\n').replace(/\n{3,}/g, '\n\n').trim()}\n`;
+}
+
+function resourceSection(def: ResourceDef, heading: string, prefix: string): string[] {
+  const out: string[] = [`### ${heading}`, ''];
+  const facts = [`Resource \`${def.name}\``, `table \`${def.table}\``, `label “${def.label}”`];
+  if (def.softDelete) facts.push('soft delete');
+  if (def.parent) facts.push(`nested under \`${def.parent.resource}\` (\`{${def.parent.param}}\`, stored in \`${def.parent.foreignKey}\`)`);
+  const scope = Object.entries(def.scope);
+  if (scope.length > 0) facts.push(`limited to ${scope.map(([column, value]) => `\`${column}\` = \`${value}\``).join(', ')}`);
+  if (def.description) out.push(def.description, '');
+  out.push(`${facts.join('; ')}.`, '');
+
+  out.push('| Method | Path | Operation | Success |', '|---|---|---|---|');
+  for (const route of routeTable(def, prefix)) {
+    out.push(`| ${route.method} | \`${route.path}\` | ${OPERATION_NAMES[route.operation]} | ${success(def, route.operation)} |`);
+  }
+  out.push('');
+
+  out.push('**Fields**', '', '| Field | Type | Null | Body | Rules |', '|---|---|---|---|---|');
+  for (const field of def.fields.values()) {
+    if (!field.output && !field.writable) continue;
+    out.push(`| \`${field.name}\` | ${fieldType(field)} | ${field.name !== 'id' && field.nullable && field.type !== 'strings' ? 'yes' : 'no'} | ${bodyUse(field)} | ${escape(rules(field, def))} |`);
+  }
+  out.push('');
+
+  if (def.relations.size > 0) {
+    out.push('**Relations**', '', '| Key | Kind | Resource | In responses |', '|---|---|---|---|');
+    for (const relation of def.relations.values()) {
+      const how = def.embed.includes(relation.name) ? 'always' : def.allowedIncludes.has(relation.name) ? `\`include=${relation.name}\`` : 'through a nested include';
+      const key = relation.kind === 'manyToMany' ? `via \`${relation.through?.table}\`` : `\`${relation.foreignKey}\``;
+      out.push(`| \`${relation.outputKey}\` | ${relation.kind} (${key}) | \`${relation.resource}\` | ${how} |`);
+    }
+    out.push('');
+  }
+
+  if (def.operations.has('list')) {
+    if (def.filters.size > 0) {
+      out.push('**Filters**', '', '| Parameter | Kind | Matches |', '|---|---|---|');
+      for (const filter of def.filters.values()) {
+        const matches =
+          filter.kind === 'trashed'
+            ? `soft-deleted records: ${filter.values.map((value) => `\`${value}\``).join(', ')}`
+            : `\`${filter.fieldName}\` (${fieldType(filter.field!)}) ${FILTER_WORDS[filter.kind]}`;
+        out.push(`| \`filter[${filter.name}]\` | ${filter.kind} | ${escape(matches)} |`);
+      }
+      out.push('');
+    }
+    const defaultSort = def.defaultSort.map((s) => (s.descending ? '-' : '') + s.name).join(',');
+    out.push(`**Sorts:** ${def.sorts.map((name) => `\`${name}\``).join(', ')} (\`-\` for descending; default \`${defaultSort}\`).`, '');
+  }
+  const includes = [...def.allowedIncludes];
+  out.push(`**Includes:** ${includes.length > 0 ? includes.map((name) => `\`${name}\``).join(', ') : 'none'}.`, '');
+
+  const behaviours = Object.entries(def.behaviours).filter(([, list]) => list.length > 0);
+  if (behaviours.length > 0) out.push(`**Behaviours:** ${behaviours.map(([phase, list]) => `${phase}: ${list.map((name: string) => `\`${name}\``).join(', ')}`).join('; ')}.`, '');
+  return out;
+}
+
+const FILTER_WORDS = {
+  exact: 'equals the value',
+  partial: 'contains the text (case-insensitive)',
+  list: 'is one of the comma-separated values',
+  boolean: 'is `true`/`false` (`1`/`0`)',
+  date: 'is on the day `YYYY-MM-DD`',
+  trashed: '',
+};
+
+function success(def: ResourceDef, operation: string): string {
+  switch (operation) {
+    case 'list':
+      return '200 `{data, links, meta}`';
+    case 'create':
+      return `201 \`{data, message}\`: “${def.messages.created}”`;
+    case 'show':
+      return '200 `{data}`';
+    case 'update':
+      return `200 \`{data, message}\`: “${def.messages.updated}”`;
+    case 'delete':
+      return `200 \`{message}\`: “${def.messages.deleted}”`;
+    case 'restore':
+      return `200 \`{data, message}\`: “${def.messages.restored}”`;
+    default:
+      return `200 \`{message}\`: “${def.messages.forceDeleted}”`;
+  }
+}
+
+function fieldType(field: FieldDef): string {
+  switch (field.type) {
+    case 'decimal':
+      return `decimal (${field.scale ?? 2} places; a string in responses)`;
+    case 'date':
+      return 'date (`YYYY-MM-DD`; midnight UTC in responses)';
+    case 'datetime':
+      return 'timestamp';
+    case 'strings':
+      return 'list of strings';
+    case 'ids':
+      return 'list of ids';
+    case 'records':
+      return 'list of records';
+    default:
+      return field.type;
+  }
+}
+
+function bodyUse(field: FieldDef): string {
+  if (!field.writable) return '—';
+  return field.required ? 'required' : 'optional';
+}
+
+function rules(field: FieldDef, def: ResourceDef): string {
+  const parts: string[] = [];
+  if (field.description) parts.push(field.description);
+  if (field.enum) parts.push(`one of ${field.enum.map((value) => `\`${value}\``).join(', ')}`);
+  if (field.maxLength !== undefined) parts.push(`at most ${field.maxLength} characters`);
+  if (field.minimum !== undefined) parts.push(`at least ${field.minimum}`);
+  if (field.maximum !== undefined) parts.push(`at most ${field.maximum}`);
+  if (field.format) parts.push(field.format === 'hex-color' ? 'hex colour' : field.format === 'email' ? 'e-mail address' : 'URL');
+  if (field.references) parts.push(`id of a \`${field.references}\` record`);
+  if (field.numericString) parts.push('digits as a string accepted');
+  if (field.unique) parts.push('unique');
+  if (field.default !== undefined) parts.push(`default \`${field.default}\``);
+  if (field.minItems !== undefined) parts.push(`at least ${field.minItems} ${field.minItems === 1 ? 'entry' : 'entries'}`);
+  if (field.type === 'ids' || field.type === 'records') {
+    const relation = field.relation ? def.relations.get(field.relation) : undefined;
+    if (relation) parts.push(field.type === 'ids' ? `replaces the \`${relation.outputKey}\` set (\`${relation.resource}\`)` : `written with the record as \`${relation.resource}\` entries (with \`id\`: update)`);
+  }
+  if (field.computed) parts.push(`computed (\`${field.computed}\`)`);
+  if (field.hidden) parts.push('never in responses');
+  if (def.parent && field.name === def.parent.foreignKey) parts.push('the parent from the path');
+  return parts.join('; ');
+}
+
+interface ServiceRoute {
+  method: string;
+  path: string;
+  token: boolean;
+  summary: string;
+}
+
+/** Routes of the document that no resource generates (login, logout, health, docs). */
+function serviceOperations(document: OpenApiDocument, registry: Registry, prefix: string): ServiceRoute[] {
+  const generated = new Set(registry.all().flatMap((def) => routeTable(def, prefix).map((route) => `${route.method} ${route.path}`)));
+  const routes: ServiceRoute[] = [];
+  for (const [path, item] of Object.entries<Record<string, any>>(document.paths)) {
+    for (const [method, operation] of Object.entries<Record<string, any>>(item)) {
+      if (generated.has(`${method.toUpperCase()} ${path}`)) continue;
+      routes.push({ method: method.toUpperCase(), path, token: !(Array.isArray(operation.security) && operation.security.length === 0), summary: operation.summary ?? '' });
+    }
+  }
+  return routes;
+}
+
+/** GitHub's heading anchors: lower case, punctuation dropped, spaces to hyphens. */
+export function anchor(heading: string): string {
+  return heading
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/\s/g, '-');
+}
+
+function escape(text: string): string {
+  return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+}

@@ -1,0 +1,380 @@
+// The OpenAPI operations of the generated routes: one per entry of the route table, with its
+// parameters, request body and every response it can give, each with an example.
+import type { HTTPMethods } from 'fastify';
+import type { Operation } from '../definition/format.ts';
+import type { Registry } from '../definition/registry.ts';
+import type { FilterDef, ResourceDef } from '../definition/types.ts';
+import { NOT_FOUND_MESSAGE, ValidationError } from '../errors/http-errors.ts';
+import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '../list/parse-list-query.ts';
+import { routeTable, type RouteSpec } from '../routes/route-table.ts';
+import { writableFields } from '../schema/body-schemas.ts';
+import { messages } from '../validation/messages.ts';
+import { createExample, recordExample, updateExample } from './examples.ts';
+import { lowerLabel, operationId, withArticle, type NameTable } from './names.ts';
+import { listExample, ref, schemaNames, SHARED, type JsonSchema } from './schemas.ts';
+
+export type OperationObject = Record<string, any>;
+export type PathItems = Record<string, Record<string, OperationObject>>;
+
+export const MESSAGES = {
+  unauthenticated: 'Unauthenticated.',
+  forbidden: 'This action is unauthorized.',
+  tooMany: 'Too many requests. Retry in 1 minute.',
+  server: 'Server error occurred.',
+  invalidJson: 'The request body is not valid JSON.',
+  tooLarge: 'The request body is too large.',
+  mediaType: 'Unsupported content type: send application/json.',
+};
+
+/** Responses every protected route shares, as components.responses. */
+export function sharedResponses(): Record<string, JsonSchema> {
+  const error = (description: string, message: string, headers?: Record<string, JsonSchema>) => ({
+    description,
+    ...(headers && { headers }),
+    content: { 'application/json': { schema: ref(SHARED.error), example: { message } } },
+  });
+  return {
+    Unauthenticated: error('No token, or an expired, revoked or invalid one.', MESSAGES.unauthenticated),
+    Forbidden: error('The authenticated user may not do this.', MESSAGES.forbidden),
+    TooManyRequests: error('Past the rate limit: wait as `Retry-After` says.', MESSAGES.tooMany, {
+      'Retry-After': { $ref: '#/components/headers/Retry-After' },
+      ...rateLimitHeaders(),
+    }),
+    ServerError: error('An unexpected fault; the details are only in the log.', MESSAGES.server),
+    PayloadTooLarge: error('The request body is over 1 MiB.', MESSAGES.tooLarge),
+    UnsupportedMediaType: error('A request body that is not `application/json`.', MESSAGES.mediaType),
+    MethodNotAllowed: error('A known path asked with a method it does not support; `Allow` lists those it does.', 'The DELETE method is not supported for this route. Supported methods: GET, HEAD.', {
+      Allow: { $ref: '#/components/headers/Allow' },
+    }),
+    NotFound: error('No such path, or no such record (also a record under another parent, or a trashed one).', NOT_FOUND_MESSAGE),
+  };
+}
+
+export function sharedHeaders(): Record<string, JsonSchema> {
+  return {
+    'X-RateLimit-Limit': { description: 'Requests allowed per window (per token; per IP before login).', schema: { type: 'integer' } },
+    'X-RateLimit-Remaining': { description: 'Requests left in the current window.', schema: { type: 'integer' } },
+    'X-RateLimit-Reset': { description: 'Seconds until the window resets.', schema: { type: 'integer' } },
+    'Retry-After': { description: 'Seconds to wait before the next request.', schema: { type: 'integer' } },
+    Allow: { description: 'The methods the path supports.', schema: { type: 'string' } },
+  };
+}
+
+export function rateLimitHeaders(): Record<string, JsonSchema> {
+  return Object.fromEntries(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'].map((name) => [name, { $ref: `#/components/headers/${name}` }]));
+}
+
+export function sharedParameters(): Record<string, JsonSchema> {
+  return {
+    page: {
+      name: 'page',
+      in: 'query',
+      description: 'Page number, from 1. A page past the last one is empty.',
+      schema: { type: 'integer', minimum: 1, default: 1 },
+    },
+    per_page: {
+      name: 'per_page',
+      in: 'query',
+      description: `Records per page: 1 to ${MAX_PER_PAGE} (more is a 422, never a silent clamp).`,
+      schema: { type: 'integer', minimum: 1, maximum: MAX_PER_PAGE, default: DEFAULT_PER_PAGE },
+    },
+  };
+}
+
+const jsonContent = (schema: JsonSchema, example: unknown) => ({ 'application/json': { schema, example } });
+
+/** The paths of every generated route, keyed by OpenAPI path then lower-case method. */
+export function resourcePaths(registry: Registry, names: NameTable, prefix: string, order: ResourceDef[]): PathItems {
+  const paths: PathItems = {};
+  for (const def of order) {
+    for (const route of routeTable(def, prefix)) {
+      paths[route.path] ??= {};
+      paths[route.path]![route.method.toLowerCase()] = resourceOperation(def, route, registry, names);
+    }
+  }
+  return paths;
+}
+
+export function resourceOperation(def: ResourceDef, route: RouteSpec, registry: Registry, names: NameTable): OperationObject {
+  const resourceNames = names.get(def.name)!;
+  const n = schemaNames(resourceNames.schema);
+  const op = route.operation;
+  const label = def.label;
+  const operation: OperationObject = {
+    tags: [resourceNames.tag],
+    summary: summary(def, op, route.method, resourceNames.plural),
+    description: describe(def, op, route.method),
+    operationId: operationId(def, op, route.method),
+    parameters: [...pathParameters(def, route), ...queryParameters(def, op)],
+  };
+  if (op === 'create' || op === 'update') {
+    operation.requestBody = {
+      required: op === 'create',
+      content: jsonContent(ref(op === 'create' ? n.create : n.update), op === 'create' ? createExample(def, registry) : updateExample(def, registry)),
+    };
+  }
+
+  const responses: Record<string, JsonSchema> = {};
+  const success = (status: number, description: string, schema: string, example: unknown) => {
+    responses[status] = { description, headers: rateLimitHeaders(), content: jsonContent(ref(schema), example) };
+  };
+  const record = recordExample(def, registry);
+  switch (op) {
+    case 'list':
+      success(200, `A page of ${label} records.`, n.list, listExample(def, registry));
+      break;
+    case 'show':
+      success(200, `The ${label}.`, n.show, { data: record });
+      break;
+    case 'create':
+      success(201, `Created: the ${label} as stored.`, n.saved, { data: record, message: def.messages.created });
+      break;
+    case 'update':
+      success(200, `Updated: the ${label} as stored.`, n.saved, { data: record, message: def.messages.updated });
+      break;
+    case 'restore':
+      success(200, `Restored: the ${label}.`, n.saved, { data: record, message: def.messages.restored });
+      break;
+    case 'delete':
+      success(200, 'Deleted.', SHARED.message, { message: def.messages.deleted });
+      break;
+    case 'forceDelete':
+      success(200, 'Permanently deleted.', SHARED.message, { message: def.messages.forceDeleted });
+      break;
+  }
+
+  const error = (status: number, description: string, example: { message: string }) => {
+    responses[status] = { description, content: jsonContent(ref(SHARED.error), example) };
+  };
+  error(400, badRequestDescription(op), { message: badRequestExample(def, op) });
+  responses[401] = { $ref: '#/components/responses/Unauthenticated' };
+  responses[403] = { $ref: '#/components/responses/Forbidden' };
+  if (route.path.includes('{')) {
+    error(404, def.parent ? `No such ${label}, or no such parent ${registry.get(def.parent.resource).label}.` : `No such ${label}.`, { message: NOT_FOUND_MESSAGE });
+  }
+  if (op === 'create' || op === 'update' || op === 'delete' || op === 'forceDelete') {
+    error(409, conflictDescription(op), { message: conflictExample(def, registry, op) });
+  }
+  if (op === 'create' || op === 'update') {
+    responses[413] = { $ref: '#/components/responses/PayloadTooLarge' };
+    responses[415] = { $ref: '#/components/responses/UnsupportedMediaType' };
+  }
+  if (op === 'list' || op === 'create' || op === 'update') {
+    responses[422] = {
+      description: op === 'list' ? 'A filter value, `page` or `per_page` is not valid.' : 'The body breaks a field rule; nothing was written.',
+      content: jsonContent(ref(SHARED.validationError), validationExample(def, op)),
+    };
+  }
+  responses[429] = { $ref: '#/components/responses/TooManyRequests' };
+  responses[500] = { $ref: '#/components/responses/ServerError' };
+  operation.responses = responses;
+  return operation;
+}
+
+function summary(def: ResourceDef, op: Operation, method: HTTPMethods | string, pluralLabel: string): string {
+  const one = withArticle(def.label);
+  switch (op) {
+    case 'list':
+      return `List ${lowerLabel(pluralLabel)}`;
+    case 'create':
+      return `Create ${one}`;
+    case 'show':
+      return `Show ${one}`;
+    case 'update':
+      return method === 'PATCH' ? `Update ${one} (PATCH)` : `Update ${one}`;
+    case 'delete':
+      return def.softDelete ? `Delete ${one} (restorable)` : `Delete ${one}`;
+    case 'restore':
+      return `Restore ${one}`;
+    case 'forceDelete':
+      return `Permanently delete ${one}`;
+  }
+}
+
+function describe(def: ResourceDef, op: Operation, method: string): string {
+  const parts: string[] = [];
+  if (def.description) parts.push(def.description);
+  switch (op) {
+    case 'list':
+      parts.push(
+        `Paginated (\`page\`, \`per_page\`), sorted by \`${def.defaultSort.map((s) => (s.descending ? '-' : '') + s.name).join(',')}\` unless \`sort\` says otherwise (\`id\` always breaks ties).` +
+          (def.softDelete ? ' Soft-deleted records are left out unless `filter[trashed]` asks for them.' : '') +
+          ' Unknown filters, sorts or includes answer 400 with the allowed names.',
+      );
+      break;
+    case 'create':
+      parts.push(`Answers 201 with the stored record and the message “${def.messages.created}”` + (def.parent ? ' The record belongs to the parent named in the path.' : ''));
+      break;
+    case 'update':
+      parts.push(`Only the fields sent change${method === 'PATCH' ? ' (the same as PUT)' : ''}.`);
+      break;
+    case 'delete':
+      parts.push(def.softDelete ? 'A soft delete: the record is hidden from lists and shows until it is restored.' : 'The record is removed for good.');
+      break;
+    case 'restore':
+      parts.push('Brings a soft-deleted record back; restoring a live record answers the same.');
+      break;
+    case 'forceDelete':
+      parts.push('Removes the record for good, trashed or not. It cannot be restored afterwards.');
+      break;
+    case 'show':
+      if (def.softDelete) parts.push('A soft-deleted record is a 404.');
+      break;
+  }
+  if (def.embed.length > 0) parts.push(`Responses always embed ${def.embed.map((name) => `\`${def.relations.get(name)?.outputKey ?? name}\``).join(' and ')}.`);
+  return parts.join('\n\n');
+}
+
+function pathParameters(def: ResourceDef, route: RouteSpec): JsonSchema[] {
+  const params: JsonSchema[] = [];
+  for (const [, name] of route.path.matchAll(/\{([a-z_]+)\}/g)) {
+    const isParent = def.parent && name === def.parent.param;
+    params.push({
+      name,
+      in: 'path',
+      required: true,
+      description: isParent
+        ? `Id of the parent \`${def.parent!.resource}\` record; a missing (or trashed) parent is a 404.`
+        : `Id of the ${def.label}${def.parent ? ' (under that parent)' : ''}; anything but digits is a 404.`,
+      schema: { type: 'integer', minimum: 0 },
+      example: 1,
+    });
+  }
+  return params;
+}
+
+function queryParameters(def: ResourceDef, op: Operation): JsonSchema[] {
+  const params: JsonSchema[] = [];
+  const includes = [...def.allowedIncludes];
+  if (includes.length > 0 && op !== 'delete' && op !== 'forceDelete') {
+    params.push({
+      name: 'include',
+      in: 'query',
+      description: `Related records to add, comma-separated: ${includes.map((name) => `\`${name}\``).join(', ')}. They appear under the snake_case name.`,
+      style: 'form',
+      explode: false,
+      schema: { type: 'array', items: { type: 'string', enum: includes }, uniqueItems: true },
+    });
+  }
+  if (op !== 'list') return params;
+  for (const filter of def.filters.values()) params.push(filterParameter(filter));
+  const sorts = def.sorts.flatMap((name) => [name, `-${name}`]);
+  params.push({
+    name: 'sort',
+    in: 'query',
+    description: `Sort fields, comma-separated; a leading \`-\` sorts descending. Allowed: ${def.sorts.map((name) => `\`${name}\``).join(', ')}. Default: \`${def.defaultSort.map((s) => (s.descending ? '-' : '') + s.name).join(',')}\`.`,
+    style: 'form',
+    explode: false,
+    schema: { type: 'array', items: { type: 'string', enum: sorts } },
+  });
+  params.push({ $ref: '#/components/parameters/page' }, { $ref: '#/components/parameters/per_page' });
+  return params;
+}
+
+const FILTER_KINDS: Record<FilterDef['kind'], string> = {
+  exact: 'equals the value',
+  partial: 'contains the text (case-insensitive)',
+  list: 'is one of the comma-separated values',
+  boolean: 'is true or false (`true`, `false`, `1`, `0`)',
+  date: 'falls on the day (`YYYY-MM-DD`)',
+  trashed: '',
+};
+
+function filterParameter(filter: FilterDef): JsonSchema {
+  const name = `filter[${filter.name}]`;
+  if (filter.kind === 'trashed') {
+    return {
+      name,
+      in: 'query',
+      description: `Soft-deleted records: \`${filter.values.join('`, `')}\`. Without it (or with another value) they are left out. Kind: \`trashed\`.`,
+      schema: { type: 'string', enum: [...filter.values] },
+    };
+  }
+  const description = `Records whose \`${filter.fieldName}\` ${FILTER_KINDS[filter.kind]}. Kind: \`${filter.kind}\`.`;
+  const value = filterValueSchema(filter);
+  if (filter.kind === 'list') {
+    return { name, in: 'query', description, style: 'form', explode: false, schema: { type: 'array', items: value } };
+  }
+  return { name, in: 'query', description, schema: value };
+}
+
+function filterValueSchema(filter: FilterDef): JsonSchema {
+  const field = filter.field!;
+  if (filter.kind === 'partial') return { type: 'string' };
+  if (filter.kind === 'boolean') return { type: 'boolean' };
+  if (filter.kind === 'date') return { type: 'string', format: 'date' };
+  switch (field.type) {
+    case 'integer':
+      return { type: 'integer' };
+    case 'number':
+    case 'decimal':
+      return { type: 'number' };
+    case 'boolean':
+      return { type: 'boolean' };
+    case 'date':
+      return { type: 'string', format: 'date' };
+    default:
+      return field.enum ? { type: 'string', enum: [...field.enum] } : { type: 'string' };
+  }
+}
+
+function badRequestDescription(op: Operation): string {
+  switch (op) {
+    case 'list':
+      return 'An unknown filter, sort or include (the message lists the allowed ones), or a malformed request.';
+    case 'create':
+    case 'update':
+      return 'Malformed JSON, a body that is not a JSON object, or an unknown include.';
+    case 'show':
+    case 'restore':
+      return 'An unknown include (the message lists the allowed ones), or a malformed request.';
+    default:
+      return 'A malformed request (bad URL encoding or JSON).';
+  }
+}
+
+function badRequestExample(def: ResourceDef, op: Operation): string {
+  const allowedIncludes = [...def.allowedIncludes].join(', ');
+  switch (op) {
+    case 'list':
+      return `Requested filter(s) \`unknown\` are not allowed. Allowed filter(s) are \`${[...def.filters.keys()].join(', ')}\`.`;
+    case 'show':
+    case 'restore':
+      return `Requested include(s) \`unknown\` are not allowed. Allowed include(s) are \`${allowedIncludes}\`.`;
+    case 'create':
+    case 'update':
+      return MESSAGES.invalidJson;
+    default:
+      return 'The request URL is not valid.';
+  }
+}
+
+function conflictDescription(op: Operation): string {
+  return op === 'create' || op === 'update'
+    ? 'The write conflicts with a record stored meanwhile.'
+    : 'Other records still refer to this one.';
+}
+
+function conflictExample(def: ResourceDef, registry: Registry, op: Operation): string {
+  if (op === 'create' || op === 'update') return `The ${def.label} conflicts with an existing record.`;
+  const restricting = [...def.relations.values()].find((relation) => relation.kind === 'hasMany' && relation.onDelete === 'restrict');
+  if (restricting) {
+    return `The ${def.label} cannot be deleted because it still has ${registry.get(restricting.resource).label} records (soft-deleted ones included). Remove them first.`;
+  }
+  return `The ${def.label} cannot be deleted because other records still refer to it.`;
+}
+
+function validationExample(def: ResourceDef, op: Operation): unknown {
+  if (op === 'list') return new ValidationError({ per_page: [`The per page field must not be greater than ${MAX_PER_PAGE}.`] }).body();
+  const fields = writableFields(def);
+  if (op === 'create') {
+    const required = fields.filter((field) => field.required);
+    if (required.length > 0) return new ValidationError(Object.fromEntries(required.map((field) => [field.name, [messages.required(field)]]))).body();
+  }
+  const limited = fields.find((field) => field.maxLength !== undefined) ?? fields.find((field) => field.type === 'string' || field.type === 'text');
+  if (limited) {
+    return new ValidationError({ [limited.name]: [limited.maxLength !== undefined ? messages.maxLength(limited) : messages.string(limited)] }).body();
+  }
+  const first = fields[0];
+  return new ValidationError(first ? { [first.name]: [messages.required(first)] } : { body: ['The given data was invalid.'] }).body();
+}

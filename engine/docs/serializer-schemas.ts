@@ -1,0 +1,137 @@
+// The documented response schemas, attached to the generated routes so that Fastify serializes
+// every response through them (fast-json-stringify): a property the document does not declare
+// is never sent. The components become Fastify shared schemas (app.addSchema) and each route's
+// `schema.response` is read off its documented operation, status by status.
+//
+// Three mechanical rewrites keep the serializer honest without changing which properties exist:
+// - `#/components/schemas/X` becomes `X#` (Fastify's shared-schema references);
+// - a nullable reference `anyOf: [{$ref}, {type: null}]` becomes a plain `{$ref}` and every
+//   object component is `nullable: true`: fast-json-stringify then writes a null relation as null
+//   directly, instead of validating the value against each `anyOf` branch at run time (and a
+//   `$ref` with a `nullable` sibling, or separate nullable copies, makes it compile the record
+//   graph many times over: seconds per envelope);
+// - scalars lose their type and nothing is `required`: fast-json-stringify would otherwise coerce
+//   (a null becomes "" or 0), throw on a value of another type (a 500) or on a missing property.
+//   A scalar is written as the engine produced it (JSON.stringify), so a value that breaks the
+//   document is sent as it is, and the conformance suite, which checks every response against
+//   the document, reports it. Which properties exist is still the document's, and only that.
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifySerializerCompiler } from 'fastify';
+import fastJson from 'fast-json-stringify';
+import type { Registry } from '../definition/registry.ts';
+import { routeTable, type RouteSpec } from '../routes/route-table.ts';
+import { orderedResources, resourceNames } from './names.ts';
+import { resourceOperation, sharedResponses } from './operations.ts';
+import { componentSchemas, type JsonSchema } from './schemas.ts';
+
+const COMPONENT = '#/components/schemas/';
+/** Compiled serializers, by shared schemas and route schema (see registerResponseSchemas). */
+const compiled = new Map<string, (data: unknown) => string>();
+const SCALARS = new Set(['string', 'integer', 'number', 'boolean']);
+/** Keywords fast-json-stringify does not need; dropped so that only the shape remains. */
+const ANNOTATIONS = new Set(['description', 'title', 'examples', 'example', 'readOnly', 'pattern', 'enum', 'minimum', 'maximum', 'minItems', 'uniqueItems', 'required', 'default']);
+
+export interface RouteSerialization {
+  /** `schema.response`: status → schema. */
+  schema: { response: Record<string, JsonSchema> };
+  /** One compiled serializer per distinct schema, shared by every route and status that uses it. */
+  serializerCompiler: FastifySerializerCompiler<JsonSchema>;
+}
+
+/**
+ * Adds the response components to the app as shared schemas and returns, for a generated route,
+ * its response schemas and the compiler that serializes through them.
+ */
+export function registerResponseSchemas(app: FastifyInstance, registry: Registry, prefix: string): (route: RouteSpec) => RouteSerialization {
+  const names = resourceNames(registry);
+  const components = componentSchemas(registry, names);
+  const responses = sharedResponses();
+  const byRoute = new Map<string, Record<string, JsonSchema>>();
+  const used = new Set<string>();
+
+  for (const def of orderedResources(registry)) {
+    for (const route of routeTable(def, prefix)) {
+      const operation = resourceOperation(def, route, registry, names);
+      const schemas: Record<string, JsonSchema> = {};
+      for (const [status, documented] of Object.entries(operation.responses as Record<string, JsonSchema>)) {
+        const response = documented.$ref ? responses[String(documented.$ref).split('/').pop()!]! : documented;
+        const schema = response.content?.['application/json']?.schema;
+        if (!schema) continue;
+        schemas[status] = toSerializerSchema(schema);
+        collectRefs(schema, components, used);
+      }
+      byRoute.set(key(route), schemas);
+    }
+  }
+
+  const shared: Record<string, JsonSchema> = {};
+  for (const name of used) {
+    const schema = toSerializerSchema(components[name]!);
+    shared[name] = { $id: name, ...schema, ...(schema.type === 'object' && { nullable: true }) };
+    app.addSchema(shared[name]);
+  }
+  // Fastify asks for a serializer per route and status at boot; most are the same few envelopes
+  // over a large graph of record schemas (tens of milliseconds each to compile). So each distinct
+  // schema is compiled once, on its first response, and shared by every route that uses it.
+  // Keyed by content (Fastify hands the compiler its own copy of each route's schema) and by the
+  // shared schemas, so apps built from the same registry in one process share them too.
+  const sharedKey = createHash('sha1').update(JSON.stringify(shared)).digest('hex');
+  const serializerCompiler: FastifySerializerCompiler<JsonSchema> = ({ schema }) => {
+    const cacheKey = `${sharedKey} ${JSON.stringify(schema)}`;
+    let serialize: ((data: unknown) => string) | undefined;
+    return (data: unknown) => {
+      serialize ??= compiled.get(cacheKey);
+      if (!serialize) {
+        serialize = fastJson(schema as any, { schema: shared as any });
+        compiled.set(cacheKey, serialize);
+      }
+      return serialize(data);
+    };
+  };
+  return (route) => ({ schema: { response: byRoute.get(key(route)) ?? {} }, serializerCompiler });
+}
+
+const key = (route: RouteSpec) => `${route.method} ${route.path}`;
+
+/** Every component a schema refers to, directly or through other components. */
+function collectRefs(schema: unknown, components: Record<string, JsonSchema>, found: Set<string>): void {
+  if (Array.isArray(schema)) {
+    for (const item of schema) collectRefs(item, components, found);
+    return;
+  }
+  if (!schema || typeof schema !== 'object') return;
+  for (const [keyword, value] of Object.entries(schema)) {
+    if (keyword === '$ref' && typeof value === 'string' && value.startsWith(COMPONENT)) {
+      const name = value.slice(COMPONENT.length);
+      if (!found.has(name)) {
+        found.add(name);
+        collectRefs(components[name], components, found);
+      }
+    } else if (keyword !== 'examples') {
+      collectRefs(value, components, found);
+    }
+  }
+}
+
+/** The documented schema in the form Fastify's serializer reads (see the header). */
+export function toSerializerSchema(schema: JsonSchema): JsonSchema {
+  if (Array.isArray(schema.anyOf) && schema.anyOf.length === 2) {
+    const [value, nothing] = schema.anyOf[1]?.type === 'null' ? schema.anyOf : [...schema.anyOf].reverse();
+    if (nothing?.type === 'null' && value?.$ref) return toSerializerSchema(value);
+  }
+  const result: JsonSchema = {};
+  for (const [keyword, value] of Object.entries(schema)) {
+    if (ANNOTATIONS.has(keyword)) continue;
+    if (keyword === 'format') continue;
+    if (keyword === '$ref') result.$ref = String(value).startsWith(COMPONENT) ? `${String(value).slice(COMPONENT.length)}#` : value;
+    else if (keyword === 'type') {
+      const types = [value].flat() as string[];
+      if (!types.every((type) => SCALARS.has(type) || type === 'null')) result.type = value;
+    }
+    else if (keyword === 'properties') result.properties = Object.fromEntries(Object.entries(value as Record<string, JsonSchema>).map(([name, property]) => [name, toSerializerSchema(property)]));
+    else if ((keyword === 'items' || keyword === 'additionalProperties') && value && typeof value === 'object') result[keyword] = toSerializerSchema(value);
+    else if (keyword === 'anyOf' || keyword === 'oneOf' || keyword === 'allOf') result[keyword] = (value as JsonSchema[]).map(toSerializerSchema);
+    else result[keyword] = value;
+  }
+  return result;
+}

@@ -1,0 +1,78 @@
+// Serves the reference: the interactive page (Swagger UI, its assets from the npm package, no
+// outside calls), the OpenAPI document and the Postman collection. No token, no rate limit.
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { OpenApiDocument } from './openapi.ts';
+import { buildPostmanCollection } from './postman.ts';
+
+export interface DocsRoutesOptions {
+  document: OpenApiDocument;
+  /** Where the page lives; the files are at `<prefix>/openapi.json`, `<prefix>.openapi`, `<prefix>.postman`. */
+  prefix: string;
+}
+
+/** The address the client reached this installation at (X-Forwarded-* when TRUST_PROXY is set). */
+export function baseUrlOf(request: FastifyRequest): string {
+  return `${request.protocol}://${request.host}`;
+}
+
+/** The document with `servers` naming the host that serves it, so "Try it out" calls this host. */
+export function documentFor(document: OpenApiDocument, baseUrl: string): OpenApiDocument {
+  return { ...document, servers: [{ url: baseUrl, description: 'This installation' }] };
+}
+
+export async function registerDocsRoutes(app: FastifyInstance, { document, prefix }: DocsRoutesOptions): Promise<void> {
+  const postman = buildPostmanCollection(document);
+  // The serialized files, per address the installation is reached at (few: bounded anyway).
+  const cache = new Map<string, string>();
+  const cached = (key: string, build: () => unknown) => {
+    let text = cache.get(key);
+    if (text === undefined) {
+      text = JSON.stringify(build());
+      if (cache.size > 32) cache.clear();
+      cache.set(key, text);
+    }
+    return text;
+  };
+  const openapi = (request: FastifyRequest) => cached(`openapi ${baseUrlOf(request)}`, () => documentFor(document, baseUrlOf(request)));
+
+  await app.register(async (docs) => {
+    // Every route of this scope (also the UI's assets) is public and not rate limited.
+    docs.addHook('onRoute', (route) => {
+      route.config = { ...(route.config as object), rateLimit: false } as typeof route.config;
+    });
+    // Static mode: the document is generated (openapi.ts), not collected from route schemas.
+    await docs.register(swagger, { mode: 'static', specification: { document: document as any } });
+    await docs.register(swaggerUi, {
+      routePrefix: prefix,
+      theme: { title: document.info.title },
+      uiConfig: {
+        deepLinking: true,
+        docExpansion: 'none',
+        filter: true,
+        persistAuthorization: true,
+        displayRequestDuration: true,
+        defaultModelsExpandDepth: 0,
+        tryItOutEnabled: false,
+      },
+      // The page loads `<prefix>/json`: the same document, naming this host as its server.
+      transformSpecificationClone: false,
+      transformSpecification: (specification, request) => documentFor(specification as OpenApiDocument, baseUrlOf(request)),
+    });
+
+    const json = 'application/json; charset=utf-8';
+    docs.get(`${prefix}/openapi.json`, async (request, reply) => reply.type(json).send(openapi(request)));
+    // The original installation's addresses (Scribe): the OpenAPI document and a Postman collection.
+    // JSON is also valid YAML, so clients that read the original's YAML read this too.
+    docs.get(`${prefix}.openapi`, async (request, reply) => reply.type(json).send(openapi(request)));
+    docs.get(`${prefix}.postman`, async (request, reply) =>
+      reply.type(json).send(
+        cached(`postman ${baseUrlOf(request)}`, () => ({
+          ...postman,
+          variable: postman.variable.map((variable: { key: string }) => (variable.key === 'baseUrl' ? { ...variable, value: baseUrlOf(request) } : variable)),
+        })),
+      ),
+    );
+  });
+}

@@ -1,0 +1,111 @@
+// The reference as the running service serves it: the page and its files answer without a token
+// and outside the rate limit, the document names the host that served it, every route of the
+// service is in it, and the Postman collection has one request per route.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { fastifyPath, routeTable } from '../../engine/routes/route-table.ts';
+import { POSTMAN_SCHEMA } from '../../engine/docs/postman.ts';
+import { buildApiDocument, registeredRoutes, undocumentedRoutes } from '../../src/docs.ts';
+import { API_PREFIX, loadResources } from '../../src/server.ts';
+import { sharedApp } from '../helpers/app.ts';
+import { databaseTargets } from '../helpers/targets.ts';
+
+type Json = Record<string, any>;
+const registry = loadResources();
+const document = buildApiDocument(registry, API_PREFIX);
+const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
+
+function documentedOperations(): string[] {
+  return Object.entries<Json>(document.paths).flatMap(([path, item]) => Object.keys(item).filter((m) => METHODS.includes(m)).map((m) => `${m.toUpperCase()} ${path}`));
+}
+
+/** Every request of a Postman collection, with the folders it sits in. */
+function postmanRequests(items: Json[], folders: string[] = []): Array<{ folders: string[]; item: Json }> {
+  return items.flatMap((item) => (Array.isArray(item.item) ? postmanRequests(item.item, [...folders, item.name]) : [{ folders, item }]));
+}
+
+for (const target of databaseTargets()) {
+  const test = suite(`docs served [${target.name}]`);
+
+  test('GET /api/docs is the interactive page, without a token, its assets from this host', async () => {
+    const { client } = await sharedApp(target);
+    const page = await client.get('/api/docs', { headers: { accept: 'text/html' } });
+    assert.is(page.status, 200, page.text);
+    assert.match(String(page.headers['content-type']), /^text\/html/);
+    assert.match(page.text, /swagger-ui/);
+    assert.not.match(page.text, /https?:\/\//, 'no outside address in the page');
+    assert.is(page.headers['x-ratelimit-limit'], undefined, 'not rate limited');
+    for (const asset of page.text.matchAll(/(?:src|href)="([^"]+)"/g)) {
+      const url = new URL(asset[1]!, `${client.baseUrl}/api/docs`);
+      const response = await client.get(url.pathname);
+      assert.is(response.status, 200, `${url.pathname}: ${response.status}`);
+      if (url.pathname.endsWith('.js')) assert.not.match(response.text, /https?:\/\/(?:unpkg|cdn|fonts)\./, `${url.pathname} loads nothing from outside`);
+    }
+  });
+
+  test('GET /api/docs/openapi.json and /api/docs.openapi: the document, naming this host as its server', async () => {
+    const { client } = await sharedApp(target);
+    for (const path of ['/api/docs/openapi.json', '/api/docs.openapi']) {
+      const response = await client.get(path);
+      assert.is(response.status, 200, `${path}: ${response.text.slice(0, 200)}`);
+      assert.match(String(response.headers['content-type']), /^application\/json/, path);
+      assert.is(response.headers['x-ratelimit-limit'], undefined, `${path} is not rate limited`);
+      assert.equal(response.body.servers, [{ url: client.baseUrl, description: 'This installation' }], `${path}: servers`);
+      assert.equal({ ...response.body, servers: document.servers }, document, `${path}: the generated document`);
+    }
+    const ui = await client.get('/api/docs/json');
+    assert.is(ui.status, 200);
+    assert.equal(ui.body.servers, [{ url: client.baseUrl, description: 'This installation' }], 'the page’s copy too');
+  });
+
+  test('every route of the running service is in the document, and every documented route exists', async () => {
+    const { app } = await sharedApp(target);
+    const routes = registeredRoutes(app);
+    assert.ok(routes.length > 20, `${routes.length} routes recorded`);
+    assert.equal(undocumentedRoutes(routes, document), [], 'routes missing from the document');
+    for (const operation of documentedOperations()) {
+      const [method, path] = operation.split(' ') as [string, string];
+      assert.ok(app.hasRoute({ method: method as 'GET', url: fastifyPath(path) }), `${operation} is served`);
+    }
+  });
+
+  test('GET /api/docs.postman: a v2.1 collection, one request per route, folders per module, bearer token', async () => {
+    const { client } = await sharedApp(target);
+    const response = await client.get('/api/docs.postman');
+    assert.is(response.status, 200, response.text.slice(0, 200));
+    assert.match(String(response.headers['content-type']), /^application\/json/);
+    const collection = response.body;
+    assert.is(collection.info.schema, POSTMAN_SCHEMA);
+    assert.equal(collection.auth, { type: 'bearer', bearer: [{ key: 'token', value: '{{token}}', type: 'string' }] });
+    assert.equal(collection.variable.find((v: Json) => v.key === 'baseUrl').value, client.baseUrl);
+
+    const requests = postmanRequests(collection.item);
+    const sent = requests.map(({ item }) => `${item.request.method} /${item.request.url.path.map((s: string) => s.replace(/^:(.+)$/, '{$1}')).join('/')}`);
+    assert.equal([...sent].sort(), [...documentedOperations()].sort(), 'one request per documented route');
+    assert.is(new Set(sent).size, sent.length, 'no duplicates');
+    const generated = registry.all().flatMap((def) => routeTable(def, API_PREFIX).map((route) => `${route.method} ${route.path}`));
+    for (const route of generated) assert.ok(sent.includes(route), `${route} has a request`);
+
+    const modules = new Set(collection.item.map((folder: Json) => folder.name));
+    for (const def of registry.all()) assert.ok(modules.has(def.module[0]!.toUpperCase() + def.module.slice(1)), `a folder for ${def.module}`);
+    for (const { item } of requests) {
+      if (item.request.body) JSON.parse(item.request.body.raw);
+      assert.ok(item.request.url.raw.startsWith('{{baseUrl}}/'), item.request.url.raw);
+    }
+    const login = requests.find(({ item }) => item.request.url.raw === `{{baseUrl}}${API_PREFIX}/login`)!.item;
+    assert.equal(login.request.auth, { type: 'noauth' });
+    assert.ok(JSON.parse(login.request.body.raw).email, 'login has an example body');
+    const create = requests.find(({ item }) => item.request.method === 'POST' && item.request.url.raw === `{{baseUrl}}${API_PREFIX}/support/banks`)!.item;
+    assert.equal(JSON.parse(create.request.body.raw), document.paths[`${API_PREFIX}/support/banks`].post.requestBody.content['application/json'].example);
+  });
+
+  test('the reference answers without a token even when a bad one is sent', async () => {
+    const { client } = await sharedApp(target);
+    for (const path of ['/api/docs', '/api/docs/openapi.json', '/api/docs.openapi', '/api/docs.postman']) {
+      const response = await client.get(path, { headers: { authorization: 'Bearer garbage' } });
+      assert.is(response.status, 200, path);
+    }
+  });
+
+  test.run();
+}
