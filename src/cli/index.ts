@@ -67,9 +67,10 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     case 'routes': {
-      for (const def of loadResources().all()) {
-        for (const route of routeTable(def, API_PREFIX)) console.log(`${route.method.padEnd(7)} ${route.path}  (${def.name} ${route.operation})`);
-      }
+      const lines = loadResources()
+        .all()
+        .flatMap((def) => routeTable(def, API_PREFIX).map((route) => `${route.method.padEnd(7)} ${route.path}  (${def.name} ${route.operation})`));
+      await print(`${lines.join('\n')}\n`);
       return 0;
     }
     case 'openapi':
