@@ -22,22 +22,8 @@ export function inputExample(field: FieldDef, def: ResourceDef, registry: Regist
   const value = field.example ?? field.default;
   if (value !== undefined) return typedInput(field, value);
   if (field.enum) return field.enum[0];
-  switch (field.type) {
-    case 'integer':
-      return Math.max(1, Math.ceil(field.minimum ?? 1));
-    case 'number':
-      return clamp(field, 1.5);
-    case 'decimal':
-      return clamp(field, 1.25);
-    case 'boolean':
-      return true;
-    case 'date':
-      return EXAMPLE_DATE;
-    case 'datetime':
-      return '2025-01-31T09:30:00Z';
-    default:
-      return stringExample(field);
-  }
+  // Requests send date-times in ISO form; everything else looks as the API returns it.
+  return field.type === 'datetime' ? '2025-01-31T09:30:00Z' : baseOutput(field);
 }
 
 /** The value the API returns for the field (as record.ts formats it). */
