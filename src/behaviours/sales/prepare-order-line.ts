@@ -38,12 +38,10 @@ export const prepareOrderLine: Hook = async ({ trx, values, record }) => {
 
 async function priceListPrice(trx: Parameters<Hook>[0]['trx'], order: Record<string, any>, product: Record<string, any>, quantity: number): Promise<number> {
   const rules = await trx('sales_price_list_rules').where('price_list_id', order.price_list_id);
-  const categoryIds: number[] = [];
-  for (let id = product.category_id; id; ) {
-    categoryIds.push(Number(id));
-    id = (await trx('products_categories').where('id', id).first('parent_id'))?.parent_id;
-    if (categoryIds.length > 50) break; // a cycle in bad data must not loop forever
-  }
+  // The category and its ancestors, nearest first, from the path the category keeps ("/1/6/").
+  const category = await trx('products_categories').where('id', product.category_id).first('id', 'parent_path');
+  const ancestors = String(category?.parent_path ?? '').split('/').filter(Boolean).map(Number).reverse();
+  const categoryIds = category ? [Number(category.id), ...ancestors] : [];
   const price = priceFromRules(
     { id: product.id, price: Number(product.price), cost: product.cost === null ? null : Number(product.cost), categoryIds },
     quantity,

@@ -85,6 +85,16 @@ for (const target of databaseTargets()) {
     assert.is(data.amount_total, 1000 + 250 + 180);
   });
 
+  test('a price list rule on a parent category prices the products of its subcategories', async () => {
+    const child = await app.knex('products_categories').whereNotNull('parent_id').orderBy('id').first('id', 'parent_id');
+    const lamp = await post('/products/products', { type: 'goods', name: `Lamp ${target.name}`, price: 40, category_id: child.id });
+    const priceList = await post('/sales/price-lists', { name: `Category deal ${target.name}`, currency_id: 1 });
+    await app.knex('sales_price_list_rules').insert({ price_list_id: priceList.body.data.id, category_id: child.parent_id, compute_price: 'percentage', percent_price: 25, base: 'list_price', min_quantity: 0 });
+    const response = await post('/sales/orders?include=lines', order([{ product_id: lamp.body.data.id, product_qty: 1 }], { price_list_id: priceList.body.data.id }));
+    assert.is(response.status, 201, response.text);
+    assert.is(response.body.data.lines[0].price_unit, 30, '25 % off the parent category');
+  });
+
   test('validation: at least one line, a price without a price list, lines named by index; nothing written', async () => {
     const before = await app.knex('sales_orders').count({ count: '*' }).first();
     const empty = await post('/sales/orders', order([]));
