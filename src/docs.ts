@@ -17,6 +17,8 @@ import {
   type ServiceDocs,
 } from '../engine/index.ts';
 
+import { apiTokenDocs } from './auth/api-tokens-docs.ts';
+
 export const DOCS_PREFIX = '/api/docs';
 export const MARKDOWN_FILE = 'docs/api.md';
 export const MARKDOWN_COMMAND = 'npm run erp -- docs:markdown --write';
@@ -178,12 +180,14 @@ function serviceDocs(prefix: string): ServiceDocs {
 }
 
 export function buildApiDocument(registry: Registry, prefix: string): OpenApiDocument {
+  const service = serviceDocs(prefix);
+  const tokens = apiTokenDocs(prefix);
   return buildOpenApiDocument(registry, {
     prefix,
     title: TITLE,
     version: 'v1',
     description: introduction(prefix),
-    service: serviceDocs(prefix),
+    service: { tags: [...service.tags, ...tokens.tags], schemas: { ...service.schemas, ...tokens.schemas }, paths: { ...service.paths, ...tokens.paths } },
     leadingGroups: ['Service'],
   });
 }

@@ -1,5 +1,48 @@
-// The authorization point every generated route passes before its handler. Every authenticated
-// user may do everything today; roles and permissions plug in here without touching handlers.
-import type { Authorize } from '../engine/index.ts';
+// The authorization point every generated route passes (the engine asks it; see
+// engine/routes/runtime.ts for when). It follows the original's model (reference §1.8):
+// - a route needs the permissions its definition names (view_any_inventory_tag, ...);
+// - changing an owned record (update, delete, restore, force delete) also needs the user's record
+//   scope: `global` any record, `group` their own and their sales team mates', `individual` their own;
+// - company-scoped resources show and accept only rows of the user's companies (and rows without
+//   one), unless the user holds bypass_company_scope; create fills the default company.
+import type { AccessCheck, AuthUser, FieldErrors, Policy, ResourceDef, RowScope } from '../engine/index.ts';
+import { BYPASS_COMPANY_SCOPE } from './access/permissions.ts';
+import { principal, type Access } from './access/principal.ts';
 
-export const authorize: Authorize = (_user, _def, _operation) => true;
+export const policy: Policy = {
+  authorize(user: AuthUser, { def, operation, permissions, record }: AccessCheck): boolean {
+    const { access } = principal(user);
+    if (!permissions.every((name) => access.permissions.has(name))) return false;
+    const changes = operation !== 'list' && operation !== 'show';
+    if (changes && record && def.access.owner) return mayChange(access, user.id, record[def.access.owner]);
+    return true;
+  },
+
+  rowScope(user: AuthUser, def: ResourceDef): RowScope | undefined {
+    const scope = def.access.companyScope;
+    const { access } = principal(user);
+    if (!scope || access.permissions.has(BYPASS_COMPANY_SCOPE)) return undefined;
+    return { column: scope.column, values: access.companyIds, orNull: true };
+  },
+
+  checkValues(user: AuthUser, def: ResourceDef, values: Record<string, unknown>, mode: 'create' | 'update'): FieldErrors | undefined {
+    const scope = def.access.companyScope;
+    if (!scope || !def.fields.get(scope.column)?.writable) return undefined;
+    const { access } = principal(user);
+    if (mode === 'create' && scope.assign && values[scope.column] === undefined && access.defaultCompanyId !== null) {
+      values[scope.column] = access.defaultCompanyId;
+    }
+    const company = values[scope.column];
+    if (company === undefined || company === null || access.permissions.has(BYPASS_COMPANY_SCOPE)) return undefined;
+    if (access.companyIds.includes(Number(company))) return undefined;
+    return { [scope.column]: ['The selected company id is not one of your companies.'] };
+  },
+};
+
+/** The record scope of §1.8 (`hasAccess`): a record without an owner is only for `global` users. */
+function mayChange(access: Access, userId: number, owner: unknown): boolean {
+  if (access.resourcePermission === 'global') return true;
+  if (owner === null || owner === undefined) return false;
+  if (access.resourcePermission === 'group') return access.teamMateIds.has(Number(owner));
+  return Number(owner) === userId;
+}

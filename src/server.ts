@@ -4,7 +4,8 @@ import jwt from '@fastify/jwt';
 import Fastify, { type FastifyInstance } from 'fastify';
 import secureJson from 'secure-json-parse';
 import type { Knex } from 'knex';
-import { behaviourNames, errorHandler, loadRegistry, notFoundHandler, registerFormats, registerResources, type Registry } from '../engine/index.ts';
+import { behaviourNames, errorHandler, loadRegistry, notFoundHandler, registerFormats, registerResources, type Policy, type Registry } from '../engine/index.ts';
+import { registerApiTokenRoutes } from './auth/api-tokens.ts';
 import { createAuthenticate } from './auth/authenticate.ts';
 import { registerRateLimit } from './auth/rate-limit.ts';
 import { registerAuthRoutes } from './auth/routes.ts';
@@ -12,7 +13,7 @@ import { behaviours } from './behaviours/index.ts';
 import type { Config } from './config.ts';
 import { recordRoutes, registerApiDocs } from './docs.ts';
 import { registerHealth } from './health.ts';
-import { authorize } from './policy.ts';
+import { policy } from './policy.ts';
 
 export const API_PREFIX = '/admin/api/v1';
 export const RESOURCES_DIR = fileURLToPath(new URL('../resources/', import.meta.url));
@@ -24,6 +25,8 @@ export interface ServerOptions {
   resourcesDir?: string;
   /** Where logs go (default stdout); tests capture them. */
   logStream?: NodeJS.WritableStream;
+  /** Replaces src/policy.ts: only the authorization benchmark does, to measure what the check costs. */
+  policy?: Policy;
 }
 
 export function loadResources(dir = RESOURCES_DIR): Registry {
@@ -31,7 +34,7 @@ export function loadResources(dir = RESOURCES_DIR): Registry {
   return loadRegistry(dir, behaviourNames(behaviours));
 }
 
-export async function buildServer({ config, knex, jwtSecret, resourcesDir, logStream }: ServerOptions): Promise<FastifyInstance> {
+export async function buildServer({ config, knex, jwtSecret, resourcesDir, logStream, ...options }: ServerOptions): Promise<FastifyInstance> {
   const registry = loadResources(resourcesDir);
   const app = Fastify({
     logger: {
@@ -59,7 +62,8 @@ export async function buildServer({ config, knex, jwtSecret, resourcesDir, logSt
 
   const authenticate = createAuthenticate(app, knex);
   registerAuthRoutes(app, knex, config, authenticate, API_PREFIX);
-  registerResources(app, { knex, registry, behaviours, authenticate, authorize, prefix: API_PREFIX });
+  registerApiTokenRoutes(app, knex, registry, authenticate, API_PREFIX);
+  registerResources(app, { knex, registry, behaviours, authenticate, policy: options.policy ?? policy, prefix: API_PREFIX });
   await registerApiDocs(app, registry, API_PREFIX);
   return app;
 }

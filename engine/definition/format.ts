@@ -18,6 +18,7 @@ export const FieldFormat = Type.Object(
     readOnly: Type.Optional(Type.Boolean({ description: 'output only: never taken from a request body' })),
     hidden: Type.Optional(Type.Boolean({ description: 'stored but never output' })),
     maxLength: Type.Optional(Type.Integer({ minimum: 1 })),
+    minLength: Type.Optional(Type.Integer({ minimum: 1, description: 'strings: the fewest characters (a password)' })),
     minimum: Type.Optional(Type.Number()),
     maximum: Type.Optional(Type.Number()),
     format: Type.Optional(Type.Union(FieldFormats.map((f) => Type.Literal(f)))),
@@ -32,6 +33,7 @@ export const FieldFormat = Type.Object(
       Type.String({ pattern: '^[a-z][A-Za-z0-9]*$', description: 'ids: the manyToMany relation they replace; records: the hasMany relation written with the record' }),
     ),
     minItems: Type.Optional(Type.Integer({ minimum: 0, description: 'strings, ids and records: fewest entries' })),
+    by: Type.Optional(Type.String({ pattern: '^[a-z][a-z0-9_]*$', description: 'ids: the column of the related record sent instead of its id (a role takes permission names)' })),
     example: Type.Optional(Type.Union([Type.String(), Type.Number(), Type.Boolean()])),
   },
   { additionalProperties: false },
@@ -71,6 +73,24 @@ export const FilterFormat = Type.Object(
 );
 
 export const Operations = ['list', 'create', 'show', 'update', 'delete', 'restore', 'forceDelete'] as const;
+
+/** What a permission allows: `<ability>_<subject>`, e.g. view_any_inventory_tag. */
+export const Abilities = ['view_any', 'view', 'create', 'update', 'delete', 'restore', 'force_delete'] as const;
+
+const AbilityList = Type.Array(Type.Union(Abilities.map((a) => Type.Literal(a))), { minItems: 1, uniqueItems: true });
+
+export const AbilitiesFormat = Type.Partial(Type.Object(Object.fromEntries(Operations.map((o) => [o, AbilityList])) as Record<(typeof Operations)[number], typeof AbilityList>), {
+  additionalProperties: false,
+  description: 'the abilities an operation needs, when not its own (a nested resource: of its parent)',
+});
+
+export const CompanyScopeFormat = Type.Union([
+  Type.Boolean(),
+  Type.Object(
+    { assign: Type.Optional(Type.Boolean({ description: "create fills company_id with the user's default company (default true)" })) },
+    { additionalProperties: false },
+  ),
+]);
 
 export const MessagesFormat = Type.Object(
   {
@@ -118,6 +138,12 @@ export const ResourceFormat = Type.Object(
       }),
     ),
     softDelete: Type.Optional(Type.Boolean()),
+    permission: Type.Optional(
+      Type.String({ pattern: '^[a-z][a-z0-9_]*(::[a-z0-9_]+)*$', description: 'the permission subject: view_any_<subject>, create_<subject>, ...' }),
+    ),
+    abilities: Type.Optional(AbilitiesFormat),
+    companyScope: Type.Optional(CompanyScopeFormat),
+    owner: Type.Optional(Name),
     timestamps: Type.Optional(Type.Boolean({ description: 'created_at and updated_at, set by the engine (default true)' })),
     creator: Type.Optional(Type.Boolean({ description: 'creator_id set from the authenticated user on create' })),
     fields: Type.Record(Name, FieldFormat, { additionalProperties: false }),
@@ -148,5 +174,6 @@ export type RelationFormat = Static<typeof RelationFormat>;
 export type FilterFormat = Static<typeof FilterFormat>;
 export type ResourceFormat = Static<typeof ResourceFormat>;
 export type Operation = (typeof Operations)[number];
+export type Ability = (typeof Abilities)[number];
 export type FieldType = (typeof FieldTypes)[number];
 export type FilterKind = (typeof FilterKinds)[number];

@@ -40,6 +40,8 @@ export function link(
       if (field.computed) behaviour(`${at}.computed`, field.computed);
       if (field.required && field.readOnly) problem(`${at}.required`, 'a read-only field cannot be required');
       const listType = field.type === 'ids' || field.type === 'records' || field.type === 'strings';
+      if (field.minLength !== undefined && !isString) problem(`${at}.minLength`, 'minLength applies to string and text fields');
+      if (field.by !== undefined && field.type !== 'ids') problem(`${at}.by`, 'by applies to ids fields');
       if (field.minItems !== undefined && !listType) problem(`${at}.minItems`, 'minItems applies to strings, ids and records fields');
       if (field.type === 'ids' || field.type === 'records') {
         const wanted = field.type === 'ids' ? 'manyToMany' : 'hasMany';
@@ -126,6 +128,13 @@ export function link(
     } else if (def.path.includes('{')) {
       problem('path', 'a path with a placeholder needs a parent');
     }
+
+    const raw = file.raw;
+    for (const operation of Object.keys(raw.abilities ?? {})) {
+      if (!def.operations.has(operation as never)) problem(`abilities.${operation}`, `"${operation}" is not one of this resource's operations`);
+    }
+    if (raw.companyScope && !def.fields.get('company_id')?.stored) problem('companyScope', 'a company-scoped resource needs a company_id field');
+    if (raw.owner && !def.fields.get(raw.owner)?.stored) problem('owner', `"${raw.owner}" is not a field of this resource${didYouMean(raw.owner, def.fields.keys())}`);
 
     for (const operation of ['restore', 'forceDelete'] as const) {
       if (def.operations.has(operation) && !def.softDelete) problem('operations', `${operation} needs softDelete: true`);

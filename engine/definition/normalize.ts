@@ -67,6 +67,8 @@ export function normalize(file: LoadedFile): ResourceDef {
       restored: raw.messages?.restored ?? `${raw.label} restored successfully.`,
       forceDeleted: raw.messages?.forceDeleted ?? `${raw.label} permanently deleted.`,
     },
+    // Filled by resolveAccess once every definition is linked (a nested one needs its parent's).
+    access: { subject: '', subjectResource: file.name, permissions: {} },
     behaviours: {
       beforeCreate: raw.behaviours?.beforeCreate ?? [],
       afterCreate: raw.behaviours?.afterCreate ?? [],

@@ -1,5 +1,6 @@
 // The registry: every resource definition, loaded, normalized and linked once at boot.
 import { DefinitionError, type DefinitionProblem } from './definition-error.ts';
+import { resolveAccess } from './access.ts';
 import { link } from './link.ts';
 import { loadDefinitionFiles, type LoadedFile } from './load.ts';
 import { normalize } from './normalize.ts';
@@ -26,6 +27,7 @@ export function loadRegistry(dir: string, behaviourNames: ReadonlySet<string>): 
   const byName = new Map<string, LoadedFile>(files.map((file) => [file.name, file]));
   const resources = new Map<string, ResourceDef>(files.map((file) => [file.name, normalize(file)]));
   link(resources, byName, behaviourNames, problems);
+  resolveAccess(resources, byName);
   if (problems.length > 0) throw new DefinitionError(problems);
   return new Registry(resources);
 }

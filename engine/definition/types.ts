@@ -1,4 +1,5 @@
 // Resolved definitions: what the engine works with after load → normalize → link.
+import type { AccessDef } from './access.ts';
 import type { FieldFormat, FilterKind, Operation, RelationFormat } from './format.ts';
 
 export interface FieldDef extends FieldFormat {
@@ -87,4 +88,6 @@ export interface ResourceDef {
   allowedIncludes: ReadonlySet<string>;
   messages: Messages;
   behaviours: Behaviours;
+  /** Permissions per operation and the row scopes of the authorization policy (access.ts). */
+  access: AccessDef;
 }

@@ -11,7 +11,7 @@ const EXAMPLE_DATE = '2025-01-31';
 
 /** A value the API accepts for the field in a request body. */
 export function inputExample(field: FieldDef, def: ResourceDef, registry: Registry, depth = 0): unknown {
-  if (field.type === 'ids') return [1];
+  if (field.type === 'ids') return field.by ? [typeof field.example === 'string' ? field.example : 'name'] : [1];
   if (field.type === 'records') {
     const relation = field.relation ? def.relations.get(field.relation) : undefined;
     if (!relation || depth > 1) return [];

@@ -68,12 +68,15 @@ function resourceSection(def: ResourceDef, heading: string, prefix: string): str
   if (def.parent) facts.push(`nested under \`${def.parent.resource}\` (\`{${def.parent.param}}\`, stored in \`${def.parent.foreignKey}\`)`);
   const scope = Object.entries(def.scope);
   if (scope.length > 0) facts.push(`limited to ${scope.map(([column, value]) => `\`${column}\` = \`${value}\``).join(', ')}`);
+  if (def.access.companyScope) facts.push("rows of the user's companies only (`bypass_company_scope` lifts it)");
+  if (def.access.owner) facts.push(`changes need the user's record scope on \`${def.access.owner}\``);
   if (def.description) out.push(def.description, '');
   out.push(`${facts.join('; ')}.`, '');
 
-  out.push('| Method | Path | Operation | Success |', '|---|---|---|---|');
+  out.push('| Method | Path | Operation | Success | Permission |', '|---|---|---|---|---|');
   for (const route of routeTable(def, prefix)) {
-    out.push(`| ${route.method} | \`${route.path}\` | ${OPERATION_NAMES[route.operation]} | ${success(def, route.operation)} |`);
+    const permissions = (def.access.permissions[route.operation] ?? []).map((name) => `\`${name}\``).join(' + ');
+    out.push(`| ${route.method} | \`${route.path}\` | ${OPERATION_NAMES[route.operation]} | ${success(def, route.operation)} | ${permissions} |`);
   }
   out.push('');
 

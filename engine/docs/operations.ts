@@ -105,6 +105,7 @@ export function resourceOperation(def: ResourceDef, route: RouteSpec, registry: 
     summary: summary(def, op, route.method, resourceNames.plural),
     description: describe(def, op, route.method),
     operationId: operationId(def, op, route.method),
+    'x-permissions': def.access.permissions[op] ?? [],
     parameters: [...pathParameters(def, route), ...queryParameters(def, op)],
   };
   if (op === 'create' || op === 'update') {
@@ -222,7 +223,18 @@ function describe(def: ResourceDef, op: Operation, method: string): string {
       break;
   }
   if (def.embed.length > 0) parts.push(`Responses always embed ${def.embed.map((name) => `\`${def.relations.get(name)?.outputKey ?? name}\``).join(' and ')}.`);
+  parts.push(accessNote(def, op));
   return parts.join('\n\n');
+}
+
+/** Who may call the route: its permissions, and the row scopes that apply. */
+function accessNote(def: ResourceDef, op: Operation): string {
+  const names = def.access.permissions[op] ?? [];
+  const notes = [`**Permission:** ${names.map((name) => `\`${name}\``).join(' and ')}.`];
+  if (def.access.subjectResource !== def.name) notes.push(`(Checked on the parent \`${def.access.subjectResource}\` record.)`);
+  if (def.access.companyScope) notes.push("Only records of the user's companies (or of none) are visible, unless the user holds `bypass_company_scope`.");
+  if (def.access.owner && op !== 'list' && op !== 'show' && op !== 'create') notes.push(`The user's record scope applies to the record's \`${def.access.owner}\` (global, group or individual).`);
+  return notes.join(' ');
 }
 
 function pathParameters(def: ResourceDef, route: RouteSpec): JsonSchema[] {

@@ -206,7 +206,8 @@ function annotateInput(property: JsonSchema, field: FieldDef, def: ResourceDef, 
   let result = property;
   if (field.type === 'ids') {
     const relation = def.relations.get(field.relation!)!;
-    notes.push(`Ids of \`${relation.resource}\` records; the list replaces the whole set (an empty list clears it).`);
+    const what = field.by ? `The \`${field.by}\` values of` : 'Ids of';
+    notes.push(`${what} \`${relation.resource}\` records; the list replaces the whole set (an empty list clears it).`);
   }
   if (field.type === 'records') {
     const relation = def.relations.get(field.relation!)!;

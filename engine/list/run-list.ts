@@ -1,13 +1,13 @@
 // The list pipeline: scope → filters → one count → one page query with batched includes.
-import type { ResourceRuntime } from '../routes/runtime.ts';
+import type { ResourceRuntime, RowScope } from '../routes/runtime.ts';
 import { graphExpression, loadedRelations, scopedQuery } from '../routes/scope.ts';
 import { filterKinds } from './filters/index.ts';
 import type { Query } from './filters/types.ts';
 import type { ListQuery } from './parse-list-query.ts';
 
-export async function runList(runtime: ResourceRuntime, list: ListQuery, parentId: number | undefined) {
+export async function runList(runtime: ResourceRuntime, list: ListQuery, parentId: number | undefined, visible: RowScope | undefined) {
   const { def, model } = runtime;
-  const query = scopedQuery(model, def, runtime.deps.registry, { parentId, trashed: list.trashed }) as unknown as Query;
+  const query = scopedQuery(model, def, runtime.deps.registry, { parentId, trashed: list.trashed, rows: visible }) as unknown as Query;
   for (const { filter, value } of list.filters) filterKinds[filter.kind].apply(query, value, filter, def);
 
   const total = await query.clone().resultSize();

@@ -7,6 +7,7 @@ import type { ResourceDef } from '../definition/types.ts';
 import type { AuthUser, Behaviours } from '../behaviours/types.ts';
 import type { ModelClass } from '../model/build-models.ts';
 import type { Serialize } from '../serialize/record.ts';
+import type { FieldErrors } from '../errors/http-errors.ts';
 import type { BodyValidator } from '../validation/body-validator.ts';
 
 declare module 'fastify' {
@@ -21,8 +22,37 @@ declare module 'fastify' {
   }
 }
 
-/** The single authorization point: every generated route asks it before doing anything. */
-export type Authorize = (user: AuthUser, def: ResourceDef, operation: Operation) => boolean | Promise<boolean>;
+/** The rows of a resource a user may see: `column IN (values)`, and rows without a value when `orNull`. */
+export interface RowScope {
+  column: string;
+  values: readonly number[];
+  orNull: boolean;
+}
+
+/** One question to the policy: may this user run this operation? */
+export interface AccessCheck {
+  /** The resource whose permissions apply: the resource itself, or the parent a nested one authorizes against. */
+  def: ResourceDef;
+  operation: Operation;
+  /** The permission names the definition says the operation needs (all of them). */
+  permissions: readonly string[];
+  /** The record of `def` acted on, once found (absent for list and create of a top-level resource). */
+  record?: Record<string, unknown>;
+}
+
+/**
+ * The single authorization point, implemented by the app (src/policy.ts). Every generated route
+ * asks it, in the original's order: a list or create before anything else, a record's operation
+ * once the record is found (404 first, then 403).
+ */
+export interface Policy {
+  /** false answers 403. */
+  authorize(user: AuthUser, check: AccessCheck): boolean;
+  /** The rows of a resource this user may see, if not all (company scope); applied to every lookup and list. */
+  rowScope(user: AuthUser, def: ResourceDef): RowScope | undefined;
+  /** Checks (and may complete) validated values before a write; errors answer 422. */
+  checkValues(user: AuthUser, def: ResourceDef, values: Record<string, unknown>, mode: 'create' | 'update'): FieldErrors | undefined;
+}
 
 export interface EngineDeps {
   knex: Knex;
@@ -30,7 +60,7 @@ export interface EngineDeps {
   behaviours: Behaviours;
   /** onRequest hook that sets request.authUser or answers 401. */
   authenticate: (request: FastifyRequest) => Promise<void>;
-  authorize: Authorize;
+  policy: Policy;
   /** URL prefix of every resource path, e.g. /admin/api/v1. */
   prefix: string;
 }

@@ -1,14 +1,18 @@
-// The base query of a resource: its parent's rows only, and soft-deleted rows hidden unless asked.
+// The base query of a resource: its parent's rows only, the rows the user may see, and
+// soft-deleted rows hidden unless asked.
 import type { Knex } from 'knex';
 import type { Registry } from '../definition/registry.ts';
 import { applyScope } from '../definition/scope.ts';
 import type { ResourceDef } from '../definition/types.ts';
 import type { ModelClass } from '../model/build-models.ts';
 import type { TrashedMode } from '../list/filters/trashed.ts';
+import type { RowScope } from './runtime.ts';
 
 export interface Scope {
   parentId?: number;
   trashed?: TrashedMode;
+  /** The rows the user may see, as the policy says (company scope). */
+  rows?: RowScope;
   trx?: Knex.Transaction;
 }
 
@@ -16,6 +20,14 @@ export function scopedQuery(model: ModelClass, def: ResourceDef, registry: Regis
   const query = model.query(scope.trx);
   if (def.parent && scope.parentId !== undefined) query.where(`${def.table}.${def.parent.foreignKey}`, scope.parentId);
   applyScope(query, def, registry, model.knex());
+  if (scope.rows) {
+    const { column, values, orNull } = scope.rows;
+    const qualified = `${def.table}.${column}`;
+    query.where((rows) => {
+      rows.whereIn(qualified, values as number[]);
+      if (orNull) rows.orWhereNull(qualified);
+    });
+  }
   if (def.softDelete) {
     const trashed = scope.trashed ?? 'without';
     if (trashed === 'only') query.whereNotNull(`${def.table}.deleted_at`);

@@ -23,8 +23,11 @@ export function fieldValueSchema(field: FieldDef): TSchema {
       return Type.String({ format: 'date-time', ...common });
     case 'strings':
       return Type.Array(Type.String(), { ...(field.minItems !== undefined && { minItems: field.minItems }), ...common });
-    case 'ids':
-      return Type.Array(Type.Integer({ minimum: 1 }), { ...(field.minItems !== undefined && { minItems: field.minItems }), ...common });
+    case 'ids': {
+      // `by`: the related records are named by another column (a role's permissions by name).
+      const item = field.by ? Type.String({ minLength: 1 }) : Type.Integer({ minimum: 1 });
+      return Type.Array(item, { ...(field.minItems !== undefined && { minItems: field.minItems }), ...common });
+    }
     case 'records':
       // Each entry is checked against the related resource's own fields (body-validator.ts).
       return Type.Array(Type.Object({}), { ...(field.minItems !== undefined && { minItems: field.minItems }), ...common });
@@ -33,6 +36,7 @@ export function fieldValueSchema(field: FieldDef): TSchema {
       if (field.enum) return Type.Union(field.enum.map((value) => Type.Literal(value)), common);
       return Type.String({
         ...(field.maxLength !== undefined && { maxLength: field.maxLength }),
+        ...(field.minLength !== undefined && { minLength: field.minLength }),
         ...(field.format && { format: field.format }),
         ...common,
       });

@@ -113,10 +113,11 @@ function buildValidator(def: ResourceDef, registry: Registry): BodyValidator {
           const shown = named(field);
           if (value === undefined || value === null || errors[`${prefix}${field.name}`]) return;
           if (field.type === 'ids' && target) {
-            const missing = await missingIds(knex, registry, target, value as number[]);
-            (value as number[]).forEach((id, index) => {
-              if (missing.has(id)) fail(field, messages.notFound(named({ ...field, label: `${field.label}.${index}` })), `${field.name}.${index}`);
+            const { ids, missing } = await resolveIds(knex, registry, target, value as Array<number | string>, field.by);
+            (value as Array<number | string>).forEach((key, index) => {
+              if (missing.has(key)) fail(field, messages.notFound(named({ ...field, label: `${field.label}.${index}` })), `${field.name}.${index}`);
             });
+            values[field.name] = ids;
           } else if (nested) {
             values[field.name] = await validateNested(nested, value as unknown[], knex, options, errors, `${prefix}${field.name}.`, registry);
           } else if (target && !(await exists(knex, registry, target, value, conditions))) {
@@ -182,6 +183,10 @@ function firstBadItem(field: FieldDef, value: unknown[]): { index: number; messa
     const index = value.findIndex((item) => typeof item !== 'string');
     return index < 0 ? undefined : { index, message: messages.string };
   }
+  if (field.type === 'ids' && field.by) {
+    const index = value.findIndex((item) => typeof item !== 'string' || item.trim() === '');
+    return index < 0 ? undefined : { index, message: messages.string };
+  }
   if (field.type === 'ids') {
     const index = value.findIndex((item) => !Number.isInteger(item) || (item as number) < 1);
     return index < 0 ? undefined : { index, message: messages.integer };
@@ -199,7 +204,7 @@ function coerce(field: FieldDef, value: unknown): unknown {
   if (field.type === 'boolean') return value === true || value === 1;
   if (field.type === 'strings') return JSON.stringify(value);
   if (field.type === 'datetime') return toStoredTimestamp(value as string);
-  if (field.type === 'ids') return [...new Set(value as number[])];
+  if (field.type === 'ids') return [...new Set(value as Array<number | string>)];
   return value;
 }
 
@@ -236,10 +241,12 @@ function scopeThrough(def: ResourceDef, fieldName: string): Record<string, strin
   return Object.keys(conditions).length > 0 ? conditions : undefined;
 }
 
-async function missingIds(knex: Knex, registry: Registry, target: ResourceDef, ids: number[]): Promise<Set<number>> {
-  if (ids.length === 0) return new Set();
-  const found = new Set((await liveRows(knex, registry, target).whereIn(`${target.table}.id`, ids).pluck(`${target.table}.id`)).map(Number));
-  return new Set(ids.filter((id) => !found.has(id)));
+/** The ids of the records named (by id, or by the `by` column), and the names that found nothing. */
+async function resolveIds(knex: Knex, registry: Registry, target: ResourceDef, keys: Array<number | string>, by = 'id') {
+  if (keys.length === 0) return { ids: [] as number[], missing: new Set<number | string>() };
+  const rows = await liveRows(knex, registry, target).whereIn(`${target.table}.${by}`, keys).select(`${target.table}.id`, `${target.table}.${by} as key`);
+  const found = new Map(rows.map((row: { id: number; key: number | string }) => [by === 'id' ? Number(row.key) : row.key, Number(row.id)]));
+  return { ids: [...new Set(keys.flatMap((key) => found.get(key) ?? []))], missing: new Set(keys.filter((key) => !found.has(key))) };
 }
 
 // Soft-deleted rows count: restoring them must not create a duplicate.

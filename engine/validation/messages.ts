@@ -12,6 +12,7 @@ export const messages = {
   email: (f: FieldDef) => `The ${f.label} field must be a valid email address.`,
   hexColor: (f: FieldDef) => `The ${f.label} field must be a valid hexadecimal color.`,
   url: (f: FieldDef) => `The ${f.label} field must be a valid URL.`,
+  minLength: (f: FieldDef) => `The ${f.label} field must be at least ${f.minLength} characters.`,
   maxLength: (f: FieldDef) => `The ${f.label} field must not be greater than ${f.maxLength} characters.`,
   minimum: (f: FieldDef) => `The ${f.label} field must be at least ${f.minimum}.`,
   maximum: (f: FieldDef) => `The ${f.label} field must not be greater than ${f.maximum}.`,
@@ -51,6 +52,7 @@ export function describeInvalid(field: FieldDef, value: unknown): string {
       if (typeof value !== 'string') return messages.string(field);
       if (field.enum) return messages.invalidChoice(field);
       if (field.maxLength !== undefined && value.length > field.maxLength) return messages.maxLength(field);
+      if (field.minLength !== undefined && value.length < field.minLength) return messages.minLength(field);
       if (field.format === 'email') return messages.email(field);
       if (field.format === 'hex-color') return messages.hexColor(field);
       if (field.format === 'url') return messages.url(field);

@@ -1,9 +1,14 @@
-// The onRequest hook of every protected route: a valid, unexpired, unrevoked token of an
-// existing user, or 401 {"message":"Unauthenticated."}.
+// The onRequest hook of every protected route: a valid, unexpired, unrevoked token of an active,
+// existing user, or 401 {"message":"Unauthenticated."}. One query reads the user, the token's
+// state and the access version; the user's permissions come from the per-process access cache.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Knex } from 'knex';
-import { UnauthenticatedError } from '../../engine/index.ts';
-import { bearerToken, readToken, type TokenClaims } from './tokens.ts';
+import { nowTimestamp, UnauthenticatedError } from '../../engine/index.ts';
+import { AccessCache } from '../access/access-cache.ts';
+import { accessVersionQuery } from '../access/access-version.ts';
+import { loadAccess } from '../access/load-access.ts';
+import type { Access, Principal } from '../access/principal.ts';
+import { bearerToken, readToken, sameHash, tokenHash, type TokenClaims } from './tokens.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -11,20 +16,54 @@ declare module 'fastify' {
   }
 }
 
+/** last_used_at of an API token is written at most this often. */
+const LAST_USED_EVERY_MS = 60_000;
+
 export function createAuthenticate(app: FastifyInstance, knex: Knex) {
+  const cache = new AccessCache();
+
   return async function authenticate(request: FastifyRequest): Promise<void> {
     const claims = request.tokenClaims ?? readTokenFromRequest(app, request);
     if (!claims) throw new UnauthenticatedError();
-    // One query: the user, and whether this token was revoked.
-    const row = await knex('users')
-      .leftJoin('revoked_tokens', 'revoked_tokens.jti', knex.raw('?', [claims.jti]))
-      .where('users.id', Number(claims.sub))
+    const userId = Number(claims.sub);
+    const user = knex('users')
+      .where('users.id', userId)
       .whereNull('users.deleted_at')
-      .first('users.id', 'users.name', 'users.email', 'revoked_tokens.jti as revoked');
-    if (!row || row.revoked) throw new UnauthenticatedError();
+      .where('users.is_active', true)
+      .first('users.id', 'users.name', 'users.email', accessVersionQuery(knex).as('access_version'));
+
+    let access: Access;
+    if (claims.tid === undefined) {
+      const row = await user.leftJoin('revoked_tokens', 'revoked_tokens.jti', knex.raw('?', [claims.jti])).select('revoked_tokens.jti as revoked');
+      if (!row || row.revoked) throw new UnauthenticatedError();
+      access = await cache.get(`user:${userId}`, Number(row.access_version), () => loadAccess(knex, userId));
+      const principal: Principal = { id: userId, name: row.name, email: row.email, access };
+      request.authUser = principal;
+    } else {
+      const row = await user
+        .join('api_tokens', 'api_tokens.user_id', 'users.id')
+        .where('api_tokens.id', claims.tid)
+        .select('api_tokens.token_hash', 'api_tokens.abilities', 'api_tokens.last_used_at');
+      if (!row || !sameHash(row.token_hash, tokenHash(bearerToken(request.headers.authorization)!))) throw new UnauthenticatedError();
+      access = await cache.get(`token:${claims.tid}`, Number(row.access_version), async () => narrowed(await loadAccess(knex, userId), row.abilities));
+      const principal: Principal = { id: userId, name: row.name, email: row.email, access, apiTokenId: claims.tid };
+      request.authUser = principal;
+      await touchApiToken(knex, claims.tid, row.last_used_at);
+    }
     request.tokenClaims = claims;
-    request.authUser = { id: Number(row.id), name: row.name, email: row.email };
   };
+}
+
+/** A token's effective permissions: its abilities that its user still holds. */
+function narrowed(access: Access, abilities: string): Access {
+  const allowed = new Set<string>(JSON.parse(abilities) as string[]);
+  return { ...access, permissions: new Set([...access.permissions].filter((name) => allowed.has(name))) };
+}
+
+async function touchApiToken(knex: Knex, id: number, lastUsedAt: string | null): Promise<void> {
+  const last = lastUsedAt ? Date.parse(`${lastUsedAt.replace(' ', 'T')}Z`) : 0;
+  if (Date.now() - last < LAST_USED_EVERY_MS) return;
+  await knex('api_tokens').where('id', id).update({ last_used_at: nowTimestamp() });
 }
 
 export function readTokenFromRequest(app: FastifyInstance, request: FastifyRequest): TokenClaims | undefined {

@@ -12,7 +12,12 @@ export function registerAuthRoutes(app: FastifyInstance, knex: Knex, config: Con
   app.post(`${prefix}/login`, async (request, reply) => {
     await limitLoginAttempts(request);
     const { email, password } = validateLogin(request.body);
-    const user = await knex('users').whereRaw('LOWER(email) = ?', [email.toLowerCase()]).whereNull('deleted_at').first('id', 'name', 'email', 'password');
+    // A deleted or deactivated user cannot log in, and learns no more than a wrong password tells.
+    const user = await knex('users')
+      .whereRaw('LOWER(email) = ?', [email.toLowerCase()])
+      .whereNull('deleted_at')
+      .where('is_active', true)
+      .first('id', 'name', 'email', 'password');
     const matches = await verifyPassword(password, user?.password ?? (await dummyHash()));
     if (!user || !matches) throw new HttpError(401, 'The provided credentials are incorrect.');
     return reply.send({

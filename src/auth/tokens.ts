@@ -1,6 +1,8 @@
 // Bearer tokens: JWTs signed with @fastify/jwt, each with its own id (jti) so one can be revoked.
-// Revocations live in the database, so every process that shares it refuses a revoked token.
-import { randomUUID } from 'node:crypto';
+// Login tokens live `TOKEN_TTL` and are revoked by logout (a row in revoked_tokens). API tokens
+// (`tid`: their row in api_tokens) live until their expiry or until that row is deleted.
+// Both checks are in the database, so every process that shares it refuses a revoked token.
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Knex } from 'knex';
 import { nowTimestamp } from '../../engine/index.ts';
@@ -10,10 +12,29 @@ export interface TokenClaims {
   jti: string;
   iat: number;
   exp: number;
+  /** An API token's id. */
+  tid?: number;
 }
+
+/** API tokens without an expiry date still carry `exp`: a hundred years out. */
+const NEVER_SECONDS = 100 * 365 * 24 * 3600;
 
 export function issueToken(app: FastifyInstance, userId: number): string {
   return app.jwt.sign({ sub: String(userId), jti: randomUUID() });
+}
+
+export function issueApiToken(app: FastifyInstance, userId: number, tokenId: number, expiresAt: Date | null): string {
+  const expiresIn = expiresAt ? Math.max(1, Math.floor((expiresAt.getTime() - Date.now()) / 1000)) : NEVER_SECONDS;
+  return app.jwt.sign({ sub: String(userId), jti: randomUUID(), tid: tokenId }, { expiresIn });
+}
+
+/** What api_tokens stores instead of the token. */
+export function tokenHash(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+export function sameHash(a: string, b: string): boolean {
+  return a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 }
 
 /** Verifies signature and expiry; undefined for anything that is not a valid token of ours. */
@@ -21,6 +42,7 @@ export function readToken(app: FastifyInstance, token: string): TokenClaims | un
   try {
     const claims = app.jwt.verify<TokenClaims>(token);
     if (typeof claims.sub !== 'string' || typeof claims.jti !== 'string') return undefined;
+    if (claims.tid !== undefined && !Number.isSafeInteger(claims.tid)) return undefined;
     return claims;
   } catch {
     return undefined;
@@ -28,6 +50,10 @@ export function readToken(app: FastifyInstance, token: string): TokenClaims | un
 }
 
 export async function revokeToken(knex: Knex, claims: TokenClaims): Promise<void> {
+  if (claims.tid !== undefined) {
+    await knex('api_tokens').where({ id: claims.tid, user_id: Number(claims.sub) }).delete();
+    return;
+  }
   const expiresAt = new Date(claims.exp * 1000).toISOString().slice(0, 23).replace('T', ' ');
   await knex('revoked_tokens').insert({ jti: claims.jti, user_id: Number(claims.sub), expires_at: expiresAt, revoked_at: nowTimestamp() }).onConflict('jti').ignore();
   // Expired tokens are refused by their signature anyway; their revocations can go.

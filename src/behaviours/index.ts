@@ -9,6 +9,9 @@ import { prepareOperation } from './inventories/prepare-operation.ts';
 import { computeOrderTotals } from './sales/compute-order-totals.ts';
 import { prepareOrderLine } from './sales/prepare-order-line.ts';
 import { prepareOrder } from './sales/prepare-order.ts';
+import { accessChanged, keepOwnUserManagement } from './security/access-changed.ts';
+import { detachRole, guardRoleGrants, protectAdminRole } from './security/roles.ts';
+import { guardUserDelete, guardUserGrants, prepareUser } from './security/users.ts';
 import { appendToSortOrder } from './support/append-to-sort-order.ts';
 import { inverseRate } from './support/inverse-rate.ts';
 
@@ -26,6 +29,14 @@ export const behaviours: Behaviours = {
     'products.categoryNotInUse': categoryNotInUse,
     'accounts.addDefaultDueTerm': addDefaultDueTerm,
     ...inventoryMasterDataHooks,
+    'security.accessChanged': accessChanged,
+    'security.keepOwnUserManagement': keepOwnUserManagement,
+    'security.guardRoleGrants': guardRoleGrants,
+    'security.protectAdminRole': protectAdminRole,
+    'security.detachRole': detachRole,
+    'security.prepareUser': prepareUser,
+    'security.guardUserGrants': guardUserGrants,
+    'security.guardUserDelete': guardUserDelete,
   },
   computed: {
     'support.inverseRate': inverseRate,

@@ -11,7 +11,8 @@ import { buildApiDocument, buildApiMarkdown, MARKDOWN_FILE } from '../docs.ts';
 import { seedDemo } from '../seed/demo.ts';
 import { seed } from '../seed/index.ts';
 import { resolveJwtSecret } from '../jwt-secret.ts';
-import { createUser, UserExistsError } from '../seed/users.ts';
+import { syncPermissions } from '../access/permissions.ts';
+import { createUser, UnknownRoleError, UserExistsError } from '../seed/users.ts';
 import { API_PREFIX, loadResources } from '../server.ts';
 
 const USAGE = `Usage: npm run erp -- <command> [options]
@@ -20,8 +21,10 @@ Commands:
   migrate                                   apply pending database migrations
   seed [--demo]                             add the reference data and the administrator (idempotent);
                                             --demo also adds demo partners, products, orders and receipts
-  user:create --email E --name N [--password P]
-                                            create a user; prints a generated password when none is given
+  user:create --email E --name N [--password P] [--role NAME ...]
+                                            create a user; prints a generated password when none is given.
+                                            The first user of an installation gets the Admin role by default
+  role:list                                 list the roles, with how many permissions and users each has
   check                                     load and check every resource definition, without a database
   routes                                    print the generated routes
   openapi                                   print the OpenAPI 3.1 document (as served at /api/docs/openapi.json)
@@ -57,10 +60,24 @@ async function main(argv: string[]): Promise<number> {
       }
       return withDatabase(async (knex) => {
         await migrateLatest(knex);
+        await syncPermissions(knex, loadResources()); // the roles hold what the registry needs
         const user = await createUser(knex, values);
-        console.log(`User ${user.id} created: ${user.email}${user.generatedPassword ? ` / ${user.generatedPassword}  (shown once)` : ''}`);
+        const roles = user.roles.length > 0 ? ` with role ${user.roles.join(', ')}` : ' with no role (it may do nothing until given one)';
+        console.log(`User ${user.id} created: ${user.email}${user.generatedPassword ? ` / ${user.generatedPassword}  (shown once)` : ''}${roles}`);
       });
     }
+    case 'role:list':
+      return withDatabase(async (knex) => {
+        await migrateLatest(knex);
+        await syncPermissions(knex, loadResources());
+        const roles = await knex('roles')
+          .orderBy('roles.id')
+          .select('roles.id', 'roles.name')
+          .select(knex('role_permissions').count('*').whereRaw('role_permissions.role_id = roles.id').as('permissions'))
+          .select(knex('user_roles').count('*').whereRaw('user_roles.role_id = roles.id').as('users'));
+        const lines = roles.map((role: any) => `${String(role.id).padStart(4)}  ${role.name}  (${role.permissions} permissions, ${role.users} users)`);
+        await print(`${lines.join('\n')}\n`);
+      });
     case 'check': {
       const registry = loadResources();
       console.log(`${registry.all().length} resource definitions are valid.`);
@@ -99,13 +116,13 @@ function print(text: string): Promise<void> {
   return new Promise((resolve, reject) => process.stdout.write(text, (error) => (error ? reject(error) : resolve())));
 }
 
-const USER_CREATE_USAGE = 'Usage: npm run erp -- user:create --email E --name N [--password P]';
+const USER_CREATE_USAGE = 'Usage: npm run erp -- user:create --email E --name N [--password P] [--role NAME ...]';
 
 /** The options of user:create, or what is wrong with them. */
-function userOptions(args: string[]): { email: string; name: string; password?: string } | string {
-  let values: { email?: string; name?: string; password?: string };
+function userOptions(args: string[]): { email: string; name: string; password?: string; roles?: string[] } | string {
+  let values: { email?: string; name?: string; password?: string; role?: string[] };
   try {
-    ({ values } = parseArgs({ args, options: { email: { type: 'string' }, name: { type: 'string' }, password: { type: 'string' } } }));
+    ({ values } = parseArgs({ args, options: { email: { type: 'string' }, name: { type: 'string' }, password: { type: 'string' }, role: { type: 'string', multiple: true } } }));
   } catch (error) {
     return (error as Error).message; // an unknown option, a missing value or a stray argument
   }
@@ -113,7 +130,7 @@ function userOptions(args: string[]): { email: string; name: string; password?: 
   // The rule the login applies: a user created with anything else could never log in.
   if (!/^[^\s@]+@[^\s@]+$/.test(values.email.trim())) return `--email is not an e-mail address: "${values.email}"`;
   if (values.password !== undefined && values.password.length < 8) return 'The password must be at least 8 characters long.';
-  return { email: values.email, name: values.name, password: values.password };
+  return { email: values.email, name: values.name, password: values.password, roles: values.role };
 }
 
 async function withDatabase(work: (knex: ReturnType<typeof createKnex>, config: ReturnType<typeof loadConfig>) => Promise<void>): Promise<number> {
@@ -130,7 +147,7 @@ async function withDatabase(work: (knex: ReturnType<typeof createKnex>, config: 
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error) => {
-    if (error instanceof ConfigError || error instanceof DefinitionError || error instanceof UserExistsError) console.error(error.message);
+    if (error instanceof ConfigError || error instanceof DefinitionError || error instanceof UserExistsError || error instanceof UnknownRoleError) console.error(error.message);
     else console.error(error);
     process.exit(1);
   },

@@ -1,7 +1,10 @@
 // First-start reference data. Idempotent: each step adds only what is missing, so running it on
 // every start (or twice) adds nothing the second time.
 import type { Knex } from 'knex';
+import type { Registry } from '../../engine/index.ts';
+import { syncPermissions } from '../access/permissions.ts';
 import type { Config } from '../config.ts';
+import { loadResources } from '../server.ts';
 import { seedAccounts } from './accounts.ts';
 import { seedCompany } from './company.ts';
 import { seedCountries } from './countries.ts';
@@ -11,24 +14,27 @@ import { seedPartners } from './partners.ts';
 import { seedProducts } from './products.ts';
 import { seedSales } from './sales.ts';
 import { seedUnitsOfMeasure } from './units-of-measure.ts';
-import { seedAdmin, type CreatedUser } from './users.ts';
+import { assignDefaultCompany, seedAdmin, type CreatedUser } from './users.ts';
 
 export interface SeedResult {
   added: Record<string, number>;
   admin?: CreatedUser;
 }
 
-export async function seed(knex: Knex, config: Pick<Config, 'adminEmail' | 'adminName' | 'adminPassword'>): Promise<SeedResult> {
+export async function seed(knex: Knex, config: Pick<Config, 'adminEmail' | 'adminName' | 'adminPassword'>, registry: Registry = loadResources()): Promise<SeedResult> {
+  // Every start: the permissions of the registry exist, and the Admin role holds them all.
+  const permissions = await syncPermissions(knex, registry);
   const admin = await seedAdmin(knex, { email: config.adminEmail, name: config.adminName, password: config.adminPassword });
   const adminId = admin?.id ?? (await knex('users').orderBy('id').first('id'))?.id ?? null;
   const currencies = await seedCurrencies(knex);
   const { countries, states } = await seedCountries(knex);
   const companies = await seedCompany(knex, adminId);
+  if (admin) await assignDefaultCompany(knex, admin.id);
   const uoms = await seedUnitsOfMeasure(knex, adminId);
   await seedPartners(knex, adminId); // titles, industries (not counted in `added`: test/service/seed.test.ts lists its keys)
   await seedProducts(knex, adminId); // categories, attributes and their options (idem)
   await seedInventories(knex, adminId); // locations, warehouse WH, operation types, sequences, routes, rules (idem)
   await seedAccounts(knex, adminId); // chart of accounts, journals, taxes, payment terms (idem)
   await seedSales(knex, adminId); // price list, team, tags, UTM data (idem)
-  return { added: { users: admin ? 1 : 0, currencies, countries, states, companies, uoms }, admin };
+  return { added: { users: admin ? 1 : 0, permissions, currencies, countries, states, companies, uoms }, admin };
 }

@@ -72,6 +72,14 @@ export async function prepareContext(def: ResourceDef, registry: Registry, targe
     }
   };
   await collect(def);
+  // ids fields that name their records by another column (a role's permissions by name).
+  const referenceKeys = new Map<string, unknown>();
+  for (const field of def.fields.values()) {
+    if (field.type !== 'ids' || !field.by || !field.writable) continue;
+    const target = registry.get(def.relations.get(field.relation!)!.resource);
+    const row = await knex(target.table).where('id', referenceIds.get(target.name)!).first(field.by);
+    referenceKeys.set(`${target.name}.${field.by}`, row[field.by]);
+  }
   const listPath = `${API}${def.path}`.replace(`{${def.parent?.param}}`, String(parentId));
   return {
     def,
@@ -82,7 +90,7 @@ export async function prepareContext(def: ResourceDef, registry: Registry, targe
     token: app.token,
     parentId,
     listPath,
-    payload: { referenceIds, registry, tag: Math.random().toString(36).slice(2, 8) },
+    payload: { referenceIds, referenceKeys, registry, tag: Math.random().toString(36).slice(2, 8) },
     created: [],
   };
 }

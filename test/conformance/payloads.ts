@@ -6,6 +6,8 @@ import { formatDecimal, formatTimestamp } from '../../engine/serialize/formats.t
 export interface PayloadContext {
   /** An existing id for each referenced resource (also those of ids fields and nested records). */
   referenceIds: Map<string, number>;
+  /** The `by` column value of those records, for ids fields that name records by it: `security/permissions.name`. */
+  referenceKeys?: Map<string, unknown>;
   registry: Registry;
   /** A tag unique to this run, so values of different runs never collide. */
   tag: string;
@@ -21,7 +23,7 @@ export function sampleValue(field: FieldDef, context: PayloadContext, n: number,
   if (field.type === 'strings') return [`file-${n}.png`, `file-${n}-b.png`];
   if (field.type === 'ids' || field.type === 'records') {
     const target = context.registry.get(owner!.relations.get(field.relation!)!.resource);
-    if (field.type === 'ids') return [context.referenceIds.get(target.name)];
+    if (field.type === 'ids') return [field.by ? context.referenceKeys?.get(`${target.name}.${field.by}`) : context.referenceIds.get(target.name)];
     return Array.from({ length: Math.max(1, field.minItems ?? 0) }, (_, i) => validPayload(target, context, n + i));
   }
   if (field.enum) return field.enum[n % field.enum.length];
@@ -104,7 +106,10 @@ export function invalidValues(field: FieldDef, context: PayloadContext): Invalid
   if (field.type === 'strings' || field.type === 'ids' || field.type === 'records') {
     cases.push({ rule: 'array', value: 'not-a-list', message: `The ${label} field must be an array.` });
     if (field.minItems) cases.push({ rule: `minItems ${field.minItems}`, value: [], message: `The ${label} field must have at least ${field.minItems} ${field.minItems === 1 ? 'item' : 'items'}.` });
-    if (field.type === 'ids') {
+    if (field.type === 'ids' && field.by) {
+      cases.push({ rule: `${field.by}s exist`, value: [`no-such-${context.tag}`], key: `${field.name}.0`, message: `The selected ${label}.0 is invalid.` });
+      cases.push({ rule: `${field.by}s are strings`, value: [12], key: `${field.name}.0`, message: `The ${label}.0 field must be a string.` });
+    } else if (field.type === 'ids') {
       cases.push({ rule: 'ids exist', value: [99999999], key: `${field.name}.0`, message: `The selected ${label}.0 is invalid.` });
       cases.push({ rule: 'ids are integers', value: ['x'], key: `${field.name}.0`, message: `The ${label}.0 field must be an integer.` });
     }

@@ -8,7 +8,7 @@ import { loadConfig, type Config } from '../../src/config.ts';
 import { createKnex } from '../../src/db.ts';
 import { migrateLatest } from '../../src/migrate.ts';
 import { seed } from '../../src/seed/index.ts';
-import { buildServer } from '../../src/server.ts';
+import { buildServer, loadResources } from '../../src/server.ts';
 import { Client } from './http.ts';
 import type { Target } from './targets.ts';
 
@@ -53,6 +53,8 @@ export async function startApp(target: Target, options: StartOptions = {}): Prom
   await migrateLatest(knex);
   if (options.minimalSeed) {
     const { seedAdmin } = await import('../../src/seed/users.ts');
+    const { syncPermissions } = await import('../../src/access/permissions.ts');
+    await syncPermissions(knex, loadResources());
     await seedAdmin(knex, { email: ADMIN.email, name: ADMIN.name, password: ADMIN.password });
   } else {
     await seed(knex, { adminEmail: ADMIN.email, adminName: ADMIN.name, adminPassword: ADMIN.password });

@@ -121,7 +121,7 @@ cli('seed --demo adds partners, products, priced orders and receipts once', asyn
 cli('user:create creates a user whose password is stored as a bcrypt hash', async () => {
   const run = await erp(['user:create', '--email', 'Jane.Doe@Example.com', '--name', 'Jane Doe', '--password', 'jane-password']);
   assert.is(run.code, 0, run.stderr);
-  assert.match(run.stdout, /^User \d+ created: jane\.doe@example\.com$/m);
+  assert.match(run.stdout, /^User \d+ created: jane\.doe@example\.com with no role \(it may do nothing until given one\)$/m);
   assert.not.match(run.stdout, /jane-password/);
   const user = await withDatabase((knex) => knex('users').where('email', 'jane.doe@example.com').first('name', 'password'));
   assert.ok(user, 'the user is stored, with the e-mail in lower case');
@@ -133,10 +133,41 @@ cli('user:create creates a user whose password is stored as a bcrypt hash', asyn
 cli('user:create without --password prints a generated one', async () => {
   const run = await erp(['user:create', '--email', 'sam@example.com', '--name', 'Sam']);
   assert.is(run.code, 0, run.stderr);
-  const created = /^User \d+ created: sam@example\.com \/ (\S+) {2}\(shown once\)$/m.exec(run.stdout);
+  const created = /^User \d+ created: sam@example\.com \/ (\S+) {2}\(shown once\) with no role/m.exec(run.stdout);
   assert.ok(created, run.stdout);
   const user = await withDatabase((knex) => knex('users').where('email', 'sam@example.com').first('password'));
   assert.ok(await verifyPassword(created![1]!, user.password));
+});
+
+cli('user:create --role gives the roles named; an unknown role fails and creates nobody', async () => {
+  const run = await erp(['user:create', '--email', 'clerk@example.com', '--name', 'Clerk', '--password', 'clerk-password', '--role', 'Admin']);
+  assert.is(run.code, 0, run.stderr);
+  assert.match(run.stdout, /created: clerk@example\.com with role Admin$/m);
+  const roles = await withDatabase((knex) =>
+    knex('user_roles').join('users', 'users.id', 'user_roles.user_id').join('roles', 'roles.id', 'user_roles.role_id').where('users.email', 'clerk@example.com').pluck('roles.name'),
+  );
+  assert.equal(roles, ['Admin']);
+  const unknown = await erp(['user:create', '--email', 'ghost@example.com', '--name', 'Ghost', '--role', 'Nobody']);
+  assert.is(unknown.code, 1);
+  assert.is(unknown.stderr.trim(), 'No role is named "Nobody" (npm run erp -- role:list shows them).');
+  assert.equal(await withDatabase((knex) => knex('users').where('email', 'ghost@example.com').pluck('id')), []);
+});
+
+cli('user:create on an installation without users makes that first user an Admin', async () => {
+  const fresh = join(dir, 'first-user.sqlite');
+  const run = await erp(['user:create', '--email', 'first@example.com', '--name', 'First', '--password', 'first-password'], {}, fresh);
+  assert.is(run.code, 0, run.stderr);
+  assert.match(run.stdout, /^User 1 created: first@example\.com with role Admin$/m);
+  const second = await erp(['user:create', '--email', 'second@example.com', '--name', 'Second', '--password', 'second-password'], {}, fresh);
+  assert.match(second.stdout, /with no role/);
+});
+
+cli('role:list shows each role with its permission and user counts', async () => {
+  const run = await erp(['role:list']);
+  assert.is(run.code, 0, run.stderr);
+  const permissions = await withDatabase(async (knex) => Number((await knex('permissions').count({ n: '*' }).first())!.n));
+  assert.ok(permissions > 100, 'every permission of the registry exists');
+  assert.match(run.stdout, new RegExp(`^\\s+1  Admin  \\(${permissions} permissions, \\d+ users\\)$`, 'm'));
 });
 
 cli('user:create with an e-mail already used fails with a clear message', async () => {
@@ -153,7 +184,7 @@ cli('user:create without --email fails with a usage message', async () => {
   const run = await erp(['user:create', '--name', 'Nobody', '--password', 'some-password']);
   assert.is(run.code, 2);
   assert.match(run.stderr, /needs --email and --name/);
-  assert.match(run.stderr, /Usage: npm run erp -- user:create --email E --name N \[--password P\]/);
+  assert.match(run.stderr, /Usage: npm run erp -- user:create --email E --name N \[--password P\] \[--role NAME ...\]/);
 });
 
 cli('user:create refuses what the login would refuse', async () => {

@@ -11,7 +11,7 @@ import { seed, type SeedResult } from '../../src/seed/index.ts';
 import { databaseTargets, type Target } from '../helpers/targets.ts';
 
 const ADMIN = { adminEmail: 'owner@example.com', adminName: 'Owner', adminPassword: undefined };
-const TABLES = ['users', 'currencies', 'countries', 'states', 'companies', 'unit_of_measure_categories', 'unit_of_measures'];
+const TABLES = ['users', 'permissions', 'roles', 'role_permissions', 'user_roles', 'user_companies', 'currencies', 'countries', 'states', 'companies', 'unit_of_measure_categories', 'unit_of_measures'];
 const UOM_CATEGORIES = ['Unit', 'Weight', 'Working Time', 'Length / Distance', 'Surface', 'Volume'];
 
 interface FreshDatabase {
@@ -67,6 +67,7 @@ for (const target of databaseTargets()) {
     const counts = await rowCounts(knex);
     assert.equal(result.added, {
       users: 1,
+      permissions: counts.permissions,
       currencies: counts.currencies,
       countries: counts.countries,
       states: counts.states,
@@ -183,10 +184,38 @@ for (const target of databaseTargets()) {
     assert.not.ok(await verifyPassword('admin-password-1', admin.password));
   });
 
+  test('the administrator holds the Admin role, which holds every permission, and works in the seeded company', async () => {
+    const permissions = await knex('permissions').pluck('name');
+    assert.ok(permissions.includes('view_any_inventory_tag') && permissions.includes('update_inventory_operation::type') && permissions.includes('bypass_company_scope'));
+    const admin = await knex('users').where('email', ADMIN.adminEmail).first('id', 'default_company_id', 'resource_permission');
+    const roles = await knex('user_roles').join('roles', 'roles.id', 'user_roles.role_id').where('user_id', admin.id).pluck('roles.name');
+    assert.equal(roles, ['Admin']);
+    const held = await knex('role_permissions').join('roles', 'roles.id', 'role_permissions.role_id').where('roles.name', 'Admin').count({ n: '*' }).first();
+    assert.is(Number(held!.n), permissions.length);
+    assert.is(admin.resource_permission, 'global');
+    const company = await knex('companies').orderBy('id').first('id');
+    assert.is(Number(admin.default_company_id), Number(company.id));
+    assert.equal((await knex('user_companies').where('user_id', admin.id).pluck('company_id')).map(Number), [Number(company.id)]);
+  });
+
+  test('a permission the registry needs but the database lacks (a new resource) is added and granted to Admin', async () => {
+    const removed = await knex('permissions').where('name', 'view_any_inventory_tag').first('id');
+    await knex('role_permissions').where('permission_id', removed.id).delete();
+    await knex('permissions').where('id', removed.id).delete();
+    const again = await seed(knex, ADMIN);
+    assert.is(again.added.permissions, 1);
+    const granted = await knex('role_permissions')
+      .join('permissions', 'permissions.id', 'role_permissions.permission_id')
+      .join('roles', 'roles.id', 'role_permissions.role_id')
+      .where({ 'roles.name': 'Admin', 'permissions.name': 'view_any_inventory_tag' })
+      .first('permissions.ability', 'permissions.resource');
+    assert.equal(granted, { ability: 'view_any', resource: 'inventories/tags' });
+  });
+
   test('seeding again adds nothing', async () => {
     const before = await rowCounts(knex);
     const again = await seed(knex, ADMIN);
-    assert.equal(again.added, { users: 0, currencies: 0, countries: 0, states: 0, companies: 0, uoms: 0 });
+    assert.equal(again.added, { users: 0, permissions: 0, currencies: 0, countries: 0, states: 0, companies: 0, uoms: 0 });
     assert.is(again.admin, undefined, 'no password is generated again');
     assert.equal(await rowCounts(knex), before);
   });

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { clientErrorFromDb } from '../../errors/db-errors.ts';
 import { parseIncludes, type RawQuery } from '../../list/parse-list-query.ts';
-import { authorize, findParentId, findRecord } from '../lookup.ts';
+import { authorize, checkValues, findParent, findRecord } from '../lookup.ts';
 import type { ResourceRuntime } from '../runtime.ts';
 import { inTransaction } from '../transaction.ts';
 import { writeContext } from '../write-context.ts';
@@ -12,18 +12,19 @@ export function createHandler(runtime: ResourceRuntime) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const includes = parseIncludes(request.query as RawQuery, def);
     const values = await runtime.validator.validate(request.body, deps.knex, { mode: 'create' });
-    const parentId = await findParentId(runtime, request);
-    await authorize(runtime, request, 'create');
+    checkValues(runtime, request, values, 'create');
+    const parent = await findParent(runtime, request);
+    authorize(runtime, request, 'create', { parent: parent?.record });
 
     let id: number;
     try {
       // The path's parent wins over a parent id in the body. Nested records go in the same transaction.
-      const fixed = def.parent ? { [def.parent.foreignKey]: parentId } : {};
+      const fixed = def.parent ? { [def.parent.foreignKey]: parent?.id } : {};
       id = await inTransaction(deps.knex, (trx) => insertRecord(writeContext(runtime, request, trx), def, values, fixed));
     } catch (error) {
       throw clientErrorFromDb(error, def) ?? error;
     }
-    const record = await findRecord(runtime, id, { parentId, includes });
+    const record = await findRecord(runtime, id, { parentId: parent?.id, includes });
     return reply.code(201).send({ data: runtime.serialize(record), message: def.messages.created });
   };
 }

@@ -4,7 +4,7 @@ import { nowTimestamp } from '../../serialize/formats.ts';
 import { assertDeletable } from '../guards.ts';
 import { writeContext } from '../write-context.ts';
 import { runHooks } from '../write-record.ts';
-import { authorize, findParentId, findRecord } from '../lookup.ts';
+import { authorize, findParent, findRecord, visibleRows } from '../lookup.ts';
 import { pathId } from '../path-params.ts';
 import type { ResourceRuntime } from '../runtime.ts';
 import { inTransaction } from '../transaction.ts';
@@ -14,9 +14,9 @@ export function deleteHandler(runtime: ResourceRuntime) {
   const { def, deps } = runtime;
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const id = pathId(request, 'id');
-    const parentId = await findParentId(runtime, request);
-    await authorize(runtime, request, 'delete');
-    const record = await findRecord(runtime, id, { parentId });
+    const parent = await findParent(runtime, request);
+    const record = await findRecord(runtime, id, { parentId: parent?.id, rows: visibleRows(runtime, request) });
+    authorize(runtime, request, 'delete', { parent: parent?.record, record });
     try {
       await inTransaction(deps.knex, async (trx) => {
         const context = writeContext(runtime, request, trx);

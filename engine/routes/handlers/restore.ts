@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { parseIncludes, type RawQuery } from '../../list/parse-list-query.ts';
-import { authorize, findParentId, findRecord } from '../lookup.ts';
+import { authorize, findParent, findRecord, visibleRows } from '../lookup.ts';
 import { pathId } from '../path-params.ts';
 import type { ResourceRuntime } from '../runtime.ts';
 
@@ -10,11 +10,12 @@ export function restoreHandler(runtime: ResourceRuntime) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const id = pathId(request, 'id');
     const includes = parseIncludes(request.query as RawQuery, def);
-    const parentId = await findParentId(runtime, request);
-    await authorize(runtime, request, 'restore');
-    await findRecord(runtime, id, { parentId, trashed: 'with' });
+    const parent = await findParent(runtime, request);
+    const rows = visibleRows(runtime, request);
+    const found = await findRecord(runtime, id, { parentId: parent?.id, trashed: 'with', rows });
+    authorize(runtime, request, 'restore', { parent: parent?.record, record: found });
     await deps.knex(def.table).where('id', id).update({ deleted_at: null });
-    const record = await findRecord(runtime, id, { parentId, includes });
+    const record = await findRecord(runtime, id, { parentId: parent?.id, includes, rows });
     return reply.send({ data: runtime.serialize(record), message: def.messages.restored });
   };
 }

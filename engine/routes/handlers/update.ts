@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { clientErrorFromDb } from '../../errors/db-errors.ts';
 import { parseIncludes, type RawQuery } from '../../list/parse-list-query.ts';
-import { authorize, findParentId, findRecord } from '../lookup.ts';
+import { authorize, checkValues, findParent, findRecord, visibleRows } from '../lookup.ts';
 import { pathId } from '../path-params.ts';
 import type { ResourceRuntime } from '../runtime.ts';
 import { inTransaction } from '../transaction.ts';
@@ -15,9 +15,10 @@ export function updateHandler(runtime: ResourceRuntime) {
     const id = pathId(request, 'id');
     const includes = parseIncludes(request.query as RawQuery, def);
     const values = await runtime.validator.validate(request.body, deps.knex, { mode: 'update', id });
-    const parentId = await findParentId(runtime, request);
-    await authorize(runtime, request, 'update');
-    await findRecord(runtime, id, { parentId });
+    checkValues(runtime, request, values, 'update');
+    const parent = await findParent(runtime, request);
+    const found = await findRecord(runtime, id, { parentId: parent?.id, rows: visibleRows(runtime, request) });
+    authorize(runtime, request, 'update', { parent: parent?.record, record: found });
 
     try {
       await inTransaction(deps.knex, async (trx) => {
