@@ -160,10 +160,19 @@ export function resourceOperation(def: ResourceDef, route: RouteSpec, registry: 
     responses[413] = { $ref: '#/components/responses/PayloadTooLarge' };
     responses[415] = { $ref: '#/components/responses/UnsupportedMediaType' };
   }
-  if (op === 'list' || op === 'create' || op === 'update') {
+  if (op === 'list') {
+    responses[422] = { description: 'A filter value, `page` or `per_page` is not valid.', content: jsonContent(ref(SHARED.validationError), validationExample(def, op)) };
+  }
+  if (op === 'create' || op === 'update') {
     responses[422] = {
-      description: op === 'list' ? 'A filter value, `page` or `per_page` is not valid.' : 'The body breaks a field rule; nothing was written.',
-      content: jsonContent(ref(SHARED.validationError), validationExample(def, op)),
+      description: 'The body breaks a field rule (`errors` names each field), or a business rule refuses the change (`message` says why); nothing was written.',
+      content: jsonContent({ anyOf: [ref(SHARED.validationError), ref(SHARED.error)] }, validationExample(def, op)),
+    };
+  }
+  if (op === 'delete' || op === 'forceDelete') {
+    responses[422] = {
+      description: 'A business rule refuses the deletion (`message` says why); nothing was deleted.',
+      content: jsonContent(ref(SHARED.error), { message: `The ${lowerLabel(label)} cannot be deleted now.` }),
     };
   }
   responses[429] = { $ref: '#/components/responses/TooManyRequests' };

@@ -1,6 +1,6 @@
 // The definition-driven suite: for every resource in resources/ and every database target,
 // run the capability checks its definition implies (operations, fields, filters, sorts,
-// includes, soft delete). A new YAML file is covered without writing a test.
+// includes, soft delete, permissions). A new YAML file is covered without writing a test.
 import { suite } from 'uvu';
 import { loadResources } from '../../src/server.ts';
 import { databaseTargets } from '../helpers/targets.ts';
@@ -11,6 +11,7 @@ import { filterChecks } from './capabilities/filters.ts';
 import { includeChecks } from './capabilities/includes.ts';
 import { lifecycleChecks } from './capabilities/lifecycle.ts';
 import { listChecks } from './capabilities/list.ts';
+import { permissionChecks } from './capabilities/permissions.ts';
 import { showChecks } from './capabilities/show.ts';
 import { sortChecks } from './capabilities/sorts.ts';
 import { updateChecks } from './capabilities/update.ts';
@@ -31,6 +32,7 @@ for (const target of databaseTargets()) {
     });
 
     authenticationChecks(test, current);
+    permissionChecks(test, current);
     if (def.operations.has('create')) createChecks(test, current);
     if (def.operations.has('show')) showChecks(test, current);
     if (def.operations.has('update') && def.operations.has('create')) {

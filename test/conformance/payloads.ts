@@ -36,11 +36,11 @@ export function sampleValue(field: FieldDef, context: PayloadContext, n: number,
       // Trimmed: the API trims strings, so a value cut at a space would come back shorter.
       return truncate(`${field.label} ${String.fromCharCode(65 + (n % 26))}${n} ${context.tag}`, field.maxLength).trim();
     case 'integer':
-      return (field.minimum ?? 0) + n + 1;
+      return (field.minimum ?? 0) + withinRange(field, n) + 1;
     case 'number':
-      return (field.minimum ?? 0) + n + 1.5;
+      return (field.minimum ?? 0) + withinRange(field, n) + 1.5;
     case 'decimal':
-      return (field.minimum ?? 0) + n + 1.25;
+      return (field.minimum ?? 0) + withinRange(field, n) + 1.25;
     case 'boolean':
       return n % 2 === 0;
     case 'date':
@@ -132,6 +132,12 @@ export function invalidValues(field: FieldDef, context: PayloadContext): Invalid
   if ((field.type === 'string' || field.type === 'text') && !field.enum) cases.push({ rule: 'string', value: 12345, message: `The ${label} field must be a string.` });
   if (field.type === 'boolean') cases.push({ rule: 'boolean', value: 'perhaps', message: `The ${label} field must be true or false.` });
   return cases;
+}
+
+/** `n`, wrapped so that a number built from it stays below the field's maximum (a percentage, a day of the month). */
+function withinRange(field: FieldDef, n: number): number {
+  const span = field.maximum === undefined ? Infinity : Math.floor(field.maximum - (field.minimum ?? 0)) - 2;
+  return Number.isFinite(span) && span > 0 ? n % span : n;
 }
 
 function truncate(value: string, max: number | undefined): string {
