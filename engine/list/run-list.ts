@@ -1,22 +1,28 @@
-// The list pipeline: scope → filters → one count → one page query with batched includes.
+// The list pipeline: the resource's rows → filters → one count and one page query (prepared
+// statements, SQL written once per shape) → includes in batches.
 import type { ResourceRuntime, RowScope } from '../routes/runtime.ts';
-import { graphExpression, loadedRelations, scopedQuery } from '../routes/scope.ts';
+import { includeTree, loadRelations } from '../sql/load-relations.ts';
+import { quote, whereClause } from '../sql/quote.ts';
+import type { Row } from '../sql/reader.ts';
+import { resourceRows } from '../sql/resource-rows.ts';
 import { filterKinds } from './filters/index.ts';
-import type { Query } from './filters/types.ts';
 import type { ListQuery } from './parse-list-query.ts';
 
 export async function runList(runtime: ResourceRuntime, list: ListQuery, parentId: number | undefined, visible: RowScope | undefined) {
-  const { def, model } = runtime;
-  const query = scopedQuery(model, def, runtime.deps.registry, { parentId, trashed: list.trashed, rows: visible }) as unknown as Query;
-  for (const { filter, value } of list.filters) filterKinds[filter.kind].apply(query, value, filter, def);
+  const { def, deps, reader } = runtime;
+  const conditions = resourceRows(def, deps.registry, { parentId, trashed: list.trashed, rows: visible });
+  for (const { filter, value } of list.filters) {
+    const filtered = filterKinds[filter.kind].condition(value, quote(`${def.table}.${filter.fieldName}`), filter);
+    if (filtered) conditions.push(filtered);
+  }
+  const where = whereClause(conditions);
+  const table = quote(def.table);
+  const order = list.sort.map((sort) => `${quote(`${def.table}.${sort.name}`)} ${sort.descending ? 'DESC' : 'ASC'}`).join(', ');
 
-  const total = await query.clone().resultSize();
-  const page = query.clone();
-  for (const sort of list.sort) page.orderBy(`${def.table}.${sort.name}`, sort.descending ? 'desc' : 'asc');
-  page.limit(list.perPage).offset((list.page - 1) * list.perPage);
-  // withGraphFetched loads each relation for the whole page in one query (no N+1).
-  const relations = loadedRelations(def, list.includes);
-  if (relations.length > 0) page.withGraphFetched(graphExpression(relations)).allowGraph(runtime.allowGraph);
-  const rows = await page;
-  return { total, rows: rows as unknown as Array<Record<string, unknown>> };
+  const [counted, rows] = await Promise.all([
+    reader.all(`SELECT COUNT(*) AS ${quote('total')} FROM ${table}${where.sql}`, where.params),
+    reader.all(`SELECT ${table}.* FROM ${table}${where.sql} ORDER BY ${order} LIMIT ? OFFSET ?`, [...where.params, list.perPage, (list.page - 1) * list.perPage]),
+  ]);
+  await loadRelations(reader, deps.registry, def, rows, includeTree(runtime.loaded(list.includes)));
+  return { total: Number(counted[0]!.total), rows: rows as Row[] };
 }

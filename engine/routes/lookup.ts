@@ -1,25 +1,27 @@
 // Finding the parent and the record a request names (a miss is a 404), and asking the policy
 // whether the user may act on them (a refusal is a 403).
 import type { FastifyRequest } from 'fastify';
-import type { Knex } from 'knex';
 import type { Operation } from '../definition/format.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors/http-errors.ts';
 import type { TrashedMode } from '../list/filters/trashed.ts';
+import { includeTree, loadRelations } from '../sql/load-relations.ts';
+import { condition, quote, whereClause } from '../sql/quote.ts';
+import type { Row } from '../sql/reader.ts';
+import { resourceRows } from '../sql/resource-rows.ts';
 import { pathId } from './path-params.ts';
 import type { ResourceRuntime, RowScope } from './runtime.ts';
-import { graphExpression, loadedRelations, scopedQuery } from './scope.ts';
 
-export type Row = Record<string, unknown>;
+export type { Row };
 
 /** The parent a nested path names (a trashed or hidden parent counts as missing); undefined for a top-level resource. */
 export async function findParent(runtime: ResourceRuntime, request: FastifyRequest): Promise<{ id: number; record: Row } | undefined> {
-  const { def, parentDef, parentModel, deps } = runtime;
-  if (!def.parent || !parentDef || !parentModel) return undefined;
+  const { def, parentDef, deps } = runtime;
+  if (!def.parent || !parentDef) return undefined;
   const id = pathId(request, def.parent.param);
   const rows = deps.policy.rowScope(request.authUser!, parentDef);
-  const record = await scopedQuery(parentModel, parentDef, deps.registry, { rows }).findById(id);
+  const record = await selectById(runtime, parentDef.table, id, resourceRows(parentDef, deps.registry, { rows }));
   if (!record) throw new NotFoundError();
-  return { id, record: record as unknown as Row };
+  return { id, record };
 }
 
 /**
@@ -54,15 +56,19 @@ export interface FindOptions {
   trashed?: TrashedMode;
   includes?: readonly string[];
   rows?: RowScope;
-  trx?: Knex.Transaction;
 }
 
+/** The record with this id among the rows the request may read, with its includes loaded; else 404. */
 export async function findRecord(runtime: ResourceRuntime, id: number, options: FindOptions): Promise<Row> {
-  const { def, model } = runtime;
-  const query = scopedQuery(model, def, runtime.deps.registry, options).findById(id);
-  const relations = loadedRelations(def, options.includes);
-  if (relations.length > 0) query.withGraphFetched(graphExpression(relations)).allowGraph(runtime.allowGraph);
-  const record = await query;
+  const { def, deps } = runtime;
+  const record = await selectById(runtime, def.table, id, resourceRows(def, deps.registry, options));
   if (!record) throw new NotFoundError();
-  return record as unknown as Row;
+  await loadRelations(runtime.reader, deps.registry, def, [record], includeTree(runtime.loaded(options.includes)));
+  return record;
+}
+
+async function selectById(runtime: ResourceRuntime, table: string, id: number, conditions: ReturnType<typeof resourceRows>): Promise<Row | undefined> {
+  const where = whereClause([condition(`${quote(`${table}.id`)} = ?`, id), ...conditions]);
+  const [row] = await runtime.reader.all(`SELECT ${quote(table)}.* FROM ${quote(table)}${where.sql} LIMIT 1`, where.params);
+  return row;
 }

@@ -2,7 +2,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Operation } from '../definition/format.ts';
 import { registerResponseSchemas } from '../docs/serializer-schemas.ts';
-import { buildModels } from '../model/build-models.ts';
 import { buildSerializers } from '../serialize/record.ts';
 import { compileBodyValidator } from '../validation/body-validator.ts';
 import { createHandler } from './handlers/create.ts';
@@ -14,7 +13,7 @@ import { showHandler } from './handlers/show.ts';
 import { updateHandler } from './handlers/update.ts';
 import { fastifyPath, routeTable } from './route-table.ts';
 import type { EngineDeps, ResourceRuntime } from './runtime.ts';
-import { graphExpression } from './scope.ts';
+import { loadedRelations } from './scope.ts';
 
 const handlers: Record<Operation, (runtime: ResourceRuntime) => (request: any, reply: any) => Promise<unknown>> = {
   list: listHandler,
@@ -28,7 +27,6 @@ const handlers: Record<Operation, (runtime: ResourceRuntime) => (request: any, r
 
 export function registerResources(app: FastifyInstance, deps: EngineDeps): void {
   const { registry } = deps;
-  const models = buildModels(registry, deps.knex);
   const serializers = buildSerializers(registry, deps.behaviours);
   // Responses are serialized through the documented schemas: nothing undocumented is sent.
   const responseSchemas = registerResponseSchemas(app, registry, deps.prefix);
@@ -37,11 +35,10 @@ export function registerResources(app: FastifyInstance, deps: EngineDeps): void 
     const runtime: ResourceRuntime = {
       def,
       parentDef: def.parent && registry.get(def.parent.resource),
-      model: models.get(def.name)!,
-      parentModel: def.parent && models.get(def.parent.resource),
       serialize: serializers.get(def.name)!,
       validator: compileBodyValidator(def, registry),
-      allowGraph: graphExpression([...def.includes, ...def.embed]),
+      reader: deps.reader,
+      loaded: (includes) => loadedRelations(def, includes),
       deps,
     };
     for (const route of routeTable(def, deps.prefix)) {

@@ -5,8 +5,8 @@ import type { Operation } from '../definition/format.ts';
 import type { Registry } from '../definition/registry.ts';
 import type { ResourceDef } from '../definition/types.ts';
 import type { AuthUser, Behaviours } from '../behaviours/types.ts';
-import type { ModelClass } from '../model/build-models.ts';
 import type { Serialize } from '../serialize/record.ts';
+import type { Reader } from '../sql/reader.ts';
 import type { FieldErrors } from '../errors/http-errors.ts';
 import type { BodyValidator } from '../validation/body-validator.ts';
 
@@ -56,6 +56,8 @@ export interface Policy {
 
 export interface EngineDeps {
   knex: Knex;
+  /** Prepared reads (engine/sql/reader.ts); writes go through knex. */
+  reader: Reader;
   registry: Registry;
   behaviours: Behaviours;
   /** onRequest hook that sets request.authUser or answers 401. */
@@ -68,11 +70,10 @@ export interface EngineDeps {
 export interface ResourceRuntime {
   def: ResourceDef;
   parentDef?: ResourceDef;
-  model: ModelClass;
-  parentModel?: ModelClass;
   serialize: Serialize;
   validator: BodyValidator;
-  /** Objection's allowGraph expression of the declared includes. */
-  allowGraph: string;
+  reader: Reader;
+  /** The relations to load for the client's includes: those plus the ones the definition always embeds. */
+  loaded(includes?: readonly string[]): string[];
   deps: EngineDeps;
 }

@@ -7,7 +7,3 @@ export async function bumpAccessVersion(knex: Knex | Knex.Transaction): Promise<
   await knex('access_state').where('id', 1).increment('version', 1);
 }
 
-/** The version, as a sub-select to read with another query. */
-export function accessVersionQuery(knex: Knex) {
-  return knex('access_state').select('version').where('id', 1);
-}

@@ -3,9 +3,8 @@
 // state and the access version; the user's permissions come from the per-process access cache.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Knex } from 'knex';
-import { nowTimestamp, UnauthenticatedError } from '../../engine/index.ts';
+import { nowTimestamp, UnauthenticatedError, type Reader } from '../../engine/index.ts';
 import { AccessCache } from '../access/access-cache.ts';
-import { accessVersionQuery } from '../access/access-version.ts';
 import { loadAccess } from '../access/load-access.ts';
 import type { Access, Principal } from '../access/principal.ts';
 import { bearerToken, readToken, sameHash, tokenHash, type TokenClaims } from './tokens.ts';
@@ -19,31 +18,29 @@ declare module 'fastify' {
 /** last_used_at of an API token is written at most this often. */
 const LAST_USED_EVERY_MS = 60_000;
 
-export function createAuthenticate(app: FastifyInstance, knex: Knex) {
+// The user (active, not deleted), the token's state, and the access version, in one prepared query.
+const USER = 'SELECT u.`id`, u.`name`, u.`email`, (SELECT `version` FROM `access_state` WHERE `id` = 1) AS `access_version`';
+const ACTIVE = 'u.`id` = ? AND u.`deleted_at` IS NULL AND u.`is_active` = ?';
+const LOGIN_TOKEN_SQL = `${USER}, r.\`jti\` AS \`revoked\` FROM \`users\` u LEFT JOIN \`revoked_tokens\` r ON r.\`jti\` = ? WHERE ${ACTIVE} LIMIT 1`;
+const API_TOKEN_SQL = `${USER}, t.\`token_hash\`, t.\`abilities\`, t.\`last_used_at\` FROM \`users\` u INNER JOIN \`api_tokens\` t ON t.\`user_id\` = u.\`id\` WHERE t.\`id\` = ? AND ${ACTIVE} LIMIT 1`;
+
+export function createAuthenticate(app: FastifyInstance, knex: Knex, reader: Reader) {
   const cache = new AccessCache();
 
   return async function authenticate(request: FastifyRequest): Promise<void> {
     const claims = request.tokenClaims ?? readTokenFromRequest(app, request);
     if (!claims) throw new UnauthenticatedError();
     const userId = Number(claims.sub);
-    const user = knex('users')
-      .where('users.id', userId)
-      .whereNull('users.deleted_at')
-      .where('users.is_active', true)
-      .first('users.id', 'users.name', 'users.email', accessVersionQuery(knex).as('access_version'));
 
     let access: Access;
     if (claims.tid === undefined) {
-      const row = await user.leftJoin('revoked_tokens', 'revoked_tokens.jti', knex.raw('?', [claims.jti])).select('revoked_tokens.jti as revoked');
+      const [row] = await reader.all(LOGIN_TOKEN_SQL, [claims.jti, userId, true]);
       if (!row || row.revoked) throw new UnauthenticatedError();
       access = await cache.get(`user:${userId}`, Number(row.access_version), () => loadAccess(knex, userId));
       const principal: Principal = { id: userId, name: row.name, email: row.email, access };
       request.authUser = principal;
     } else {
-      const row = await user
-        .join('api_tokens', 'api_tokens.user_id', 'users.id')
-        .where('api_tokens.id', claims.tid)
-        .select('api_tokens.token_hash', 'api_tokens.abilities', 'api_tokens.last_used_at');
+      const [row] = await reader.all(API_TOKEN_SQL, [claims.tid, userId, true]);
       if (!row || !sameHash(row.token_hash, tokenHash(bearerToken(request.headers.authorization)!))) throw new UnauthenticatedError();
       access = await cache.get(`token:${claims.tid}`, Number(row.access_version), async () => narrowed(await loadAccess(knex, userId), row.abilities));
       const principal: Principal = { id: userId, name: row.name, email: row.email, access, apiTokenId: claims.tid };

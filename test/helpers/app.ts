@@ -1,6 +1,9 @@
 // Starts the real service (migrated, seeded) on a free port for a database target.
 // The default app of a target is shared by every suite of the run; tests that need other
 // settings (low rate limits, short token lifetimes) start their own with `startApp`.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { Knex } from 'knex';
@@ -91,10 +94,22 @@ export async function startApp(target: Target, options: StartOptions = {}): Prom
 }
 
 const shared = new Map<string, Promise<TestApp>>();
+const sharedFiles: string[] = [];
 
-/** The app shared by all suites for this target, with an admin token. */
+/**
+ * The app shared by all suites for this target, with an admin token. On SQLite it uses a file, as
+ * an installation does (reads then take their own connection); apps started alone use memory.
+ */
 export async function sharedApp(target: Target): Promise<TestApp & { token: string }> {
-  if (!shared.has(target.name)) shared.set(target.name, startApp(target));
+  if (!shared.has(target.name)) {
+    let databaseTarget = target;
+    if (target.name === 'sqlite') {
+      const dir = mkdtempSync(join(tmpdir(), 'erp-shared-'));
+      sharedFiles.push(dir);
+      databaseTarget = { ...target, databaseUrl: `sqlite:${join(dir, 'erp.sqlite')}` };
+    }
+    shared.set(target.name, startApp(databaseTarget));
+  }
   const testApp = await shared.get(target.name)!;
   return Object.assign(testApp, { token: (testApp as any).token ?? ((testApp as any).token = await testApp.login()) });
 }
@@ -103,4 +118,5 @@ export async function sharedApp(target: Target): Promise<TestApp & { token: stri
 export async function closeSharedApps(): Promise<void> {
   for (const app of shared.values()) await (await app).close();
   shared.clear();
+  for (const dir of sharedFiles.splice(0)) rmSync(dir, { recursive: true, force: true });
 }

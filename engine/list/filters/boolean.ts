@@ -4,7 +4,5 @@ import { parseBoolean } from './typed-value.ts';
 
 export const boolean: FilterKind<boolean> = {
   parse: parseBoolean,
-  apply(query, value, filter, def) {
-    query.where(`${def.table}.${filter.fieldName}`, value);
-  },
+  condition: (value, column) => ({ sql: `${column} = ?`, params: [value] }),
 };

@@ -4,7 +4,5 @@ import { parseTypedValue } from './typed-value.ts';
 
 export const exact: FilterKind<string | number | boolean> = {
   parse: parseTypedValue,
-  apply(query, value, filter, def) {
-    query.where(`${def.table}.${filter.fieldName}`, value);
-  },
+  condition: (value, column) => ({ sql: `${column} = ?`, params: [value] }),
 };

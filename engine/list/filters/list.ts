@@ -1,5 +1,6 @@
 // filter[f]=1,2,3 → f IN (1, 2, 3). Blank items are ignored.
 import type { FilterKind } from './types.ts';
+import { placeholders } from '../../sql/quote.ts';
 import { parseTypedValue } from './typed-value.ts';
 
 export const list: FilterKind<Array<string | number | boolean>> = {
@@ -12,7 +13,5 @@ export const list: FilterKind<Array<string | number | boolean>> = {
     }
     return { value: values };
   },
-  apply(query, values, filter, def) {
-    if (values.length > 0) query.whereIn(`${def.table}.${filter.fieldName}`, values);
-  },
+  condition: (values, column) => (values.length > 0 ? { sql: `${column} IN (${placeholders(values.length)})`, params: values } : undefined),
 };

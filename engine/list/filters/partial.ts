@@ -5,8 +5,8 @@ const ESCAPE = '!';
 
 export const partial: FilterKind<string> = {
   parse: (raw) => ({ value: raw }),
-  apply(query, value, filter, def) {
+  condition(value, column) {
     const pattern = `%${value.toLowerCase().replace(/[!%_]/g, (c) => ESCAPE + c)}%`;
-    query.whereRaw(`LOWER(??) LIKE ? ESCAPE '${ESCAPE}'`, [`${def.table}.${filter.fieldName}`, pattern]);
+    return { sql: `LOWER(${column}) LIKE ? ESCAPE '${ESCAPE}'`, params: [pattern] };
   },
 };

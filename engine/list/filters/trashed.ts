@@ -9,5 +9,5 @@ export const trashed: FilterKind<TrashedMode> = {
     return { value: filter.values.includes(value as TrashedMode) ? (value as TrashedMode) : 'without' };
   },
   // Applied by the list runner together with the default soft-delete scope.
-  apply() {},
+  condition: () => undefined,
 };

@@ -1,11 +1,10 @@
-import type { QueryBuilder, Model } from 'objection';
-import type { FilterDef, ResourceDef } from '../../definition/types.ts';
+import type { FilterDef } from '../../definition/types.ts';
+import type { Condition } from '../../sql/quote.ts';
 
-export type Query = QueryBuilder<Model, Model[]>;
-
-/** A filter kind: turns the raw `filter[name]` string into a value, then narrows the query. */
+/** A filter kind: turns the raw `filter[name]` string into a value, then into a SQL condition. */
 export interface FilterKind<T = unknown> {
   /** Returns the parsed value, or a message for a 422 on `filter[name]`. */
   parse(raw: string, filter: FilterDef): { value: T } | { error: string };
-  apply(query: Query, value: T, filter: FilterDef, def: ResourceDef): void;
+  /** The condition on `column` (quoted, qualified); none when the value asks for nothing. */
+  condition(value: T, column: string, filter: FilterDef): Condition | undefined;
 }

@@ -1,0 +1,47 @@
+// Which rows of a resource a request reads, as SQL conditions: the definition's scope, the parent
+// the path names, the rows the policy lets the user see, and soft-deleted rows hidden unless asked.
+import type { Registry } from '../definition/registry.ts';
+import type { ResourceDef } from '../definition/types.ts';
+import type { TrashedMode } from '../list/filters/trashed.ts';
+import type { RowScope } from '../routes/runtime.ts';
+import { condition, placeholders, quote, type Condition } from './quote.ts';
+
+export interface RowsOptions {
+  parentId?: number;
+  trashed?: TrashedMode;
+  /** The rows the user may see, as the policy says (company scope). */
+  rows?: RowScope;
+}
+
+/** The definition's fixed scope: own columns, or a column of a belongsTo target (`operationType.type`). */
+export function scopeConditions(def: ResourceDef, registry: Registry): Condition[] {
+  return Object.entries(def.scope).map(([key, value]) => {
+    if (!key.includes('.')) return condition(`${quote(`${def.table}.${key}`)} = ?`, value);
+    const [relationName, column] = key.split('.') as [string, string];
+    const relation = def.relations.get(relationName)!;
+    const target = registry.get(relation.resource);
+    return condition(`${quote(`${def.table}.${relation.foreignKey}`)} IN (SELECT ${quote('id')} FROM ${quote(target.table)} WHERE ${quote(column)} = ?)`, value);
+  });
+}
+
+export function rowScopeCondition(table: string, { column, values, orNull }: RowScope): Condition {
+  const qualified = quote(`${table}.${column}`);
+  const anyOf = values.length > 0 ? `${qualified} IN (${placeholders(values.length)})` : '1 = 0';
+  return { sql: orNull ? `(${anyOf} OR ${qualified} IS NULL)` : anyOf, params: [...values] };
+}
+
+export function trashedCondition(def: ResourceDef, trashed: TrashedMode = 'without'): Condition | undefined {
+  if (!def.softDelete || trashed === 'with') return undefined;
+  return condition(`${quote(`${def.table}.deleted_at`)} ${trashed === 'only' ? 'IS NOT NULL' : 'IS NULL'}`);
+}
+
+/** Every condition on the rows of `def` a request may read. */
+export function resourceRows(def: ResourceDef, registry: Registry, options: RowsOptions): Condition[] {
+  const conditions: Condition[] = [];
+  if (def.parent && options.parentId !== undefined) conditions.push(condition(`${quote(`${def.table}.${def.parent.foreignKey}`)} = ?`, options.parentId));
+  conditions.push(...scopeConditions(def, registry));
+  if (options.rows) conditions.push(rowScopeCondition(def.table, options.rows));
+  const trashed = trashedCondition(def, options.trashed);
+  if (trashed) conditions.push(trashed);
+  return conditions;
+}
