@@ -2,7 +2,7 @@
 export { loadRegistry, Registry } from './definition/registry.ts';
 export { DefinitionError } from './definition/definition-error.ts';
 export { registerResources } from './routes/register-resources.ts';
-export { createReader, type Reader } from './sql/reader.ts';
+export { createStatements, type Statements } from './sql/statements.ts';
 export { quote } from './sql/quote.ts';
 export { routeTable } from './routes/route-table.ts';
 export { errorHandler, notFoundHandler } from './errors/error-handler.ts';

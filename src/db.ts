@@ -15,7 +15,12 @@ export function createKnex(database: DatabaseConfig): Knex {
         afterCreate(connection: { pragma(sql: string): unknown }, done: (error: Error | null, connection: unknown) => void) {
           connection.pragma('foreign_keys = ON');
           connection.pragma('busy_timeout = 5000');
-          if (database.filename !== ':memory:') connection.pragma('journal_mode = WAL');
+          if (database.filename !== ':memory:') {
+            connection.pragma('journal_mode = WAL');
+            // In WAL mode NORMAL never corrupts the database; a power cut may lose the last commits,
+            // not a crash of the process. FULL would wait for a disk flush on every write.
+            connection.pragma('synchronous = NORMAL');
+          }
           done(null, connection);
         },
       },

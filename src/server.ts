@@ -4,7 +4,7 @@ import jwt from '@fastify/jwt';
 import Fastify, { type FastifyInstance } from 'fastify';
 import secureJson from 'secure-json-parse';
 import type { Knex } from 'knex';
-import { behaviourNames, createReader, errorHandler, loadRegistry, notFoundHandler, registerFormats, registerResources, type Policy, type Registry } from '../engine/index.ts';
+import { behaviourNames, createStatements, errorHandler, loadRegistry, notFoundHandler, registerFormats, registerResources, type Policy, type Registry } from '../engine/index.ts';
 import { registerApiTokenRoutes } from './auth/api-tokens.ts';
 import { createAuthenticate } from './auth/authenticate.ts';
 import { registerRateLimit } from './auth/rate-limit.ts';
@@ -60,13 +60,13 @@ export async function buildServer({ config, knex, jwtSecret, resourcesDir, logSt
   await registerRateLimit(app, config);
   registerHealth(app, knex);
 
-  // Reads run as prepared statements on their own connection (engine/sql/reader.ts).
-  const reader = createReader(knex);
-  app.addHook('onClose', () => reader.close());
-  const authenticate = createAuthenticate(app, knex, reader);
+  // Reads run as prepared statements on their own connection (engine/sql/statements.ts).
+  const statements = createStatements(knex);
+  app.addHook('onClose', () => statements.close());
+  const authenticate = createAuthenticate(app, knex, statements);
   registerAuthRoutes(app, knex, config, authenticate, API_PREFIX);
   registerApiTokenRoutes(app, knex, registry, authenticate, API_PREFIX);
-  registerResources(app, { knex, reader, registry, behaviours, authenticate, policy: options.policy ?? policy, prefix: API_PREFIX });
+  registerResources(app, { knex, statements, registry, behaviours, authenticate, policy: options.policy ?? policy, prefix: API_PREFIX });
   await registerApiDocs(app, registry, API_PREFIX);
   return app;
 }

@@ -3,13 +3,13 @@
 import type { ResourceRuntime, RowScope } from '../routes/runtime.ts';
 import { includeTree, loadRelations } from '../sql/load-relations.ts';
 import { quote, whereClause } from '../sql/quote.ts';
-import type { Row } from '../sql/reader.ts';
+import type { Row } from '../sql/statements.ts';
 import { resourceRows } from '../sql/resource-rows.ts';
 import { filterKinds } from './filters/index.ts';
 import type { ListQuery } from './parse-list-query.ts';
 
 export async function runList(runtime: ResourceRuntime, list: ListQuery, parentId: number | undefined, visible: RowScope | undefined) {
-  const { def, deps, reader } = runtime;
+  const { def, deps, statements } = runtime;
   const conditions = resourceRows(def, deps.registry, { parentId, trashed: list.trashed, rows: visible });
   for (const { filter, value } of list.filters) {
     const filtered = filterKinds[filter.kind].condition(value, quote(`${def.table}.${filter.fieldName}`), filter);
@@ -20,9 +20,9 @@ export async function runList(runtime: ResourceRuntime, list: ListQuery, parentI
   const order = list.sort.map((sort) => `${quote(`${def.table}.${sort.name}`)} ${sort.descending ? 'DESC' : 'ASC'}`).join(', ');
 
   const [counted, rows] = await Promise.all([
-    reader.all(`SELECT COUNT(*) AS ${quote('total')} FROM ${table}${where.sql}`, where.params),
-    reader.all(`SELECT ${table}.* FROM ${table}${where.sql} ORDER BY ${order} LIMIT ? OFFSET ?`, [...where.params, list.perPage, (list.page - 1) * list.perPage]),
+    statements.all(`SELECT COUNT(*) AS ${quote('total')} FROM ${table}${where.sql}`, where.params),
+    statements.all(`SELECT ${table}.* FROM ${table}${where.sql} ORDER BY ${order} LIMIT ? OFFSET ?`, [...where.params, list.perPage, (list.page - 1) * list.perPage]),
   ]);
-  await loadRelations(reader, deps.registry, def, rows, includeTree(runtime.loaded(list.includes)));
+  await loadRelations(statements, deps.registry, def, rows, includeTree(runtime.loaded(list.includes)));
   return { total: Number(counted[0]!.total), rows: rows as Row[] };
 }

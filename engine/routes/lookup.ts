@@ -6,7 +6,7 @@ import { ForbiddenError, NotFoundError, ValidationError } from '../errors/http-e
 import type { TrashedMode } from '../list/filters/trashed.ts';
 import { includeTree, loadRelations } from '../sql/load-relations.ts';
 import { condition, quote, whereClause } from '../sql/quote.ts';
-import type { Row } from '../sql/reader.ts';
+import type { Row } from '../sql/statements.ts';
 import { resourceRows } from '../sql/resource-rows.ts';
 import { pathId } from './path-params.ts';
 import type { ResourceRuntime, RowScope } from './runtime.ts';
@@ -63,12 +63,12 @@ export async function findRecord(runtime: ResourceRuntime, id: number, options: 
   const { def, deps } = runtime;
   const record = await selectById(runtime, def.table, id, resourceRows(def, deps.registry, options));
   if (!record) throw new NotFoundError();
-  await loadRelations(runtime.reader, deps.registry, def, [record], includeTree(runtime.loaded(options.includes)));
+  await loadRelations(runtime.statements, deps.registry, def, [record], includeTree(runtime.loaded(options.includes)));
   return record;
 }
 
 async function selectById(runtime: ResourceRuntime, table: string, id: number, conditions: ReturnType<typeof resourceRows>): Promise<Row | undefined> {
   const where = whereClause([condition(`${quote(`${table}.id`)} = ?`, id), ...conditions]);
-  const [row] = await runtime.reader.all(`SELECT ${quote(table)}.* FROM ${quote(table)}${where.sql} LIMIT 1`, where.params);
+  const [row] = await runtime.statements.all(`SELECT ${quote(table)}.* FROM ${quote(table)}${where.sql} LIMIT 1`, where.params);
   return row;
 }

@@ -37,7 +37,7 @@ export function registerResources(app: FastifyInstance, deps: EngineDeps): void 
       parentDef: def.parent && registry.get(def.parent.resource),
       serialize: serializers.get(def.name)!,
       validator: compileBodyValidator(def, registry),
-      reader: deps.reader,
+      statements: deps.statements,
       loaded: (includes) => loadedRelations(def, includes),
       deps,
     };

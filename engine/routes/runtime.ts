@@ -6,7 +6,7 @@ import type { Registry } from '../definition/registry.ts';
 import type { ResourceDef } from '../definition/types.ts';
 import type { AuthUser, Behaviours } from '../behaviours/types.ts';
 import type { Serialize } from '../serialize/record.ts';
-import type { Reader } from '../sql/reader.ts';
+import type { Statements } from '../sql/statements.ts';
 import type { FieldErrors } from '../errors/http-errors.ts';
 import type { BodyValidator } from '../validation/body-validator.ts';
 
@@ -56,8 +56,8 @@ export interface Policy {
 
 export interface EngineDeps {
   knex: Knex;
-  /** Prepared reads (engine/sql/reader.ts); writes go through knex. */
-  reader: Reader;
+  /** Prepared reads (engine/sql/statements.ts); writes go through knex. */
+  statements: Statements;
   registry: Registry;
   behaviours: Behaviours;
   /** onRequest hook that sets request.authUser or answers 401. */
@@ -72,7 +72,7 @@ export interface ResourceRuntime {
   parentDef?: ResourceDef;
   serialize: Serialize;
   validator: BodyValidator;
-  reader: Reader;
+  statements: Statements;
   /** The relations to load for the client's includes: those plus the ones the definition always embeds. */
   loaded(includes?: readonly string[]): string[];
   deps: EngineDeps;

@@ -8,6 +8,8 @@ import { ownScope } from '../definition/scope.ts';
 import type { Behaviours as PhaseNames, FieldDef, ResourceDef } from '../definition/types.ts';
 import { ValidationError, type FieldErrors } from '../errors/http-errors.ts';
 import { nowTimestamp } from '../serialize/formats.ts';
+import { placeholders, quote } from '../sql/quote.ts';
+import type { Statements } from '../sql/statements.ts';
 import type { NestedEntry, Values } from '../validation/body-validator.ts';
 
 export interface WriteContext {
@@ -21,12 +23,7 @@ export interface WriteContext {
 /** Inserts a record (and what it carries); returns its id. `fixed` holds columns set by the engine (parent key). */
 export async function insertRecord(context: WriteContext, def: ResourceDef, values: Values, fixed: Values = {}): Promise<number> {
   const { trx } = context;
-  Object.assign(values, fixed, ownScope(def));
-  if (def.creator) values.creator_id = context.user.id;
-  if (def.timestamps) values.created_at = values.updated_at = nowTimestamp();
-  for (const field of def.fields.values()) {
-    if (values[field.name] === undefined && field.default !== undefined && field.stored) values[field.name] = field.default;
-  }
+  completeNewRecord(def, values, fixed, context.user);
   const hook = hookContext(context, def, values);
   await runHooks(context, def, 'beforeCreate', hook);
   const [insertedId] = await trx(def.table).insert(columns(def, values));
@@ -37,6 +34,30 @@ export async function insertRecord(context: WriteContext, def: ResourceDef, valu
     await runHooks(context, def, 'afterCreate', hook);
   }
   return id;
+}
+
+/** The columns the engine sets on a new record: the parent key, the scope, creator, timestamps and defaults. */
+function completeNewRecord(def: ResourceDef, values: Values, fixed: Values, user: AuthUser): void {
+  Object.assign(values, fixed, ownScope(def));
+  if (def.creator) values.creator_id = user.id;
+  if (def.timestamps) values.created_at = values.updated_at = nowTimestamp();
+  for (const field of def.fields.values()) {
+    if (values[field.name] === undefined && field.default !== undefined && field.stored) values[field.name] = field.default;
+  }
+}
+
+/** A create that is one INSERT (no behaviours, nothing written to other tables) needs no transaction. */
+export function singleStatementCreate(def: ResourceDef, values: Values): boolean {
+  if (def.behaviours.beforeCreate.length > 0 || def.behaviours.afterCreate.length > 0) return false;
+  return ![...def.fields.values()].some((field) => (field.type === 'ids' || field.type === 'records') && values[field.name] != null);
+}
+
+/** Such a create, as one prepared INSERT; returns the new id. */
+export async function insertSingle(statements: Statements, user: AuthUser, def: ResourceDef, values: Values, fixed: Values = {}): Promise<number> {
+  completeNewRecord(def, values, fixed, user);
+  const row = Object.entries(columns(def, values)).filter(([, value]) => value !== undefined);
+  const sql = `INSERT INTO ${quote(def.table)} (${row.map(([column]) => quote(column)).join(', ')}) VALUES (${placeholders(row.length)})`;
+  return statements.insert(sql, row.map(([, value]) => value));
 }
 
 /** Updates the fields sent, and replaces the ids and nested records sent. */
@@ -116,6 +137,7 @@ function prefixed(errors: FieldErrors, prefix: string): FieldErrors {
 function hookContext(context: WriteContext, def: ResourceDef, values: Values, record?: Values): HookContext {
   return { trx: context.trx, def, user: context.user, values, record, params: context.params };
 }
+
 
 export async function runHooks(context: WriteContext, def: ResourceDef, phase: keyof PhaseNames, hook: HookContext): Promise<void> {
   for (const name of def.behaviours[phase]) await context.behaviours.hooks[name]!(hook);

@@ -5,14 +5,15 @@
 // errors are named like `lines.0.product_id`.
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import type { TSchema } from '@sinclair/typebox';
-import type { Knex } from 'knex';
 import type { Registry } from '../definition/registry.ts';
-import { applyScope } from '../definition/scope.ts';
 import type { FieldDef, ResourceDef } from '../definition/types.ts';
 import { ValidationError, BadRequestError, type FieldErrors } from '../errors/http-errors.ts';
 import { fieldInputSchema } from '../schema/field-schema.ts';
 import { writableFields } from '../schema/body-schemas.ts';
 import { describeInvalid, messages } from './messages.ts';
+import { condition, placeholders, quote, whereClause, type Condition } from '../sql/quote.ts';
+import type { Statements } from '../sql/statements.ts';
+import { resourceRows } from '../sql/resource-rows.ts';
 
 export type Mode = 'create' | 'update';
 export type Values = Record<string, unknown>;
@@ -44,7 +45,7 @@ export interface ValidateOptions {
 }
 
 export interface BodyValidator {
-  validate(body: unknown, knex: Knex, options: ValidateOptions): Promise<Values>;
+  validate(body: unknown, statements: Statements, options: ValidateOptions): Promise<Values>;
 }
 
 const compiled = new WeakMap<ResourceDef, BodyValidator>();
@@ -72,7 +73,7 @@ function buildValidator(def: ResourceDef, registry: Registry): BodyValidator {
   });
 
   const validator: BodyValidator = {
-    async validate(body, knex, options) {
+    async validate(body, statements, options) {
       const prefix = options.prefix ?? '';
       if (body === undefined || body === null) body = {};
       if (typeof body !== 'object' || Array.isArray(body)) {
@@ -113,16 +114,16 @@ function buildValidator(def: ResourceDef, registry: Registry): BodyValidator {
           const shown = named(field);
           if (value === undefined || value === null || errors[`${prefix}${field.name}`]) return;
           if (field.type === 'ids' && target) {
-            const { ids, missing } = await resolveIds(knex, registry, target, value as Array<number | string>, field.by);
+            const { ids, missing } = await resolveIds(statements, registry, target, value as Array<number | string>, field.by);
             (value as Array<number | string>).forEach((key, index) => {
               if (missing.has(key)) fail(field, messages.notFound(named({ ...field, label: `${field.label}.${index}` })), `${field.name}.${index}`);
             });
             values[field.name] = ids;
           } else if (nested) {
-            values[field.name] = await validateNested(nested, value as unknown[], knex, options, errors, `${prefix}${field.name}.`, registry);
-          } else if (target && !(await exists(knex, registry, target, value, conditions))) {
+            values[field.name] = await validateNested(nested, value as unknown[], statements, options, errors, `${prefix}${field.name}.`, registry);
+          } else if (target && !(await exists(statements, registry, target, value, conditions))) {
             fail(field, messages.notFound(shown));
-          } else if (field.unique && (await taken(knex, def.table, field.name, value, options.id))) {
+          } else if (field.unique && (await taken(statements, def.table, field.name, value, options.id))) {
             fail(field, messages.taken(shown));
           }
         }),
@@ -142,7 +143,7 @@ function buildValidator(def: ResourceDef, registry: Registry): BodyValidator {
 async function validateNested(
   nested: NonNullable<CompiledField['nested']>,
   entries: unknown[],
-  knex: Knex,
+  statements: Statements,
   options: ValidateOptions,
   errors: FieldErrors,
   prefix: string,
@@ -151,16 +152,15 @@ async function validateNested(
   const validator = compileBodyValidator(nested.def, registry);
   const owned = new Set<number>();
   if (options.mode === 'update' && options.id !== undefined) {
-    const query = knex(nested.def.table).where(nested.foreignKey, options.id);
-    if (nested.def.softDelete) query.whereNull('deleted_at');
-    for (const id of await query.pluck('id')) owned.add(Number(id));
+    const where = whereClause([condition(`${quote(nested.foreignKey)} = ?`, options.id), ...(nested.def.softDelete ? [condition(`${quote('deleted_at')} IS NULL`)] : [])]);
+    for (const row of await statements.all(`SELECT ${quote('id')} FROM ${quote(nested.def.table)}${where.sql}`, where.params)) owned.add(Number(row.id));
   }
   const result: NestedEntry[] = [];
   for (const [index, entry] of entries.entries()) {
     const rawId = entry && typeof entry === 'object' ? (entry as Record<string, unknown>).id : undefined;
     const id = typeof rawId === 'number' && owned.has(rawId) ? rawId : undefined;
     try {
-      const values = await validator.validate(entry, knex, { mode: id === undefined ? 'create' : 'update', id, prefix: `${prefix}${index}.` });
+      const values = await validator.validate(entry, statements, { mode: id === undefined ? 'create' : 'update', id, prefix: `${prefix}${index}.` });
       result.push({ id, values });
     } catch (error) {
       if (!(error instanceof ValidationError)) throw error;
@@ -218,17 +218,14 @@ function toStoredTimestamp(value: string): string {
 }
 
 /** Rows a reference may point at: not trashed, inside the target's scope. */
-function liveRows(knex: Knex, registry: Registry, target: ResourceDef) {
-  const query = knex(target.table);
-  if (target.softDelete) query.whereNull(`${target.table}.deleted_at`);
-  applyScope(query, target, registry, knex);
-  return query;
+function liveRows(registry: Registry, target: ResourceDef): Condition[] {
+  return resourceRows(target, registry, {});
 }
 
-async function exists(knex: Knex, registry: Registry, target: ResourceDef, id: unknown, conditions: Record<string, unknown> = {}): Promise<boolean> {
-  const query = liveRows(knex, registry, target).where(`${target.table}.id`, id as number);
-  for (const [column, value] of Object.entries(conditions)) query.where(`${target.table}.${column}`, value as string);
-  return (await query.first(`${target.table}.id`)) !== undefined;
+async function exists(statements: Statements, registry: Registry, target: ResourceDef, id: unknown, conditions: Record<string, unknown> = {}): Promise<boolean> {
+  const extra = Object.entries(conditions).map(([column, value]) => condition(`${quote(`${target.table}.${column}`)} = ?`, value));
+  const where = whereClause([condition(`${quote(`${target.table}.id`)} = ?`, id), ...liveRows(registry, target), ...extra]);
+  return (await statements.all(`SELECT 1 AS ${quote('found')} FROM ${quote(target.table)}${where.sql} LIMIT 1`, where.params)).length > 0;
 }
 
 /** The scope conditions that go through the relation whose foreign key is this field. */
@@ -242,18 +239,19 @@ function scopeThrough(def: ResourceDef, fieldName: string): Record<string, strin
 }
 
 /** The ids of the records named (by id, or by the `by` column), and the names that found nothing. */
-async function resolveIds(knex: Knex, registry: Registry, target: ResourceDef, keys: Array<number | string>, by = 'id') {
+async function resolveIds(statements: Statements, registry: Registry, target: ResourceDef, keys: Array<number | string>, by = 'id') {
   if (keys.length === 0) return { ids: [] as number[], missing: new Set<number | string>() };
-  const rows = await liveRows(knex, registry, target).whereIn(`${target.table}.${by}`, keys).select(`${target.table}.id`, `${target.table}.${by} as key`);
-  const found = new Map(rows.map((row: { id: number; key: number | string }) => [by === 'id' ? Number(row.key) : row.key, Number(row.id)]));
+  const column = quote(`${target.table}.${by}`);
+  const where = whereClause([{ sql: `${column} IN (${placeholders(keys.length)})`, params: keys }, ...liveRows(registry, target)]);
+  const rows = await statements.all(`SELECT ${quote(`${target.table}.id`)}, ${column} AS ${quote('key')} FROM ${quote(target.table)}${where.sql}`, where.params);
+  const found = new Map(rows.map((row) => [by === 'id' ? Number(row.key) : (row.key as string), Number(row.id)] as [number | string, number]));
   return { ids: [...new Set(keys.flatMap((key) => found.get(key) ?? []))], missing: new Set(keys.filter((key) => !found.has(key))) };
 }
 
 // Soft-deleted rows count: restoring them must not create a duplicate.
-async function taken(knex: Knex, table: string, column: string, value: unknown, id?: number): Promise<boolean> {
-  const query = knex(table).where(column, value as string).first('id');
-  if (id !== undefined) query.whereNot('id', id);
-  return (await query) !== undefined;
+async function taken(statements: Statements, table: string, column: string, value: unknown, id?: number): Promise<boolean> {
+  const where = whereClause([condition(`${quote(column)} = ?`, value), ...(id !== undefined ? [condition(`${quote('id')} <> ?`, id)] : [])]);
+  return (await statements.all(`SELECT 1 AS ${quote('found')} FROM ${quote(table)}${where.sql} LIMIT 1`, where.params)).length > 0;
 }
 
 function inFieldOrder(errors: FieldErrors, fields: CompiledField[], prefix: string): FieldErrors {

@@ -3,7 +3,7 @@
 // state and the access version; the user's permissions come from the per-process access cache.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Knex } from 'knex';
-import { nowTimestamp, UnauthenticatedError, type Reader } from '../../engine/index.ts';
+import { nowTimestamp, UnauthenticatedError, type Statements } from '../../engine/index.ts';
 import { AccessCache } from '../access/access-cache.ts';
 import { loadAccess } from '../access/load-access.ts';
 import type { Access, Principal } from '../access/principal.ts';
@@ -24,7 +24,7 @@ const ACTIVE = 'u.`id` = ? AND u.`deleted_at` IS NULL AND u.`is_active` = ?';
 const LOGIN_TOKEN_SQL = `${USER}, r.\`jti\` AS \`revoked\` FROM \`users\` u LEFT JOIN \`revoked_tokens\` r ON r.\`jti\` = ? WHERE ${ACTIVE} LIMIT 1`;
 const API_TOKEN_SQL = `${USER}, t.\`token_hash\`, t.\`abilities\`, t.\`last_used_at\` FROM \`users\` u INNER JOIN \`api_tokens\` t ON t.\`user_id\` = u.\`id\` WHERE t.\`id\` = ? AND ${ACTIVE} LIMIT 1`;
 
-export function createAuthenticate(app: FastifyInstance, knex: Knex, reader: Reader) {
+export function createAuthenticate(app: FastifyInstance, knex: Knex, statements: Statements) {
   const cache = new AccessCache();
 
   return async function authenticate(request: FastifyRequest): Promise<void> {
@@ -34,13 +34,13 @@ export function createAuthenticate(app: FastifyInstance, knex: Knex, reader: Rea
 
     let access: Access;
     if (claims.tid === undefined) {
-      const [row] = await reader.all(LOGIN_TOKEN_SQL, [claims.jti, userId, true]);
+      const [row] = await statements.all(LOGIN_TOKEN_SQL, [claims.jti, userId, true]);
       if (!row || row.revoked) throw new UnauthenticatedError();
       access = await cache.get(`user:${userId}`, Number(row.access_version), () => loadAccess(knex, userId));
       const principal: Principal = { id: userId, name: row.name, email: row.email, access };
       request.authUser = principal;
     } else {
-      const [row] = await reader.all(API_TOKEN_SQL, [claims.tid, userId, true]);
+      const [row] = await statements.all(API_TOKEN_SQL, [claims.tid, userId, true]);
       if (!row || !sameHash(row.token_hash, tokenHash(bearerToken(request.headers.authorization)!))) throw new UnauthenticatedError();
       access = await cache.get(`token:${claims.tid}`, Number(row.access_version), async () => narrowed(await loadAccess(knex, userId), row.abilities));
       const principal: Principal = { id: userId, name: row.name, email: row.email, access, apiTokenId: claims.tid };

@@ -5,13 +5,13 @@ import { authorize, checkValues, findParent, findRecord } from '../lookup.ts';
 import type { ResourceRuntime } from '../runtime.ts';
 import { inTransaction } from '../transaction.ts';
 import { writeContext } from '../write-context.ts';
-import { insertRecord } from '../write-record.ts';
+import { insertRecord, insertSingle, singleStatementCreate } from '../write-record.ts';
 
 export function createHandler(runtime: ResourceRuntime) {
   const { def, deps } = runtime;
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const includes = parseIncludes(request.query as RawQuery, def);
-    const values = await runtime.validator.validate(request.body, deps.knex, { mode: 'create' });
+    const values = await runtime.validator.validate(request.body, runtime.statements, { mode: 'create' });
     checkValues(runtime, request, values, 'create');
     const parent = await findParent(runtime, request);
     authorize(runtime, request, 'create', { parent: parent?.record });
@@ -20,7 +20,9 @@ export function createHandler(runtime: ResourceRuntime) {
     try {
       // The path's parent wins over a parent id in the body. Nested records go in the same transaction.
       const fixed = def.parent ? { [def.parent.foreignKey]: parent?.id } : {};
-      id = await inTransaction(deps.knex, (trx) => insertRecord(writeContext(runtime, request, trx), def, values, fixed));
+      id = singleStatementCreate(def, values)
+        ? await insertSingle(runtime.statements, request.authUser!, def, values, fixed)
+        : await inTransaction(deps.knex, (trx) => insertRecord(writeContext(runtime, request, trx), def, values, fixed));
     } catch (error) {
       throw clientErrorFromDb(error, def) ?? error;
     }

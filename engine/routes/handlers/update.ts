@@ -14,7 +14,7 @@ export function updateHandler(runtime: ResourceRuntime) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const id = pathId(request, 'id');
     const includes = parseIncludes(request.query as RawQuery, def);
-    const values = await runtime.validator.validate(request.body, deps.knex, { mode: 'update', id });
+    const values = await runtime.validator.validate(request.body, runtime.statements, { mode: 'update', id });
     checkValues(runtime, request, values, 'update');
     const parent = await findParent(runtime, request);
     const found = await findRecord(runtime, id, { parentId: parent?.id, rows: visibleRows(runtime, request) });

@@ -1,0 +1,105 @@
+// The SQL the engine runs itself, as prepared statements: each SQL text is prepared once per
+// connection and reused, without a query builder. Reads (`all`): on a SQLite file a second,
+// query-only connection serves them; with WAL it sees every committed write and never waits for
+// the writer, and better-sqlite3 answers at once, so a read never queues behind a write.
+// Otherwise (MySQL/MariaDB, SQLite in memory) a read borrows a connection of knex's pool
+// (mysql2's `execute`: server-side prepared statements). Single-statement writes (`insert`) run
+// on a connection of knex's pool, so they wait for any transaction knex has open.
+import Database from 'better-sqlite3';
+import type { Knex } from 'knex';
+
+export type Row = Record<string, any>;
+
+export interface Statements {
+  /** The rows a SELECT returns. */
+  all(sql: string, params: readonly unknown[]): Promise<Row[]>;
+  /** Runs an INSERT on the writing connection; returns the new row's id. */
+  insert(sql: string, params: readonly unknown[]): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** SQL texts kept prepared per connection; past this many the cache starts again (list shapes vary). */
+const MAX_STATEMENTS = 500;
+
+type Cache = Map<string, Database.Statement>;
+
+interface MysqlConnection {
+  execute(sql: string, params: unknown[], callback: (error: Error | null, result: any) => void): void;
+}
+
+export function createStatements(knex: Knex): Statements {
+  const client = knex.client.config.client as string;
+  const filename = (knex.client.config.connection as { filename?: string } | undefined)?.filename;
+  const pooled = <T>(work: (connection: any) => T | Promise<T>) => withPoolConnection(knex, work);
+  if (client !== 'better-sqlite3') {
+    const execute = (sql: string, params: readonly unknown[]) =>
+      pooled(
+        (connection: MysqlConnection) =>
+          new Promise<any>((resolve, reject) => connection.execute(sql, params.map(mysqlParam), (error, result) => (error ? reject(error) : resolve(result)))),
+      );
+    return {
+      all: (sql, params) => execute(sql, params),
+      insert: async (sql, params) => Number((await execute(sql, params)).insertId),
+      async close() {},
+    };
+  }
+
+  // better-sqlite3: statements are prepared per connection and run synchronously.
+  const caches = new WeakMap<Database.Database, Cache>();
+  const statement = (connection: Database.Database, sql: string) => {
+    let cache = caches.get(connection);
+    if (!cache) caches.set(connection, (cache = new Map()));
+    let prepared = cache.get(sql);
+    if (!prepared) {
+      if (cache.size >= MAX_STATEMENTS) cache.clear();
+      cache.set(sql, (prepared = connection.prepare(sql)));
+    }
+    return prepared;
+  };
+  const insert = (sql: string, params: readonly unknown[]) =>
+    pooled((connection: Database.Database) => Number(statement(connection, sql).run(...sqliteParams(params)).lastInsertRowid));
+
+  if (!filename || filename === ':memory:') {
+    // One in-memory database per connection: reads share the writer's.
+    return { all: (sql, params) => pooled((connection: Database.Database) => statement(connection, sql).all(...sqliteParams(params)) as Row[]), insert, async close() {} };
+  }
+  let reads: Database.Database | undefined;
+  const readConnection = () => {
+    if (reads) return reads;
+    reads = new Database(filename, { fileMustExist: true });
+    reads.pragma('busy_timeout = 5000');
+    reads.pragma('query_only = ON'); // this connection never writes
+    return reads;
+  };
+  return {
+    async all(sql, params) {
+      return statement(readConnection(), sql).all(...sqliteParams(params)) as Row[];
+    },
+    insert,
+    async close() {
+      reads?.close();
+      reads = undefined;
+    },
+  };
+}
+
+async function withPoolConnection<T>(knex: Knex, work: (connection: any) => T | Promise<T>): Promise<T> {
+  const connection = await knex.client.acquireConnection();
+  try {
+    return await work(connection);
+  } finally {
+    await knex.client.releaseConnection(connection);
+  }
+}
+
+/** better-sqlite3 binds numbers, strings, bigints, buffers and null: booleans are stored as 1 and 0. */
+function sqliteParams(params: readonly unknown[]): unknown[] {
+  return params.map((value) => (typeof value === 'boolean' ? Number(value) : value === undefined ? null : value));
+}
+
+function mysqlParam(value: unknown): unknown {
+  if (typeof value === 'boolean') return Number(value);
+  // Prepared statements want LIMIT and OFFSET as exact integers; mysql2 sends whole numbers as DOUBLE otherwise.
+  if (typeof value === 'number' && Number.isInteger(value)) return String(value);
+  return value === undefined ? null : value;
+}
