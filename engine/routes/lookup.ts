@@ -5,7 +5,7 @@ import type { Operation } from '../definition/format.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors/http-errors.ts';
 import type { TrashedMode } from '../list/filters/trashed.ts';
 import { includeTree, loadRelations } from '../sql/load-relations.ts';
-import { condition, quote, whereClause } from '../sql/quote.ts';
+import { condition, quote, whereClause, type Condition } from '../sql/quote.ts';
 import type { Row } from '../sql/statements.ts';
 import { resourceRows } from '../sql/resource-rows.ts';
 import { pathId } from './path-params.ts';
@@ -22,6 +22,19 @@ export async function findParent(runtime: ResourceRuntime, request: FastifyReque
   const record = await selectById(runtime, parentDef.table, id, resourceRows(parentDef, deps.registry, { rows }));
   if (!record) throw new NotFoundError();
   return { id, record };
+}
+
+/**
+ * The parent a nested path names, as a condition for a read that needs no parent row (show and
+ * list: the policy looks at a parent only for changes): one query instead of two.
+ */
+export function parentExists(runtime: ResourceRuntime, request: FastifyRequest): { id: number; condition: Condition } | undefined {
+  const { def, parentDef, deps } = runtime;
+  if (!def.parent || !parentDef) return undefined;
+  const id = pathId(request, def.parent.param);
+  const rows = deps.policy.rowScope(request.authUser!, parentDef);
+  const where = whereClause([condition(`${quote(`${parentDef.table}.id`)} = ?`, id), ...resourceRows(parentDef, deps.registry, { rows })]);
+  return { id, condition: { sql: `EXISTS (SELECT 1 FROM ${quote(parentDef.table)}${where.sql})`, params: where.params } };
 }
 
 /**
@@ -56,12 +69,14 @@ export interface FindOptions {
   trashed?: TrashedMode;
   includes?: readonly string[];
   rows?: RowScope;
+  /** More conditions the record must meet (its parent exists). */
+  also?: Condition[];
 }
 
 /** The record with this id among the rows the request may read, with its includes loaded; else 404. */
 export async function findRecord(runtime: ResourceRuntime, id: number, options: FindOptions): Promise<Row> {
   const { def, deps } = runtime;
-  const record = await selectById(runtime, def.table, id, resourceRows(def, deps.registry, options));
+  const record = await selectById(runtime, def.table, id, [...resourceRows(def, deps.registry, options), ...(options.also ?? [])]);
   if (!record) throw new NotFoundError();
   await loadRelations(runtime.statements, deps.registry, def, [record], includeTree(runtime.loaded(options.includes)));
   return record;
