@@ -4,7 +4,7 @@ import jwt from '@fastify/jwt';
 import Fastify, { type FastifyInstance } from 'fastify';
 import secureJson from 'secure-json-parse';
 import type { Knex } from 'knex';
-import { behaviourNames, createStatements, errorHandler, loadRegistry, notFoundHandler, registerFormats, registerResources, type Policy, type Registry } from '../engine/index.ts';
+import { actionNames, behaviourNames, createStatements, errorHandler, loadRegistry, notFoundHandler, registerFormats, registerResources, type Policy, type Registry } from '../engine/index.ts';
 import { registerApiTokenRoutes } from './auth/api-tokens.ts';
 import { createAuthenticate } from './auth/authenticate.ts';
 import { registerRateLimit } from './auth/rate-limit.ts';
@@ -31,7 +31,7 @@ export interface ServerOptions {
 
 export function loadResources(dir = RESOURCES_DIR): Registry {
   registerFormats();
-  return loadRegistry(dir, behaviourNames(behaviours));
+  return loadRegistry(dir, behaviourNames(behaviours), actionNames(behaviours));
 }
 
 export async function buildServer({ config, knex, jwtSecret, resourcesDir, logStream, ...options }: ServerOptions): Promise<FastifyInstance> {

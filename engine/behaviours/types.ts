@@ -25,11 +25,45 @@ export type Hook = (context: HookContext) => Promise<void> | void;
 /** A read-only value computed from the stored row, e.g. a currency rate's inverse. */
 export type ComputedField = (row: Record<string, unknown>) => unknown;
 
+/** What a workflow action is given: the record (locked for the transaction) and the request. */
+export interface ActionContext {
+  trx: Knex.Transaction;
+  def: ResourceDef;
+  user: AuthUser;
+  /** The record as stored, read again inside the transaction (locked on MySQL/MariaDB). */
+  record: Record<string, any>;
+  /** The request body, as sent (an action validates what it reads). */
+  body: Record<string, unknown>;
+  params: Record<string, string>;
+}
+
+/** The record to answer with, when not the one acted on (a return answers with the new operation). */
+export interface ActionResult {
+  id: number;
+  /** Its resource, when not the action's `result` or the acting one. */
+  resource?: string;
+}
+
+/** A workflow action's business rule; a refusal throws ActionRefusedError (422 {message}). */
+export type Action = (context: ActionContext) => Promise<ActionResult | void>;
+
+/**
+ * A read-only value the database works out with the row: the SQL of a scalar subquery, given the
+ * quoted table of the row (stock on hand of a product: a sum over its quantities).
+ */
+export type Subquery = (table: string) => string;
+
 export interface Behaviours {
   hooks: Record<string, Hook>;
   computed: Record<string, ComputedField>;
+  subqueries: Record<string, Subquery>;
+  actions: Record<string, Action>;
 }
 
 export function behaviourNames(behaviours: Behaviours): Set<string> {
-  return new Set([...Object.keys(behaviours.hooks), ...Object.keys(behaviours.computed)]);
+  return new Set([...Object.keys(behaviours.hooks), ...Object.keys(behaviours.computed), ...Object.keys(behaviours.subqueries)]);
+}
+
+export function actionNames(behaviours: Behaviours): Set<string> {
+  return new Set(Object.keys(behaviours.actions));
 }

@@ -11,8 +11,8 @@ export interface AccessDef {
   subject: string;
   /** The resource whose permissions these are: this one, or the parent a nested resource authorizes against. */
   subjectResource: string;
-  /** The permission names each declared operation needs (all of them). */
-  permissions: Partial<Record<Operation, readonly string[]>>;
+  /** The permission names each declared operation and action (by name) needs (all of them). */
+  permissions: Readonly<Record<string, readonly string[]>>;
   /** Rows belong to companies: a user sees and writes those of their companies (and rows without one). */
   companyScope?: { column: string; assign: boolean };
   /** The column naming the record's owner: updates, deletes and restores check the user's record scope. */
@@ -75,11 +75,13 @@ export function resolveAccess(resources: Map<string, ResourceDef>, files: Map<st
     if (parent) resolve(parent);
     const subject = parent ? parent.access.subject : (raw.permission ?? defaultSubject(def.module, def.name));
     const defaults = parent ? PARENT_ABILITY : OWN_ABILITY;
-    const permissions: AccessDef['permissions'] = {};
+    const permissions: Record<string, readonly string[]> = {};
     for (const operation of def.operations) {
       const abilities = raw.abilities?.[operation] ?? [defaults[operation]];
       permissions[operation] = abilities.map((ability) => permissionName(ability, subject));
     }
+    // Actions change the record: the `update` ability unless they say otherwise (as the original).
+    for (const action of def.actions.values()) permissions[action.name] = [permissionName(action.permission ?? 'update', subject)];
     const scope = raw.companyScope;
     (def as { access: AccessDef }).access = {
       subject,

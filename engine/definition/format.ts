@@ -24,11 +24,18 @@ export const FieldFormat = Type.Object(
     format: Type.Optional(Type.Union(FieldFormats.map((f) => Type.Literal(f)))),
     enum: Type.Optional(Type.Array(Type.String(), { minItems: 1 })),
     references: Type.Optional(ResourceName),
+    referencesWhere: Type.Optional(
+      Type.Record(Name, Type.Union([Type.String(), Type.Number(), Type.Boolean()]), {
+        additionalProperties: false,
+        description: 'references: the column values the referenced record must have (a stock quantity is at an internal location)',
+      }),
+    ),
     numericString: Type.Optional(Type.Boolean({ description: 'an integer field that also accepts digits sent as a string' })),
     unique: Type.Optional(Type.Boolean()),
     scale: Type.Optional(Type.Integer({ minimum: 0, maximum: 12, description: 'decimal places shown in responses' })),
     default: Type.Optional(Type.Union([Type.String(), Type.Number(), Type.Boolean()])),
     computed: Type.Optional(BehaviourName),
+    subquery: Type.Optional(BehaviourName),
     relation: Type.Optional(
       Type.String({ pattern: '^[a-z][A-Za-z0-9]*$', description: 'ids: the manyToMany relation they replace; records: the hasMany relation written with the record' }),
     ),
@@ -83,6 +90,24 @@ export const AbilitiesFormat = Type.Partial(Type.Object(Object.fromEntries(Opera
   additionalProperties: false,
   description: 'the abilities an operation needs, when not its own (a nested resource: of its parent)',
 });
+
+export const ActionFormat = Type.Object(
+  {
+    behaviour: BehaviourName,
+    message: Type.String({ minLength: 1, description: 'the message of a 200: "Receipt validated successfully."' }),
+    permission: Type.Optional(Type.Union(Abilities.map((a) => Type.Literal(a)), { description: 'the ability it needs (default update)' })),
+    when: Type.Optional(
+      Type.Record(Name, Type.Array(Type.String(), { minItems: 1 }), {
+        additionalProperties: false,
+        description: 'the column values the record must have (state: [draft]); otherwise a 422 with `refused`',
+      }),
+    ),
+    refused: Type.Optional(Type.String({ minLength: 1, description: 'the message of that 422' })),
+    result: Type.Optional(ResourceName),
+    description: Type.Optional(Type.String()),
+  },
+  { additionalProperties: false },
+);
 
 export const CompanyScopeFormat = Type.Union([
   Type.Boolean(),
@@ -143,6 +168,12 @@ export const ResourceFormat = Type.Object(
     ),
     abilities: Type.Optional(AbilitiesFormat),
     companyScope: Type.Optional(CompanyScopeFormat),
+    actions: Type.Optional(
+      Type.Record(Type.String({ pattern: '^[a-z][a-z]*(-[a-z]+)*$' }), ActionFormat, {
+        additionalProperties: false,
+        description: 'workflow actions: POST {id}/<name> runs the named behaviour on the record in one transaction',
+      }),
+    ),
     owner: Type.Optional(Name),
     timestamps: Type.Optional(Type.Boolean({ description: 'created_at and updated_at, set by the engine (default true)' })),
     creator: Type.Optional(Type.Boolean({ description: 'creator_id set from the authenticated user on create' })),
@@ -153,6 +184,9 @@ export const ResourceFormat = Type.Object(
     defaultSort: Type.Optional(Type.String({ pattern: '^-?[a-z][a-z0-9_]*$' })),
     includes: Type.Optional(Type.Array(Type.String({ pattern: '^[a-z][A-Za-z0-9]*(\\.[a-z][A-Za-z0-9]*)*$' }), { uniqueItems: true })),
     messages: Type.Optional(MessagesFormat),
+    upsertOn: Type.Optional(
+      Type.Array(Name, { minItems: 1, uniqueItems: true, description: 'create with the values of an existing record in these fields updates that record instead' }),
+    ),
     behaviours: Type.Optional(
       Type.Object(
         {
@@ -175,5 +209,6 @@ export type FilterFormat = Static<typeof FilterFormat>;
 export type ResourceFormat = Static<typeof ResourceFormat>;
 export type Operation = (typeof Operations)[number];
 export type Ability = (typeof Abilities)[number];
+export type ActionFormat = Static<typeof ActionFormat>;
 export type FieldType = (typeof FieldTypes)[number];
 export type FilterKind = (typeof FilterKinds)[number];

@@ -1,6 +1,7 @@
 // Cross-file checks: every name a definition uses must point at something real.
 import type { DefinitionProblem } from './definition-error.ts';
 import type { LoadedFile } from './load.ts';
+import { Operations } from './format.ts';
 import type { ResourceDef } from './types.ts';
 import { didYouMean } from './suggest.ts';
 
@@ -11,6 +12,7 @@ export function link(
   files: Map<string, LoadedFile>,
   behaviourNames: ReadonlySet<string>,
   problems: DefinitionProblem[],
+  actionNames: ReadonlySet<string> = new Set(),
 ): void {
   const routes = new Map<string, string>();
 
@@ -37,7 +39,14 @@ export function link(
       if (field.numericString && field.type !== 'integer') problem(`${at}.numericString`, 'numericString applies to integer fields');
       if (field.minimum !== undefined && field.maximum !== undefined && field.minimum > field.maximum) problem(`${at}.minimum`, 'minimum is greater than maximum');
       if (field.references) knownResource(`${at}.references`, field.references);
+      if (field.referencesWhere && !field.references) problem(`${at}.referencesWhere`, 'referencesWhere applies to fields with references');
+      for (const column of Object.keys(field.referencesWhere ?? {})) {
+        const target = field.references ? resources.get(field.references) : undefined;
+        if (target && !target.fields.get(column)?.stored) problem(`${at}.referencesWhere.${column}`, `"${column}" is not a field of ${target.name}`);
+      }
       if (field.computed) behaviour(`${at}.computed`, field.computed);
+      if (field.subquery) behaviour(`${at}.subquery`, field.subquery);
+      if (field.subquery && !field.readOnly) problem(`${at}.subquery`, 'a subquery field is read-only: add readOnly: true');
       if (field.required && field.readOnly) problem(`${at}.required`, 'a read-only field cannot be required');
       const listType = field.type === 'ids' || field.type === 'records' || field.type === 'strings';
       if (field.minLength !== undefined && !isString) problem(`${at}.minLength`, 'minLength applies to string and text fields');
@@ -130,11 +139,25 @@ export function link(
     }
 
     const raw = file.raw;
+    for (const [index, column] of (raw.upsertOn ?? []).entries()) {
+      if (!def.fields.get(column)?.stored) problem(`upsertOn.${index}`, `"${column}" is not a field of this resource`);
+    }
     for (const operation of Object.keys(raw.abilities ?? {})) {
       if (!def.operations.has(operation as never)) problem(`abilities.${operation}`, `"${operation}" is not one of this resource's operations`);
     }
     if (raw.companyScope && !def.fields.get('company_id')?.stored) problem('companyScope', 'a company-scoped resource needs a company_id field');
     if (raw.owner && !def.fields.get(raw.owner)?.stored) problem('owner', `"${raw.owner}" is not a field of this resource${didYouMean(raw.owner, def.fields.keys())}`);
+
+    for (const action of def.actions.values()) {
+      const at = `actions.${action.name}`;
+      if ((Operations as readonly string[]).includes(action.name)) problem(at, `"${action.name}" is an operation's name`);
+      if (!actionNames.has(action.behaviour)) problem(`${at}.behaviour`, `unknown action behaviour "${action.behaviour}"${didYouMean(action.behaviour, actionNames)}`);
+      if (action.result) knownResource(`${at}.result`, action.result);
+      for (const column of Object.keys(action.when ?? {})) {
+        if (!def.fields.get(column)?.stored) problem(`${at}.when.${column}`, `"${column}" is not a field of this resource${didYouMean(column, def.fields.keys())}`);
+      }
+      if (action.when && !action.refused) problem(at, 'an action with "when" needs "refused" (the message of its 422)');
+    }
 
     for (const operation of ['restore', 'forceDelete'] as const) {
       if (def.operations.has(operation) && !def.softDelete) problem('operations', `${operation} needs softDelete: true`);

@@ -67,6 +67,8 @@ export function normalize(file: LoadedFile): ResourceDef {
       restored: raw.messages?.restored ?? `${raw.label} restored successfully.`,
       forceDeleted: raw.messages?.forceDeleted ?? `${raw.label} permanently deleted.`,
     },
+    upsertOn: raw.upsertOn,
+    actions: new Map(Object.entries(raw.actions ?? {}).map(([name, action]) => [name, { ...action, name }])),
     // Filled by resolveAccess once every definition is linked (a nested one needs its parent's).
     access: { subject: '', subjectResource: file.name, permissions: {} },
     behaviours: {
@@ -81,7 +83,8 @@ export function normalize(file: LoadedFile): ResourceDef {
 
 function toFieldDef(name: string, format: FieldFormat): FieldDef {
   const managed = MANAGED_FIELDS.has(name);
-  const computed = format.computed !== undefined;
+  // A computed field is worked out from the row; a subquery field is read by SQL with it. Neither has a column.
+  const computed = format.computed !== undefined || format.subquery !== undefined;
   // ids and records are written to other tables and shown through their relation's include.
   const throughRelation = format.type === 'ids' || format.type === 'records';
   return {

@@ -21,12 +21,12 @@ export class Registry {
 }
 
 /** Loads resources/ and throws one DefinitionError listing every problem found. */
-export function loadRegistry(dir: string, behaviourNames: ReadonlySet<string>): Registry {
+export function loadRegistry(dir: string, behaviourNames: ReadonlySet<string>, actionNames: ReadonlySet<string> = new Set()): Registry {
   const problems: DefinitionProblem[] = [];
   const files = loadDefinitionFiles(dir, problems);
   const byName = new Map<string, LoadedFile>(files.map((file) => [file.name, file]));
   const resources = new Map<string, ResourceDef>(files.map((file) => [file.name, normalize(file)]));
-  link(resources, byName, behaviourNames, problems);
+  link(resources, byName, behaviourNames, problems, actionNames);
   resolveAccess(resources, byName);
   if (problems.length > 0) throw new DefinitionError(problems);
   return new Registry(resources);

@@ -1,6 +1,6 @@
 // Resolved definitions: what the engine works with after load → normalize → link.
 import type { AccessDef } from './access.ts';
-import type { FieldFormat, FilterKind, Operation, RelationFormat } from './format.ts';
+import type { ActionFormat, FieldFormat, FilterKind, Operation, RelationFormat } from './format.ts';
 
 export interface FieldDef extends FieldFormat {
   name: string;
@@ -59,6 +59,11 @@ export interface Behaviours {
   beforeDelete: string[];
 }
 
+/** A workflow action: `POST {id}/<name>`. */
+export interface ActionDef extends ActionFormat {
+  name: string;
+}
+
 export interface ResourceDef {
   /** module/name, from the file's place under resources/. */
   name: string;
@@ -88,6 +93,9 @@ export interface ResourceDef {
   allowedIncludes: ReadonlySet<string>;
   messages: Messages;
   behaviours: Behaviours;
+  actions: ReadonlyMap<string, ActionDef>;
+  /** Create with these columns equal to an existing record's updates it (a stock count). */
+  upsertOn?: readonly string[];
   /** Permissions per operation and the row scopes of the authorization policy (access.ts). */
   access: AccessDef;
 }

@@ -3,7 +3,8 @@
 // the OpenAPI document supplies the service's own routes (login, logout, health, docs).
 import type { Registry } from '../definition/registry.ts';
 import type { FieldDef, ResourceDef } from '../definition/types.ts';
-import { routeTable } from '../routes/route-table.ts';
+import type { Operation } from '../definition/format.ts';
+import { routeKey, routeTable } from '../routes/route-table.ts';
 import { orderedResources, resourceNames } from './names.ts';
 import type { OpenApiDocument } from './openapi.ts';
 
@@ -75,8 +76,11 @@ function resourceSection(def: ResourceDef, heading: string, prefix: string): str
 
   out.push('| Method | Path | Operation | Success | Permission |', '|---|---|---|---|---|');
   for (const route of routeTable(def, prefix)) {
-    const permissions = (def.access.permissions[route.operation] ?? []).map((name) => `\`${name}\``).join(' + ');
-    out.push(`| ${route.method} | \`${route.path}\` | ${OPERATION_NAMES[route.operation]} | ${success(def, route.operation)} | ${permissions} |`);
+    const permissions = (def.access.permissions[routeKey(route)] ?? []).map((name) => `\`${name}\``).join(' + ');
+    const action = route.action ? def.actions.get(route.action) : undefined;
+    const name = action ? `Action \`${action.name}\`` : OPERATION_NAMES[route.operation as Operation];
+    const answer = action ? `200 \`{data, message}\`: “${action.message}”${action.when ? `; 422 unless ${Object.entries(action.when).map(([c, v]) => `\`${c}\` ∈ ${v.join('/')}`).join(', ')}` : ''}` : success(def, route.operation);
+    out.push(`| ${route.method} | \`${route.path}\` | ${name} | ${answer} | ${permissions} |`);
   }
   out.push('');
 

@@ -96,9 +96,10 @@ export function resourcePaths(registry: Registry, names: NameTable, prefix: stri
 }
 
 export function resourceOperation(def: ResourceDef, route: RouteSpec, registry: Registry, names: NameTable): OperationObject {
+  if (route.action) return actionOperation(def, route, registry, names);
   const resourceNames = names.get(def.name)!;
   const n = schemaNames(resourceNames.schema);
-  const op = route.operation;
+  const op = route.operation as Operation;
   const label = def.label;
   const operation: OperationObject = {
     tags: [resourceNames.tag],
@@ -181,6 +182,47 @@ export function resourceOperation(def: ResourceDef, route: RouteSpec, registry: 
   return operation;
 }
 
+/** POST {id}/<action>: a workflow action, answering with the record it leaves (or creates). */
+function actionOperation(def: ResourceDef, route: RouteSpec, registry: Registry, names: NameTable): OperationObject {
+  const action = def.actions.get(route.action!)!;
+  const result = registry.get(action.result ?? def.name);
+  const resultNames = names.get(result.name)!;
+  const verb = route.action!.replace(/-/g, ' ');
+  const parts = [action.description ? capitalize(action.description) : `The \`${route.action}\` action of ${withArticle(def.label)}.`];
+  if (action.when) {
+    const conditions = Object.entries(action.when).map(([column, values]) => `\`${column}\` is ${values.map((value) => `\`${value}\``).join(' or ')}`);
+    parts.push(`Only when ${conditions.join(' and ')}; otherwise 422 “${action.refused}”.`);
+  }
+  if (result.name !== def.name) parts.push(`Answers with the ${lowerLabel(result.label)} it creates.`);
+  parts.push(accessNote(def, route.action!));
+  const record = recordExample(result, registry);
+  return {
+    tags: [names.get(def.name)!.tag],
+    summary: `${capitalize(verb)} ${withArticle(def.label)}`,
+    description: parts.join('\n\n'),
+    operationId: `${operationId(def, 'show', 'GET').replace(/Show$/, '')}${route.action!.split('-').map(capitalize).join('')}`,
+    'x-permissions': def.access.permissions[route.action!] ?? [],
+    parameters: [...pathParameters(def, route), ...queryParameters(def, 'show')],
+    responses: {
+      200: { description: action.message, headers: rateLimitHeaders(), content: jsonContent(ref(schemaNames(resultNames.schema).saved), { data: record, message: action.message }) },
+      400: { description: badRequestDescription('show'), content: jsonContent(ref(SHARED.error), { message: badRequestExample(def, 'show') }) },
+      401: { $ref: '#/components/responses/Unauthenticated' },
+      403: { $ref: '#/components/responses/Forbidden' },
+      404: { description: `No such ${lowerLabel(def.label)}.`, content: jsonContent(ref(SHARED.error), { message: NOT_FOUND_MESSAGE }) },
+      422: {
+        description: 'The record’s state does not allow the action, or the stock or data it needs is not there; nothing was changed.',
+        content: jsonContent({ anyOf: [ref(SHARED.error), ref(SHARED.validationError)] }, { message: action.refused ?? 'The action cannot be run on this record now.' }),
+      },
+      429: { $ref: '#/components/responses/TooManyRequests' },
+      500: { $ref: '#/components/responses/ServerError' },
+    },
+  };
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 function summary(def: ResourceDef, op: Operation, method: HTTPMethods | string, pluralLabel: string): string {
   const one = withArticle(def.label);
   switch (op) {
@@ -237,7 +279,7 @@ function describe(def: ResourceDef, op: Operation, method: string): string {
 }
 
 /** Who may call the route: its permissions, and the row scopes that apply. */
-function accessNote(def: ResourceDef, op: Operation): string {
+function accessNote(def: ResourceDef, op: string): string {
   const names = def.access.permissions[op] ?? [];
   const notes = [`**Permission:** ${names.map((name) => `\`${name}\``).join(' and ')}.`];
   if (def.access.subjectResource !== def.name) notes.push(`(Checked on the parent \`${def.access.subjectResource}\` record.)`);

@@ -43,6 +43,13 @@ export class BadRequestError extends HttpError {
   }
 }
 
+/** A workflow action the record's state does not allow: 422 {message}, as the original's guards. */
+export class ActionRefusedError extends HttpError {
+  constructor(message: string) {
+    super(422, message);
+  }
+}
+
 export class ConflictError extends HttpError {
   constructor(message: string) {
     super(409, message);

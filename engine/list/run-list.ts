@@ -24,9 +24,9 @@ export async function runList(runtime: ResourceRuntime, list: ListQuery, parent:
   const parentFound = parent ? `, ${parent.condition.sql} AS ${quote('parent_found')}` : '';
   const [counted, rows] = await Promise.all([
     statements.all(`SELECT COUNT(*) AS ${quote('total')}${parentFound} FROM ${table}${where.sql}`, [...(parent?.condition.params ?? []), ...where.params]),
-    statements.all(`SELECT ${table}.* FROM ${table}${where.sql} ORDER BY ${order} LIMIT ? OFFSET ?`, [...where.params, list.perPage, (list.page - 1) * list.perPage]),
+    statements.all(`SELECT ${runtime.columns(def)} FROM ${table}${where.sql} ORDER BY ${order} LIMIT ? OFFSET ?`, [...where.params, list.perPage, (list.page - 1) * list.perPage]),
   ]);
   if (parent && !Number(counted[0]!.parent_found)) return undefined;
-  await loadRelations(statements, deps.registry, def, rows, includeTree(runtime.loaded(list.includes)));
+  await loadRelations(statements, deps.registry, runtime.columns, def, rows, includeTree(runtime.loaded(list.includes)));
   return { total: Number(counted[0]!.total), rows: rows as Row[] };
 }

@@ -1,8 +1,8 @@
 // Finding the parent and the record a request names (a miss is a 404), and asking the policy
 // whether the user may act on them (a refusal is a 403).
 import type { FastifyRequest } from 'fastify';
-import type { Operation } from '../definition/format.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors/http-errors.ts';
+import type { ResourceDef } from '../definition/types.ts';
 import type { TrashedMode } from '../list/filters/trashed.ts';
 import { includeTree, loadRelations } from '../sql/load-relations.ts';
 import { condition, quote, whereClause, type Condition } from '../sql/quote.ts';
@@ -19,7 +19,7 @@ export async function findParent(runtime: ResourceRuntime, request: FastifyReque
   if (!def.parent || !parentDef) return undefined;
   const id = pathId(request, def.parent.param);
   const rows = deps.policy.rowScope(request.authUser!, parentDef);
-  const record = await selectById(runtime, parentDef.table, id, resourceRows(parentDef, deps.registry, { rows }));
+  const record = await selectById(runtime, parentDef, id, resourceRows(parentDef, deps.registry, { rows }));
   if (!record) throw new NotFoundError();
   return { id, record };
 }
@@ -41,7 +41,7 @@ export function parentExists(runtime: ResourceRuntime, request: FastifyRequest):
  * 403 unless the policy allows the operation. A nested resource that authorizes against its
  * parent is asked about the parent record; the others about the record itself, once found.
  */
-export function authorize(runtime: ResourceRuntime, request: FastifyRequest, operation: Operation, found: { parent?: Row; record?: Row }): void {
+export function authorize(runtime: ResourceRuntime, request: FastifyRequest, operation: string, found: { parent?: Row; record?: Row }): void {
   const { def, parentDef, deps } = runtime;
   const throughParent = def.access.subjectResource !== def.name && parentDef !== undefined;
   const allowed = deps.policy.authorize(request.authUser!, {
@@ -76,14 +76,14 @@ export interface FindOptions {
 /** The record with this id among the rows the request may read, with its includes loaded; else 404. */
 export async function findRecord(runtime: ResourceRuntime, id: number, options: FindOptions): Promise<Row> {
   const { def, deps } = runtime;
-  const record = await selectById(runtime, def.table, id, [...resourceRows(def, deps.registry, options), ...(options.also ?? [])]);
+  const record = await selectById(runtime, def, id, [...resourceRows(def, deps.registry, options), ...(options.also ?? [])]);
   if (!record) throw new NotFoundError();
-  await loadRelations(runtime.statements, deps.registry, def, [record], includeTree(runtime.loaded(options.includes)));
+  await loadRelations(runtime.statements, deps.registry, runtime.columns, def, [record], includeTree(runtime.loaded(options.includes)));
   return record;
 }
 
-async function selectById(runtime: ResourceRuntime, table: string, id: number, conditions: ReturnType<typeof resourceRows>): Promise<Row | undefined> {
-  const where = whereClause([condition(`${quote(`${table}.id`)} = ?`, id), ...conditions]);
-  const [row] = await runtime.statements.all(`SELECT ${quote(table)}.* FROM ${quote(table)}${where.sql} LIMIT 1`, where.params);
+async function selectById(runtime: ResourceRuntime, def: ResourceDef, id: number, conditions: Condition[]): Promise<Row | undefined> {
+  const where = whereClause([condition(`${quote(`${def.table}.id`)} = ?`, id), ...conditions]);
+  const [row] = await runtime.statements.all(`SELECT ${runtime.columns(def)} FROM ${quote(def.table)}${where.sql} LIMIT 1`, where.params);
   return row;
 }

@@ -4,6 +4,8 @@ import type { Operation } from '../definition/format.ts';
 import { registerResponseSchemas } from '../docs/serializer-schemas.ts';
 import { buildSerializers } from '../serialize/record.ts';
 import { compileBodyValidator } from '../validation/body-validator.ts';
+import { columnsOf } from '../sql/columns.ts';
+import { actionHandler } from './handlers/action.ts';
 import { createHandler } from './handlers/create.ts';
 import { deleteHandler } from './handlers/delete.ts';
 import { forceDeleteHandler } from './handlers/force-delete.ts';
@@ -11,7 +13,7 @@ import { listHandler } from './handlers/list.ts';
 import { restoreHandler } from './handlers/restore.ts';
 import { showHandler } from './handlers/show.ts';
 import { updateHandler } from './handlers/update.ts';
-import { fastifyPath, routeTable } from './route-table.ts';
+import { fastifyPath, routeKey, routeTable } from './route-table.ts';
 import type { EngineDeps, ResourceRuntime } from './runtime.ts';
 import { loadedRelations } from './scope.ts';
 
@@ -31,24 +33,31 @@ export function registerResources(app: FastifyInstance, deps: EngineDeps): void 
   // Responses are serialized through the documented schemas: nothing undocumented is sent.
   const responseSchemas = registerResponseSchemas(app, registry, deps.prefix);
 
+  const runtimes = new Map<string, ResourceRuntime>();
+  const columns = columnsOf(deps.behaviours);
   for (const def of registry.all()) {
-    const runtime: ResourceRuntime = {
+    runtimes.set(def.name, {
       def,
       parentDef: def.parent && registry.get(def.parent.resource),
       serialize: serializers.get(def.name)!,
       validator: compileBodyValidator(def, registry),
       statements: deps.statements,
+      columns,
+      others: (name) => runtimes.get(name)!,
       loaded: (includes) => loadedRelations(def, includes),
       deps,
-    };
+    });
+  }
+  for (const def of registry.all()) {
+    const runtime = runtimes.get(def.name)!;
     for (const route of routeTable(def, deps.prefix)) {
       app.route({
         method: route.method,
         url: fastifyPath(route.path),
         onRequest: deps.authenticate,
-        handler: handlers[route.operation](runtime),
+        handler: route.action ? actionHandler(runtime, route.action) : handlers[route.operation as Operation](runtime),
         ...responseSchemas(route),
-        config: { resource: def.name, operation: route.operation },
+        config: { resource: def.name, operation: routeKey(route) },
       });
     }
   }

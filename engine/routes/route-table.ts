@@ -3,11 +3,20 @@ import type { HTTPMethods } from 'fastify';
 import type { Operation } from '../definition/format.ts';
 import type { ResourceDef } from '../definition/types.ts';
 
+export type RouteOperation = Operation | 'action';
+
 export interface RouteSpec {
-  operation: Operation;
+  operation: RouteOperation;
+  /** The workflow action's name, for `action` routes (POST {id}/validate). */
+  action?: string;
   method: HTTPMethods;
   /** Contract form, with {param} placeholders, under the API prefix. */
   path: string;
+}
+
+/** The key of a route's permissions and documentation: the operation, or the action's name. */
+export function routeKey(route: RouteSpec): string {
+  return route.action ?? route.operation;
 }
 
 export function routeTable(def: ResourceDef, prefix: string): RouteSpec[] {
@@ -25,6 +34,7 @@ export function routeTable(def: ResourceDef, prefix: string): RouteSpec[] {
   add('delete', 'DELETE', record);
   add('restore', 'POST', `${record}/restore`);
   add('forceDelete', 'DELETE', `${record}/force`);
+  for (const action of def.actions.keys()) routes.push({ operation: 'action', action, method: 'POST', path: `${record}/${action}` });
   return routes;
 }
 

@@ -6,6 +6,7 @@ import type { Registry } from '../definition/registry.ts';
 import type { ResourceDef } from '../definition/types.ts';
 import type { AuthUser, Behaviours } from '../behaviours/types.ts';
 import type { Serialize } from '../serialize/record.ts';
+import type { Columns } from '../sql/columns.ts';
 import type { Statements } from '../sql/statements.ts';
 import type { FieldErrors } from '../errors/http-errors.ts';
 import type { BodyValidator } from '../validation/body-validator.ts';
@@ -14,7 +15,7 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Which resource and operation a generated route serves (for logs, docs and policies). */
     resource?: string;
-    operation?: Operation;
+    operation?: string;
   }
   interface FastifyRequest {
     /** Set by the authentication hook the app passes to the engine. */
@@ -33,7 +34,8 @@ export interface RowScope {
 export interface AccessCheck {
   /** The resource whose permissions apply: the resource itself, or the parent a nested one authorizes against. */
   def: ResourceDef;
-  operation: Operation;
+  /** An operation (list, show, ...) or an action's name (validate, ...). */
+  operation: string;
   /** The permission names the definition says the operation needs (all of them). */
   permissions: readonly string[];
   /** The record of `def` acted on, once found (absent for list and create of a top-level resource). */
@@ -73,6 +75,10 @@ export interface ResourceRuntime {
   serialize: Serialize;
   validator: BodyValidator;
   statements: Statements;
+  /** What reads select of a resource: its row and its subquery fields. */
+  columns: Columns;
+  /** The runtime of another resource (the result of an action). */
+  others(name: string): ResourceRuntime;
   /** The relations to load for the client's includes: those plus the ones the definition always embeds. */
   loaded(includes?: readonly string[]): string[];
   deps: EngineDeps;

@@ -2,6 +2,7 @@
 // (and for nested includes, one per level), never one per record. belongsTo targets are shown
 // even when trashed; hasMany and manyToMany show live rows only, by id, as lists do.
 import type { Registry } from '../definition/registry.ts';
+import type { Columns } from './columns.ts';
 import type { RelationDef, ResourceDef } from '../definition/types.ts';
 import { placeholders, quote, whereClause, type Condition } from './quote.ts';
 import type { Statements, Row } from './statements.ts';
@@ -23,27 +24,27 @@ export function includeTree(paths: readonly string[]): IncludeTree {
 }
 
 /** Sets `row[relation]` on every row for every relation of the tree (recursively). */
-export async function loadRelations(statements: Statements, registry: Registry, def: ResourceDef, rows: Row[], tree: IncludeTree): Promise<void> {
+export async function loadRelations(statements: Statements, registry: Registry, columns: Columns, def: ResourceDef, rows: Row[], tree: IncludeTree): Promise<void> {
   if (rows.length === 0 || tree.size === 0) return;
   await Promise.all(
     [...tree].map(async ([name, children]) => {
       const relation = def.relations.get(name)!;
       const target = registry.get(relation.resource);
-      const related = await loadRelation(statements, registry, relation, target, rows);
-      await loadRelations(statements, registry, target, related, children);
+      const related = await loadRelation(statements, registry, columns, relation, target, rows);
+      await loadRelations(statements, registry, columns, target, related, children);
     }),
   );
 }
 
 /** Loads one relation for all rows; returns the related rows (for the next level). */
-async function loadRelation(statements: Statements, registry: Registry, relation: RelationDef, target: ResourceDef, rows: Row[]): Promise<Row[]> {
+async function loadRelation(statements: Statements, registry: Registry, columns: Columns, relation: RelationDef, target: ResourceDef, rows: Row[]): Promise<Row[]> {
   const many = relation.kind !== 'belongsTo';
   const filters = relationConditions(relation, target, registry, many);
   const table = quote(target.table);
 
   if (relation.kind === 'belongsTo') {
     const keys = unique(rows.map((row) => row[relation.foreignKey]));
-    const found = keys.length === 0 ? [] : await select(statements, `SELECT ${table}.* FROM ${table}`, [inList(`${target.table}.id`, keys), ...filters]);
+    const found = keys.length === 0 ? [] : await select(statements, `SELECT ${columns(target)} FROM ${table}`, [inList(`${target.table}.id`, keys), ...filters]);
     const byId = new Map(found.map((row) => [Number(row.id), row]));
     for (const row of rows) row[relation.name] = row[relation.foreignKey] == null ? null : (byId.get(Number(row[relation.foreignKey])) ?? null);
     return found;
@@ -53,12 +54,12 @@ async function loadRelation(statements: Statements, registry: Registry, relation
   let found: Row[];
   let ownerOf: (row: Row) => number;
   if (relation.kind === 'hasMany') {
-    found = await select(statements, `SELECT ${table}.* FROM ${table}`, [inList(`${target.table}.${relation.foreignKey}`, ids), ...filters], `${target.table}.id`);
+    found = await select(statements, `SELECT ${columns(target)} FROM ${table}`, [inList(`${target.table}.${relation.foreignKey}`, ids), ...filters], `${target.table}.id`);
     ownerOf = (row) => Number(row[relation.foreignKey]);
   } else {
     const { table: pivot, from, to } = relation.through!;
     const join = ` INNER JOIN ${quote(pivot)} ON ${quote(`${pivot}.${to}`)} = ${quote(`${target.table}.id`)}`;
-    found = await select(statements, `SELECT ${table}.*, ${quote(`${pivot}.${from}`)} AS ${quote('__owner')} FROM ${table}${join}`, [inList(`${pivot}.${from}`, ids), ...filters], `${target.table}.id`);
+    found = await select(statements, `SELECT ${columns(target)}, ${quote(`${pivot}.${from}`)} AS ${quote('__owner')} FROM ${table}${join}`, [inList(`${pivot}.${from}`, ids), ...filters], `${target.table}.id`);
     ownerOf = (row) => Number(row.__owner);
   }
   const byOwner = new Map<number, Row[]>();

@@ -67,7 +67,7 @@ function buildValidator(def: ResourceDef, registry: Registry): BodyValidator {
       field,
       check: TypeCompiler.Compile(fieldInputSchema(field)),
       target,
-      conditions: scopeThrough(def, field.name),
+      conditions: { ...scopeThrough(def, field.name), ...field.referencesWhere },
       nested: field.type === 'records' && relation ? { def: registry.get(relation.resource), foreignKey: relation.foreignKey } : undefined,
     };
   });

@@ -5,7 +5,7 @@ import { inventoryMasterDataHooks } from './inventories/master-data.ts';
 import { categoryDescendants, categoryNotInUse, categoryPath } from './products/category-path.ts';
 import { defaultUnits } from './products/default-units.ts';
 import { prepareMove } from './inventories/prepare-move.ts';
-import { prepareOperation } from './inventories/prepare-operation.ts';
+import { guardOperationDelete, prepareOperation } from './inventories/prepare-operation.ts';
 import { computeOrderTotals } from './sales/compute-order-totals.ts';
 import { prepareOrderLine } from './sales/prepare-order-line.ts';
 import { prepareOrder } from './sales/prepare-order.ts';
@@ -13,6 +13,9 @@ import { accessChanged, keepOwnUserManagement } from './security/access-changed.
 import { detachRole, guardRoleGrants, protectAdminRole } from './security/roles.ts';
 import { guardUserDelete, guardUserGrants, prepareUser } from './security/users.ts';
 import { appendToSortOrder } from './support/append-to-sort-order.ts';
+import { cancelStockOperation, checkAvailability, returnOperation, todoOperation, validateStockOperation } from './inventories/operation-actions.ts';
+import { applyCount, clearCount, freeQuantity, guardQuantityDelete, onHandQuantity, prepareQuantity, reservedQuantity } from './inventories/quantities.ts';
+import { cancelOrder, confirmOrder, setOrderAsQuotation, toggleOrderLock } from './sales/order-actions.ts';
 import { inverseRate } from './support/inverse-rate.ts';
 
 export const behaviours: Behaviours = {
@@ -37,8 +40,29 @@ export const behaviours: Behaviours = {
     'security.prepareUser': prepareUser,
     'security.guardUserGrants': guardUserGrants,
     'security.guardUserDelete': guardUserDelete,
+    'inventories.prepareQuantity': prepareQuantity,
+    'inventories.guardOperationDelete': guardOperationDelete,
+    'inventories.guardQuantityDelete': guardQuantityDelete,
   },
   computed: {
     'support.inverseRate': inverseRate,
+  },
+  subqueries: {
+    'inventories.onHandQuantity': onHandQuantity,
+    'inventories.reservedQuantity': reservedQuantity,
+    'inventories.freeQuantity': freeQuantity,
+  },
+  actions: {
+    'inventories.todo': todoOperation,
+    'inventories.checkAvailability': checkAvailability,
+    'inventories.validate': validateStockOperation,
+    'inventories.cancel': cancelStockOperation,
+    'inventories.return': returnOperation,
+    'inventories.applyCount': applyCount,
+    'inventories.clearCount': clearCount,
+    'sales.confirm': confirmOrder,
+    'sales.cancel': cancelOrder,
+    'sales.setAsQuotation': setOrderAsQuotation,
+    'sales.toggleLock': toggleOrderLock,
   },
 };

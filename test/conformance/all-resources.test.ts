@@ -1,9 +1,10 @@
 // The definition-driven suite: for every resource in resources/ and every database target,
 // run the capability checks its definition implies (operations, fields, filters, sorts,
-// includes, soft delete, permissions). A new YAML file is covered without writing a test.
+// includes, soft delete, permissions, actions). A new YAML file is covered without writing a test.
 import { suite } from 'uvu';
 import { loadResources } from '../../src/server.ts';
 import { databaseTargets } from '../helpers/targets.ts';
+import { actionChecks } from './capabilities/actions.ts';
 import { authenticationChecks } from './capabilities/authentication.ts';
 import { carriedChecks } from './capabilities/carried.ts';
 import { createChecks } from './capabilities/create.ts';
@@ -46,6 +47,7 @@ for (const target of databaseTargets()) {
       if (def.includes.length > 0) includeChecks(test, current);
     }
     if (def.operations.has('delete') && def.operations.has('create')) lifecycleChecks(test, current);
+    if (def.actions.size > 0) actionChecks(test, current);
     test.run();
   }
 }

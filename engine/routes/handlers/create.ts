@@ -1,11 +1,12 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { clientErrorFromDb } from '../../errors/db-errors.ts';
 import { parseIncludes, type RawQuery } from '../../list/parse-list-query.ts';
+import { condition, quote, whereClause } from '../../sql/quote.ts';
 import { authorize, checkValues, findParent, findRecord } from '../lookup.ts';
 import type { ResourceRuntime } from '../runtime.ts';
 import { inTransaction } from '../transaction.ts';
 import { writeContext } from '../write-context.ts';
-import { insertRecord, insertSingle, singleStatementCreate } from '../write-record.ts';
+import { insertRecord, insertSingle, singleStatementCreate, updateRecord } from '../write-record.ts';
 
 export function createHandler(runtime: ResourceRuntime) {
   const { def, deps } = runtime;
@@ -20,13 +21,31 @@ export function createHandler(runtime: ResourceRuntime) {
     try {
       // The path's parent wins over a parent id in the body. Nested records go in the same transaction.
       const fixed = def.parent ? { [def.parent.foreignKey]: parent?.id } : {};
-      id = singleStatementCreate(def, values)
-        ? await insertSingle(runtime.statements, request.authUser!, def, values, fixed)
-        : await inTransaction(deps.knex, (trx) => insertRecord(writeContext(runtime, request, trx), def, values, fixed));
+      const existing = await upsertTarget(runtime, { ...values, ...fixed });
+      if (existing !== undefined) {
+        id = existing;
+        await inTransaction(deps.knex, async (trx) => {
+          const current = await trx(def.table).where('id', existing).first();
+          await updateRecord(writeContext(runtime, request, trx), def, existing, values, current);
+        });
+      } else {
+        id = singleStatementCreate(def, values)
+          ? await insertSingle(runtime.statements, request.authUser!, def, values, fixed)
+          : await inTransaction(deps.knex, (trx) => insertRecord(writeContext(runtime, request, trx), def, values, fixed));
+      }
     } catch (error) {
       throw clientErrorFromDb(error, def) ?? error;
     }
     const record = await findRecord(runtime, id, { parentId: parent?.id, includes });
     return reply.code(201).send({ data: runtime.serialize(record), message: def.messages.created });
   };
+}
+
+/** For a definition with `upsertOn`: the record that already has those values, which the create then updates. */
+async function upsertTarget(runtime: ResourceRuntime, values: Record<string, unknown>): Promise<number | undefined> {
+  const { def } = runtime;
+  if (!def.upsertOn) return undefined;
+  const where = whereClause(def.upsertOn.map((column) => condition(`${quote(column)} = ?`, values[column])));
+  const [row] = await runtime.statements.all(`SELECT ${quote('id')} FROM ${quote(def.table)}${where.sql} LIMIT 1`, where.params);
+  return row ? Number(row.id) : undefined;
 }

@@ -1,7 +1,7 @@
 // beforeCreate/beforeUpdate of a stock move: what it takes from its operation and product, and
 // its quantity in the product's unit (converted, rounded half-up to that unit's rounding).
 import { nowTimestamp, ValidationError, type Hook } from '../../../engine/index.ts';
-import { roundTo } from '../accounts/money.ts';
+import { convertQuantity } from './units.ts';
 
 export const prepareMove: Hook = async ({ trx, values, record }) => {
   const operationId = (values.operation_id ?? record?.operation_id) as number;
@@ -24,7 +24,7 @@ export const prepareMove: Hook = async ({ trx, values, record }) => {
   const moveUomId = (values.uom_id ?? record?.uom_id) as number | null;
   const quantity = values.product_uom_qty ?? record?.product_uom_qty;
   if (values.product_uom_qty !== undefined || values.uom_id !== undefined || values.product_id !== undefined) {
-    values.product_qty = await toProductUnit(trx, Number(quantity ?? 0), moveUomId, product.uom_id);
+    values.product_qty = await convertQuantity(trx, Number(quantity ?? 0), moveUomId, product.uom_id);
   }
   const destination = await trx('inventories_locations').where('id', operation.destination_location_id).first('warehouse_id');
   Object.assign(values, {
@@ -38,18 +38,3 @@ export const prepareMove: Hook = async ({ trx, values, record }) => {
   });
   if (!record) values.scheduled_at ??= operation.scheduled_at ?? nowTimestamp();
 };
-
-/** qty / from.factor × to.factor, rounded half-up to the target unit's rounding. */
-async function toProductUnit(trx: Parameters<Hook>[0]['trx'], quantity: number, fromId: number | null, toId: number | null): Promise<number> {
-  if (!fromId || !toId || Number(fromId) === Number(toId)) return quantity;
-  const [from, to] = await Promise.all([
-    trx('unit_of_measures').where('id', fromId).first('factor', 'category_id'),
-    trx('unit_of_measures').where('id', toId).first('factor', 'rounding', 'category_id'),
-  ]);
-  if (!from || !to || from.category_id !== to.category_id || Number(from.factor) === 0) return quantity;
-  const converted = (quantity / Number(from.factor)) * Number(to.factor);
-  const rounding = Number(to.rounding) || 0;
-  if (rounding <= 0) return converted;
-  const decimals = Math.max(0, Math.ceil(-Math.log10(rounding)));
-  return roundTo(roundTo(converted / rounding, 0) * rounding, decimals);
-}

@@ -2,13 +2,17 @@
 // (the resource's default when none is sent, and it must be of the resource's type), the
 // locations and company it implies, the responsible user, the state and the name from the
 // operation type's sequence (WH/IN/00001).
-import { nowTimestamp, ValidationError, type Hook } from '../../../engine/index.ts';
+import { ActionRefusedError, nowTimestamp, ValidationError, type Hook } from '../../../engine/index.ts';
 import { nextDocumentName } from '../support/next-document-name.ts';
+import { releaseReservations } from './stock/reserve.ts';
 import { operationTypeSequenceCode, operationTypeSequencePrefix } from './operation-type-sequence.ts';
 
 export const prepareOperation: Hook = async ({ trx, def, values, record, user }) => {
   const type = def.scope['operationType.type'] as string;
   const creating = record === undefined;
+  if (record && (record.state === 'done' || record.state === 'cancel')) {
+    throw new ActionRefusedError(`A ${record.state === 'done' ? 'done' : 'canceled'} operation cannot be changed.`);
+  }
   if (creating || values.operation_type_id !== undefined) {
     const operationType = await resolveOperationType(trx, type, (values.operation_type_id ?? null) as number | null);
     values.operation_type_id = operationType.id;
@@ -47,3 +51,9 @@ async function resolveOperationType(trx: Parameters<Hook>[0]['trx'], type: strin
   if (!first) throw new ValidationError({ operation_type_id: ['No operation type is configured for this resource.'] });
   return first;
 }
+
+/** beforeDelete: a done operation is history (its stock moved); an open one gives its reservations back. */
+export const guardOperationDelete: Hook = async ({ trx, record }) => {
+  if (record!.state === 'done') throw new ActionRefusedError('A done operation cannot be deleted: return it instead.');
+  await releaseReservations(trx, await trx('inventories_moves').where('operation_id', record!.id));
+};

@@ -1,13 +1,15 @@
 // beforeCreate/beforeUpdate of a sales order: defaults from the context, the price list's
 // currency, the order number, and the rule that lines without a price need a price list.
 import { randomBytes } from 'node:crypto';
-import { ValidationError, type Hook } from '../../../engine/index.ts';
+import { ActionRefusedError, ValidationError, type Hook } from '../../../engine/index.ts';
 import { nextDocumentName } from '../support/next-document-name.ts';
 
 export const ORDER_SEQUENCE = { code: 'sales.order', prefix: 'S', padding: 5 };
 
 export const prepareOrder: Hook = async ({ trx, values, record, user }) => {
   const creating = record === undefined;
+  // A confirmed order is locked when its salesperson says so; unlock it to change it.
+  if (record?.locked && Number(record.locked)) throw new ActionRefusedError('A locked order cannot be changed. Unlock it first (toggle-lock).');
   const priceListId = (values.price_list_id ?? record?.price_list_id ?? null) as number | null;
   requirePricesWithoutPriceList(values.lines as Array<{ values: Record<string, unknown>; id?: number }> | undefined, priceListId);
 

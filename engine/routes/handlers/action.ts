@@ -1,0 +1,47 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ActionRefusedError } from '../../errors/http-errors.ts';
+import { clientErrorFromDb } from '../../errors/db-errors.ts';
+import { parseIncludes, type RawQuery } from '../../list/parse-list-query.ts';
+import { authorize, findParent, findRecord, visibleRows } from '../lookup.ts';
+import { pathId } from '../path-params.ts';
+import type { ResourceRuntime } from '../runtime.ts';
+import { inTransaction } from '../transaction.ts';
+
+/**
+ * POST {id}/<action>: the record (404, the definition's scope included: a delivery is not a
+ * receipt), the permission (403), the action's `when` (422 `refused`), then its behaviour in one
+ * transaction on the record read again and locked; answers 200 {data, message}.
+ */
+export function actionHandler(runtime: ResourceRuntime, name: string) {
+  const { def, deps } = runtime;
+  const action = def.actions.get(name)!;
+  const run = deps.behaviours.actions[action.behaviour]!;
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const id = pathId(request, 'id');
+    const includes = parseIncludes(request.query as RawQuery, runtime.others(action.result ?? def.name).def);
+    const parent = await findParent(runtime, request);
+    const found = await findRecord(runtime, id, { parentId: parent?.id, rows: visibleRows(runtime, request) });
+    authorize(runtime, request, name, { parent: parent?.record, record: found });
+    const body = (request.body && typeof request.body === 'object' && !Array.isArray(request.body) ? request.body : {}) as Record<string, unknown>;
+
+    let result;
+    try {
+      result = await inTransaction(deps.knex, async (trx) => {
+        const record = await trx(def.table).where('id', id).forUpdate().first();
+        // Checked again on the locked row: another request may have moved it on meanwhile.
+        for (const [column, allowed] of Object.entries(action.when ?? {})) {
+          if (!allowed.includes(String(record[column]))) throw new ActionRefusedError(action.refused!);
+        }
+        return run({ trx, def, user: request.authUser!, record, body, params: request.params as Record<string, string> });
+      });
+    } catch (error) {
+      throw clientErrorFromDb(error, def) ?? error;
+    }
+
+    // A return answers with the new operation, of the type its operation type returns with.
+    const target = runtime.others(result?.resource ?? action.result ?? def.name);
+    const loaded = includes.filter((include) => target.def.allowedIncludes.has(include));
+    const record = await findRecord(target, result?.id ?? id, { includes: loaded, trashed: 'with' });
+    return reply.send({ data: target.serialize(record), message: action.message });
+  };
+}

@@ -1,0 +1,134 @@
+// The workflow actions of stock operations (receipts, deliveries, internal transfers, dropships):
+// todo, check-availability, validate, cancel and return (reference §3.9). The state each needs is
+// declared with the action in the resource's definition (`when`); these do the rest.
+import { ActionRefusedError, ValidationError, nowTimestamp, type Action } from '../../../engine/index.ts';
+import { recomputeDeliveredQuantities } from '../sales/delivered-quantities.ts';
+import { nextDocumentName } from '../support/next-document-name.ts';
+import { operationTypeSequenceCode, operationTypeSequencePrefix } from './operation-type-sequence.ts';
+import { confirmOperation } from './stock/confirm.ts';
+import { qty, type Trx } from './stock/ledger.ts';
+import { refreshOperationState } from './stock/operation-state.ts';
+import { releaseReservations, reserveOperation } from './stock/reserve.ts';
+import { validateOperation } from './stock/validate.ts';
+
+/** The resource that shows operations of each type. */
+export const OPERATION_RESOURCES: Record<string, string> = {
+  incoming: 'inventories/receipts',
+  outgoing: 'inventories/deliveries',
+  internal: 'inventories/internal-transfers',
+  dropship: 'inventories/dropships',
+};
+
+export const todoOperation: Action = async ({ trx, record }) => {
+  await confirmOperation(trx, record.id);
+};
+
+export const checkAvailability: Action = async ({ trx, record }) => {
+  if ((await reserveOperation(trx, record.id)) === 0) throw new ActionRefusedError('No operation moves are eligible for availability check.');
+  await refreshOperationState(trx, record.id);
+};
+
+export const validateStockOperation: Action = async ({ trx, record }) => {
+  await validateOperation(trx, record.id);
+  await recomputeDeliveredQuantities(trx, record.id);
+};
+
+export const cancelStockOperation: Action = async ({ trx, record }) => {
+  await cancelOperation(trx, record.id);
+};
+
+/** Cancels what is not done of an operation: its reservations are released. */
+export async function cancelOperation(trx: Trx, operationId: number): Promise<void> {
+  const moves = await trx('inventories_moves').where('operation_id', operationId).whereNotIn('state', ['done', 'cancel']);
+  await releaseReservations(trx, moves);
+  await trx('inventories_moves').where('operation_id', operationId).whereNotIn('state', ['done', 'cancel']).update({ state: 'cancel' });
+  await trx('inventories_operations').where('id', operationId).update({ state: 'cancel' });
+}
+
+/**
+ * A done operation's return: a new operation of the type its operation type returns with (else
+ * the same type), from where the goods went back to where they came from, for the quantities
+ * done, or those of the body (`{"moves": [{"id": <move id>, "quantity": 1}]}`); ready to validate.
+ */
+export const returnOperation: Action = async ({ trx, record, user, body }) => {
+  const moves = (await trx('inventories_moves').where('operation_id', record.id).where('state', 'done').orderBy('id')).filter((move) => qty(move.quantity) > 0);
+  const quantities = returnQuantities(body, moves);
+  const type = await trx('inventories_operation_types').where('id', record.operation_type_id).first();
+  const returnType = (type.return_operation_type_id && (await trx('inventories_operation_types').where('id', type.return_operation_type_id).whereNull('deleted_at').first())) || type;
+  const now = nowTimestamp();
+  const name = await nextDocumentName(trx, {
+    code: operationTypeSequenceCode(returnType.id),
+    companyId: record.company_id,
+    prefix: await operationTypeSequencePrefix(trx, returnType),
+    padding: 5,
+  });
+  const [id] = await trx('inventories_operations').insert({
+    name,
+    origin: `Return of ${record.name}`,
+    move_type: record.move_type,
+    state: 'draft',
+    scheduled_at: now,
+    partner_id: record.partner_id,
+    operation_type_id: returnType.id,
+    source_location_id: record.destination_location_id,
+    destination_location_id: record.source_location_id,
+    user_id: user.id,
+    company_id: record.company_id,
+    return_id: record.id,
+    sale_order_id: record.sale_order_id,
+    creator_id: user.id,
+    created_at: now,
+    updated_at: now,
+  });
+  const returned = moves.filter((move) => quantities.has(Number(move.id)));
+  if (returned.length === 0) throw new ActionRefusedError('Nothing to return: no done quantity is left to send back.');
+  await trx('inventories_moves').insert(
+    returned.map((move) => {
+      const quantity = quantities.get(Number(move.id))!;
+      const ratio = qty(move.quantity) === 0 ? 1 : quantity / qty(move.quantity);
+      return {
+        name: move.name,
+        state: 'draft',
+        procure_method: 'make_to_stock',
+        reference: name,
+        product_id: move.product_id,
+        uom_id: move.uom_id,
+        product_uom_qty: quantity,
+        product_qty: qty(Number(move.product_qty) * ratio),
+        source_location_id: move.destination_location_id,
+        destination_location_id: move.source_location_id,
+        operation_id: id,
+        operation_type_id: returnType.id,
+        partner_id: move.partner_id,
+        warehouse_id: move.warehouse_id,
+        company_id: move.company_id,
+        origin_returned_move_id: move.id,
+        sale_order_line_id: move.sale_order_line_id,
+        scheduled_at: now,
+        creator_id: user.id,
+        created_at: now,
+        updated_at: now,
+      };
+    }),
+  );
+  await confirmOperation(trx, Number(id));
+  return { id: Number(id), resource: OPERATION_RESOURCES[returnType.type] };
+};
+
+/** Move id → quantity to return (in the move's unit): all done quantities, or those the body names. */
+function returnQuantities(body: Record<string, unknown>, moves: Array<Record<string, any>>): Map<number, number> {
+  const done = new Map(moves.map((move) => [Number(move.id), qty(move.quantity)]));
+  if (body.moves === undefined || body.moves === null) return done;
+  const errors: Record<string, string[]> = {};
+  const chosen = new Map<number, number>();
+  if (!Array.isArray(body.moves)) throw new ValidationError({ moves: ['The moves field must be an array.'] });
+  body.moves.forEach((entry, index) => {
+    const { id, quantity } = (entry ?? {}) as { id?: unknown; quantity?: unknown };
+    if (typeof id !== 'number' || !done.has(id)) errors[`moves.${index}.id`] = [`The selected moves.${index}.id is not a done move of this operation.`];
+    else if (typeof quantity !== 'number' || !Number.isFinite(quantity) || quantity <= 0) errors[`moves.${index}.quantity`] = [`The moves.${index}.quantity field must be greater than 0.`];
+    else if (qty(quantity) > done.get(id)!) errors[`moves.${index}.quantity`] = [`The moves.${index}.quantity field must not be greater than the ${done.get(id)} done.`];
+    else chosen.set(id, qty(quantity));
+  });
+  if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+  return chosen;
+}

@@ -1,0 +1,82 @@
+// Stock on hand per product and location (/inventories/quantities), and inventory adjustments:
+// a counted quantity is set on a row, `apply` writes the difference as a done move from or to
+// the company's inventory-adjustment location, `clear` drops the count.
+import { ActionRefusedError, nowTimestamp, ValidationError, type Action, type Hook, type Subquery } from '../../../engine/index.ts';
+import { locationsById, lockQuants, qty } from './stock/ledger.ts';
+import { completeMoves } from './stock/validate.ts';
+
+/** beforeCreate/beforeUpdate: an internal location, one row per product and location, the location's warehouse and company. */
+export const prepareQuantity: Hook = async ({ trx, values, record, user }) => {
+  if (record) {
+    const moved = (['product_id', 'location_id'] as const).filter((key) => values[key] !== undefined && Number(values[key]) !== Number(record[key]));
+    if (moved.length > 0) throw new ValidationError(Object.fromEntries(moved.map((key) => [key, [`The ${key.replace('_', ' ')} of a quantity cannot change; count another row instead.`]])));
+    values.user_id = user.id;
+    return;
+  }
+  // The definition allows internal locations only (referencesWhere), and one row per product and location (upsertOn).
+  const location = (await locationsById(trx, [values.location_id])).get(Number(values.location_id))!;
+  Object.assign(values, { quantity: 0, reserved_quantity: 0, warehouse_id: location.warehouse_id, company_id: location.company_id, user_id: user.id });
+};
+
+/** beforeDelete: only a row with nothing on hand or reserved can go (the ledger must add up). */
+export const guardQuantityDelete: Hook = ({ record }) => {
+  if (qty(record!.quantity) !== 0 || qty(record!.reserved_quantity) !== 0) {
+    throw new ActionRefusedError('A quantity with stock on hand or reserved cannot be deleted; count it to 0 and apply first.');
+  }
+};
+
+/** The counted quantity becomes the quantity on hand, through a done inventory move for the difference. */
+export const applyCount: Action = async ({ trx, record, user }) => {
+  if (record.counted_quantity === null) throw new ActionRefusedError('Set a counted quantity before applying it.');
+  const [quant] = [...(await lockQuants(trx, [{ productId: Number(record.product_id), locationId: Number(record.location_id) }])).values()];
+  const counted = qty(record.counted_quantity);
+  if (counted < qty(quant!.reserved_quantity)) {
+    throw new ActionRefusedError(`${qty(quant!.reserved_quantity)} are reserved for operations here: cancel them before counting less.`);
+  }
+  const difference = qty(counted - qty(quant!.quantity));
+  if (difference !== 0) {
+    const location = (await locationsById(trx, [record.location_id])).get(Number(record.location_id))!;
+    const adjustment = await trx('inventories_locations')
+      .where({ type: 'inventory', is_scrap: false })
+      .where((query) => query.where('company_id', location.company_id ?? null).orWhereNull('company_id'))
+      .whereNull('deleted_at')
+      .orderBy('id')
+      .first('id');
+    if (!adjustment) throw new ActionRefusedError('No inventory adjustment location is configured.');
+    const product = await trx('products_products').where('id', record.product_id).first('name', 'uom_id');
+    const now = nowTimestamp();
+    const [from, to] = difference > 0 ? [adjustment.id, location.id] : [location.id, adjustment.id];
+    const [moveId] = await trx('inventories_moves').insert({
+      name: `Quantity updated: ${product.name}`,
+      state: 'draft',
+      procure_method: 'make_to_stock',
+      reference: 'Inventory adjustment',
+      product_id: record.product_id,
+      uom_id: product.uom_id,
+      product_uom_qty: Math.abs(difference),
+      product_qty: Math.abs(difference),
+      source_location_id: from,
+      destination_location_id: to,
+      is_inventory: true,
+      warehouse_id: location.warehouse_id,
+      company_id: location.company_id,
+      creator_id: user.id,
+      created_at: now,
+      updated_at: now,
+    });
+    await completeMoves(trx, [await trx('inventories_moves').where('id', moveId).first()]);
+  }
+  await trx('inventories_product_quantities').where('id', record.id).update({ counted_quantity: null, user_id: user.id, updated_at: nowTimestamp() });
+};
+
+export const clearCount: Action = async ({ trx, record }) => {
+  await trx('inventories_product_quantities').where('id', record.id).update({ counted_quantity: null, updated_at: nowTimestamp() });
+};
+
+/** A product's stock over all internal locations: on hand, reserved, and free (on hand less reserved). */
+const sumOverInternal = (expression: string): Subquery => (table) =>
+  `SELECT COALESCE(SUM(${expression}), 0) FROM \`inventories_product_quantities\` q INNER JOIN \`inventories_locations\` l ON l.\`id\` = q.\`location_id\` AND l.\`type\` = 'internal' WHERE q.\`product_id\` = ${table}.\`id\``;
+
+export const onHandQuantity = sumOverInternal('q.`quantity`');
+export const reservedQuantity = sumOverInternal('q.`reserved_quantity`');
+export const freeQuantity = sumOverInternal('q.`quantity` - q.`reserved_quantity`');

@@ -1,0 +1,62 @@
+// The stock ledger: on-hand and reserved quantity per product and location (in the product's
+// unit), in inventories_product_quantities. Only internal locations keep stock: vendors,
+// customers and virtual locations are where goods come from and go to. Rows a change depends on
+// are locked (SELECT ... FOR UPDATE on MySQL/MariaDB; SQLite has one writer at a time), so
+// concurrent operations never overdraw a location.
+import type { Knex } from 'knex';
+import { nowTimestamp } from '../../../../engine/index.ts';
+import { roundTo } from '../../accounts/money.ts';
+
+export type Trx = Knex.Transaction;
+const QUANTS = 'inventories_product_quantities';
+
+/** Quantities are stored with 4 decimals; compare and store them at that precision. */
+export const qty = (value: unknown): number => roundTo(Number(value ?? 0), 4);
+
+export interface Location {
+  id: number;
+  type: string;
+  full_name: string;
+  company_id: number | null;
+  warehouse_id: number | null;
+}
+
+export const isInternal = (location: Location | undefined): boolean => location?.type === 'internal';
+
+export async function locationsById(trx: Trx, ids: Iterable<unknown>): Promise<Map<number, Location>> {
+  const wanted = [...new Set([...ids].filter((id) => id != null).map(Number))];
+  if (wanted.length === 0) return new Map();
+  const rows = await trx('inventories_locations').whereIn('id', wanted).select('id', 'type', 'full_name', 'company_id', 'warehouse_id');
+  return new Map(rows.map((row) => [Number(row.id), { ...row, id: Number(row.id) }]));
+}
+
+export const quantKey = (productId: unknown, locationId: unknown) => `${Number(productId)}:${Number(locationId)}`;
+
+/** The ledger rows of these (product, location) pairs, locked for this transaction, by quantKey. */
+export async function lockQuants(trx: Trx, pairs: Array<{ productId: number; locationId: number }>): Promise<Map<string, Record<string, any>>> {
+  const keys = [...new Set(pairs.map((pair) => quantKey(pair.productId, pair.locationId)))].sort();
+  if (keys.length === 0) return new Map();
+  const products = [...new Set(pairs.map((pair) => pair.productId))];
+  const locations = [...new Set(pairs.map((pair) => pair.locationId))];
+  // Locked in one statement, in key order: two operations never wait on each other crosswise.
+  const rows = await trx(QUANTS).whereIn('product_id', products).whereIn('location_id', locations).orderBy(['product_id', 'location_id']).forUpdate();
+  const wanted = new Set(keys);
+  return new Map(rows.filter((row) => wanted.has(quantKey(row.product_id, row.location_id))).map((row) => [quantKey(row.product_id, row.location_id), row]));
+}
+
+/** Adds to (or takes from) the on-hand and reserved quantity of a product at an internal location. */
+export async function changeQuant(trx: Trx, location: Location, productId: number, change: { quantity?: number; reserved?: number }): Promise<void> {
+  const quantity = qty(change.quantity ?? 0);
+  const reserved = qty(change.reserved ?? 0);
+  if (quantity === 0 && reserved === 0) return;
+  const now = nowTimestamp();
+  // An upsert: the row of a product that was never at this location yet is created on the way.
+  await trx(QUANTS)
+    .insert({ product_id: productId, location_id: location.id, quantity, reserved_quantity: reserved, warehouse_id: location.warehouse_id, company_id: location.company_id, created_at: now, updated_at: now })
+    .onConflict(['product_id', 'location_id'])
+    .merge({
+      quantity: trx.raw('?? + ?', [`${QUANTS}.quantity`, quantity]),
+      reserved_quantity: trx.raw('?? + ?', [`${QUANTS}.reserved_quantity`, reserved]),
+      updated_at: now,
+    });
+}

@@ -1,0 +1,23 @@
+// An operation's state follows its moves (as in Odoo): draft while any move is draft; done or
+// canceled when all are; else `assigned` when what can go has been reserved (any move with the
+// "direct" shipping policy, every move with "one"), else `confirmed`.
+import type { Trx } from './ledger.ts';
+
+export function operationState(moveStates: string[], moveType: string): string {
+  const live = moveStates.filter((state) => state !== 'cancel');
+  if (moveStates.length > 0 && live.length === 0) return 'cancel';
+  if (live.some((state) => state === 'draft')) return 'draft';
+  if (live.length > 0 && live.every((state) => state === 'done')) return 'done';
+  const open = live.filter((state) => state !== 'done');
+  const ready = (state: string) => state === 'assigned' || state === 'partially_available';
+  const assigned = moveType === 'one' ? open.every((state) => state === 'assigned') : open.some(ready);
+  return assigned ? 'assigned' : 'confirmed';
+}
+
+export async function refreshOperationState(trx: Trx, operationId: number): Promise<string> {
+  const operation = await trx('inventories_operations').where('id', operationId).first('move_type', 'state');
+  const states = await trx('inventories_moves').where('operation_id', operationId).pluck('state');
+  const state = states.length === 0 ? operation.state : operationState(states, operation.move_type);
+  await trx('inventories_operations').where('id', operationId).update({ state });
+  return state;
+}

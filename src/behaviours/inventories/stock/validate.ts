@@ -1,0 +1,66 @@
+// Validating an operation: every open move is done with its quantity (its demand when none was
+// set), stock leaves internal source locations and arrives at internal destinations, the
+// reservations are consumed, and the operation is done. Asking more of a location than it has
+// is refused and changes nothing.
+import { ActionRefusedError, nowTimestamp } from '../../../../engine/index.ts';
+import { convertQuantity } from '../units.ts';
+import { changeQuant, isInternal, locationsById, lockQuants, qty, quantKey, type Trx } from './ledger.ts';
+import { refreshOperationState } from './operation-state.ts';
+
+/** Validates the moves of an operation (or the moves given: an inventory adjustment has no operation). */
+export async function completeMoves(trx: Trx, moves: Array<Record<string, any>>): Promise<void> {
+  const products = await trx('products_products').whereIn('id', [...new Set(moves.map((move) => Number(move.product_id)))]).select('id', 'name', 'uom_id');
+  const productById = new Map(products.map((product) => [Number(product.id), product]));
+  // Done quantities in the product's unit: the quantity set on the move (in the move's unit), else its demand.
+  const done = new Map<number, number>();
+  for (const move of moves) {
+    const product = productById.get(Number(move.product_id))!;
+    done.set(Number(move.id), move.quantity === null ? qty(move.product_qty) : qty(await convertQuantity(trx, Number(move.quantity), move.uom_id, product.uom_id)));
+  }
+  const locations = await locationsById(trx, moves.flatMap((move) => [move.source_location_id, move.destination_location_id]));
+  const leaving = moves.filter((move) => isInternal(locations.get(Number(move.source_location_id))));
+  const quants = await lockQuants(trx, leaving.map((move) => ({ productId: Number(move.product_id), locationId: Number(move.source_location_id) })));
+
+  // What each (product, internal source) gives, against what it has beyond others' reservations.
+  const needs = new Map<string, { productId: number; locationId: number; needed: number; ownReserved: number }>();
+  for (const move of leaving) {
+    const key = quantKey(move.product_id, move.source_location_id);
+    const need = needs.get(key) ?? { productId: Number(move.product_id), locationId: Number(move.source_location_id), needed: 0, ownReserved: 0 };
+    need.needed = qty(need.needed + done.get(Number(move.id))!);
+    need.ownReserved = qty(need.ownReserved + qty(move.reserved_quantity));
+    needs.set(key, need);
+  }
+  for (const [key, need] of needs) {
+    const quant = quants.get(key);
+    const available = qty(Number(quant?.quantity ?? 0) - Number(quant?.reserved_quantity ?? 0) + need.ownReserved);
+    if (need.needed > available) {
+      const product = productById.get(need.productId)!;
+      const location = locations.get(need.locationId)!;
+      throw new ActionRefusedError(
+        `Not enough "${product.name}" at ${location.full_name}: ${formatQty(Math.max(available, 0))} available, ${formatQty(need.needed)} needed.`,
+      );
+    }
+  }
+
+  for (const move of moves) {
+    const quantity = done.get(Number(move.id))!;
+    const source = locations.get(Number(move.source_location_id));
+    const destination = locations.get(Number(move.destination_location_id));
+    if (isInternal(source)) await changeQuant(trx, source!, Number(move.product_id), { quantity: -quantity, reserved: -qty(move.reserved_quantity) });
+    if (isInternal(destination)) await changeQuant(trx, destination!, Number(move.product_id), { quantity });
+    const inMoveUnit = move.quantity === null ? qty(move.product_uom_qty) : qty(move.quantity);
+    await trx('inventories_moves').where('id', move.id).update({ state: 'done', quantity: inMoveUnit, reserved_quantity: 0, is_picked: true, updated_at: nowTimestamp() });
+  }
+}
+
+export async function validateOperation(trx: Trx, operationId: number): Promise<void> {
+  const moves = await trx('inventories_moves').where('operation_id', operationId).whereNotIn('state', ['done', 'cancel']).orderBy('id');
+  if (moves.length === 0) throw new ActionRefusedError('Cannot validate an operation without moves.');
+  await completeMoves(trx, moves);
+  await refreshOperationState(trx, operationId);
+  await trx('inventories_operations').where('id', operationId).update({ closed_at: nowTimestamp() });
+}
+
+function formatQty(value: number): string {
+  return String(qty(value));
+}

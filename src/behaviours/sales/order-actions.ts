@@ -1,0 +1,107 @@
+// The workflow actions of sales orders (reference §3.14): confirm, cancel, set-as-quotation and
+// toggle-lock. Confirming an order with goods creates its delivery; cancelling it cancels the
+// deliveries not yet done. The state each needs is declared in resources/sales/orders.yaml.
+import { ActionRefusedError, nowTimestamp, type Action } from '../../../engine/index.ts';
+import { cancelOperation } from '../inventories/operation-actions.ts';
+import { operationTypeSequenceCode, operationTypeSequencePrefix } from '../inventories/operation-type-sequence.ts';
+import { confirmOperation } from '../inventories/stock/confirm.ts';
+import type { Trx } from '../inventories/stock/ledger.ts';
+import { convertQuantity } from '../inventories/units.ts';
+import { nextDocumentName } from '../support/next-document-name.ts';
+
+/** Product types kept in stock: their lines are delivered. */
+const STOCKED = ['goods', 'consu'];
+
+export const confirmOrder: Action = async ({ trx, record, user }) => {
+  const now = nowTimestamp();
+  await trx('sales_orders').where('id', record.id).update({ state: 'sale', invoice_status: 'to_invoice', updated_at: now });
+  await trx('sales_order_lines').where('order_id', record.id).update({ state: 'sale', updated_at: now });
+  await createDelivery(trx, { ...record, state: 'sale' }, user.id);
+};
+
+export const cancelOrder: Action = async ({ trx, record }) => {
+  const deliveries = await trx('inventories_operations').where('sale_order_id', record.id).select('id', 'name', 'state');
+  const done = deliveries.find((delivery) => delivery.state === 'done');
+  if (done) throw new ActionRefusedError(`The order cannot be canceled: its delivery ${done.name} is done. Return the goods instead.`);
+  for (const delivery of deliveries.filter((d) => d.state !== 'cancel')) await cancelOperation(trx, delivery.id);
+  const now = nowTimestamp();
+  await trx('sales_orders').where('id', record.id).update({ state: 'cancel', invoice_status: 'no', updated_at: now });
+  await trx('sales_order_lines').where('order_id', record.id).update({ state: 'cancel', updated_at: now });
+};
+
+export const setOrderAsQuotation: Action = async ({ trx, record }) => {
+  const now = nowTimestamp();
+  await trx('sales_orders').where('id', record.id).update({ state: 'draft', invoice_status: 'no', updated_at: now });
+  await trx('sales_order_lines').where('order_id', record.id).update({ state: 'draft', updated_at: now });
+};
+
+export const toggleOrderLock: Action = async ({ trx, record }) => {
+  await trx('sales_orders').where('id', record.id).update({ locked: !Number(record.locked), updated_at: nowTimestamp() });
+};
+
+/**
+ * The delivery of a confirmed order: from its warehouse's stock to the customers' location, one
+ * move per line of a stocked product, in the line's unit, named from the outgoing sequence.
+ */
+async function createDelivery(trx: Trx, order: Record<string, any>, userId: number): Promise<void> {
+  const lines = await trx('sales_order_lines')
+    .join('products_products', 'products_products.id', 'sales_order_lines.product_id')
+    .where('sales_order_lines.order_id', order.id)
+    .whereIn('products_products.type', STOCKED)
+    .orderBy('sales_order_lines.id')
+    .select('sales_order_lines.*', 'products_products.name as product_name', 'products_products.uom_id as product_uom');
+  if (lines.length === 0) return;
+  const warehouse = order.warehouse_id ? await trx('inventories_warehouses').where('id', order.warehouse_id).first() : undefined;
+  const types = trx('inventories_operation_types').where('type', 'outgoing').whereNull('deleted_at').orderBy('sort').orderBy('id');
+  const type = (warehouse && (await types.clone().where('warehouse_id', warehouse.id).first())) || (await types.first());
+  if (!type) throw new ActionRefusedError('The order cannot be confirmed: no delivery operation type is configured.');
+  const source = warehouse?.lot_stock_location_id ?? type.source_location_id;
+  const now = nowTimestamp();
+  const name = await nextDocumentName(trx, { code: operationTypeSequenceCode(type.id), companyId: order.company_id, prefix: await operationTypeSequencePrefix(trx, type), padding: 5 });
+  const [id] = await trx('inventories_operations').insert({
+    name,
+    origin: order.name,
+    move_type: type.move_type ?? 'direct',
+    state: 'draft',
+    scheduled_at: order.commitment_date ?? now,
+    partner_id: order.partner_shipping_id ?? order.partner_id,
+    operation_type_id: type.id,
+    source_location_id: source,
+    destination_location_id: type.destination_location_id,
+    user_id: order.user_id ?? userId,
+    company_id: order.company_id,
+    sale_order_id: order.id,
+    creator_id: userId,
+    created_at: now,
+    updated_at: now,
+  });
+  const moves = [];
+  for (const line of lines) {
+    const uom = line.product_uom_id ?? line.product_uom;
+    moves.push({
+      name: line.product_name,
+      state: 'draft',
+      procure_method: 'make_to_stock',
+      origin: order.name,
+      reference: name,
+      product_id: line.product_id,
+      uom_id: uom,
+      product_uom_qty: line.product_uom_qty,
+      product_qty: await convertQuantity(trx, Number(line.product_uom_qty), uom, line.product_uom),
+      source_location_id: source,
+      destination_location_id: type.destination_location_id,
+      operation_id: id,
+      operation_type_id: type.id,
+      partner_id: order.partner_shipping_id ?? order.partner_id,
+      warehouse_id: warehouse?.id ?? null,
+      company_id: order.company_id,
+      sale_order_line_id: line.id,
+      scheduled_at: order.commitment_date ?? now,
+      creator_id: userId,
+      created_at: now,
+      updated_at: now,
+    });
+  }
+  await trx('inventories_moves').insert(moves);
+  await confirmOperation(trx, Number(id));
+}
