@@ -8,7 +8,7 @@ export { routeTable } from './routes/route-table.ts';
 export { errorHandler, notFoundHandler } from './errors/error-handler.ts';
 export { registerFormats } from './schema/formats.ts';
 export { actionNames, behaviourNames } from './behaviours/types.ts';
-export type { Behaviours, AuthUser, Hook, HookContext, ComputedField, Subquery, Action, ActionContext, ActionResult } from './behaviours/types.ts';
+export type { Behaviours, AuthUser, Hook, BatchHook, HookContext, ComputedField, Subquery, Action, ActionContext, ActionResult } from './behaviours/types.ts';
 export type { EngineDeps, Policy, AccessCheck, RowScope } from './routes/runtime.ts';
 export { permissionCatalogue, permissionName, type PermissionEntry } from './definition/access.ts';
 export type { ResourceDef, FieldDef } from './definition/types.ts';

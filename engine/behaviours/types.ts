@@ -18,9 +18,17 @@ export interface HookContext {
   /** The stored row: before update/delete it is the current one, after create/update the new one. */
   record?: Record<string, any>;
   params: Record<string, string>;
+  /** Written with its owner: its place in the owner's list (lines.<index>). */
+  index?: number;
 }
 
 export type Hook = (context: HookContext) => Promise<void> | void;
+
+/**
+ * A hook given every record of one write at once (the lines of an order, the moves of a receipt),
+ * so that what they share is read once. It refuses an entry by throwing entryError(context, errors).
+ */
+export type BatchHook = (contexts: HookContext[]) => Promise<void> | void;
 
 /** A read-only value computed from the stored row, e.g. a currency rate's inverse. */
 export type ComputedField = (row: Record<string, unknown>) => unknown;
@@ -55,13 +63,14 @@ export type Subquery = (table: string) => string;
 
 export interface Behaviours {
   hooks: Record<string, Hook>;
+  batches: Record<string, BatchHook>;
   computed: Record<string, ComputedField>;
   subqueries: Record<string, Subquery>;
   actions: Record<string, Action>;
 }
 
 export function behaviourNames(behaviours: Behaviours): Set<string> {
-  return new Set([...Object.keys(behaviours.hooks), ...Object.keys(behaviours.computed), ...Object.keys(behaviours.subqueries)]);
+  return new Set([...Object.keys(behaviours.hooks), ...Object.keys(behaviours.batches), ...Object.keys(behaviours.computed), ...Object.keys(behaviours.subqueries)]);
 }
 
 export function actionNames(behaviours: Behaviours): Set<string> {

@@ -195,6 +195,8 @@ export const ResourceFormat = Type.Object(
           beforeUpdate: Type.Optional(Type.Array(BehaviourName)),
           afterUpdate: Type.Optional(Type.Array(BehaviourName)),
           beforeDelete: Type.Optional(Type.Array(BehaviourName)),
+          beforeCreateMany: Type.Optional(Type.Array(BehaviourName, { description: 'batch hooks: all the records written together (the lines of an order) at once' })),
+          beforeUpdateMany: Type.Optional(Type.Array(BehaviourName)),
         },
         { additionalProperties: false },
       ),

@@ -77,6 +77,8 @@ export function normalize(file: LoadedFile): ResourceDef {
       beforeUpdate: raw.behaviours?.beforeUpdate ?? [],
       afterUpdate: raw.behaviours?.afterUpdate ?? [],
       beforeDelete: raw.behaviours?.beforeDelete ?? [],
+      beforeCreateMany: raw.behaviours?.beforeCreateMany ?? [],
+      beforeUpdateMany: raw.behaviours?.beforeUpdateMany ?? [],
     },
   };
 }

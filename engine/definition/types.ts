@@ -57,6 +57,9 @@ export interface Behaviours {
   beforeUpdate: string[];
   afterUpdate: string[];
   beforeDelete: string[];
+  /** Batch hooks: every record of one write at once (the lines of an order), instead of one by one. */
+  beforeCreateMany: string[];
+  beforeUpdateMany: string[];
 }
 
 /** A workflow action: `POST {id}/<name>`. */

@@ -58,7 +58,11 @@ export class ConflictError extends HttpError {
 
 /** 422 in the Laravel shape: the first message (and how many more) plus every message per field. */
 export class ValidationError extends HttpError {
-  constructor(readonly errors: FieldErrors) {
+  /** errors: by field; entry: for a record written with its owner, its place in the owner's list. */
+  constructor(
+    readonly errors: FieldErrors,
+    readonly entry?: number,
+  ) {
     super(422, summarize(errors));
   }
 

@@ -25,7 +25,7 @@ export async function insertRecord(context: WriteContext, def: ResourceDef, valu
   const { trx } = context;
   completeNewRecord(def, values, fixed, context.user);
   const hook = hookContext(context, def, values);
-  await runHooks(context, def, 'beforeCreate', hook);
+  await runBefore(context, def, 'create', [hook]);
   const [insertedId] = await trx(def.table).insert(columns(def, values));
   const id = Number(insertedId);
   await writeCarried(context, def, id, values, 'create');
@@ -48,7 +48,7 @@ function completeNewRecord(def: ResourceDef, values: Values, fixed: Values, user
 
 /** A create that is one INSERT (no behaviours, nothing written to other tables) needs no transaction. */
 export function singleStatementCreate(def: ResourceDef, values: Values): boolean {
-  if (def.behaviours.beforeCreate.length > 0 || def.behaviours.afterCreate.length > 0) return false;
+  if (def.behaviours.beforeCreate.length > 0 || def.behaviours.beforeCreateMany.length > 0 || def.behaviours.afterCreate.length > 0) return false;
   return ![...def.fields.values()].some((field) => (field.type === 'ids' || field.type === 'records') && values[field.name] != null);
 }
 
@@ -64,7 +64,7 @@ export async function insertSingle(statements: Statements, user: AuthUser, def: 
 export async function updateRecord(context: WriteContext, def: ResourceDef, id: number, values: Values, current: Values): Promise<void> {
   const { trx } = context;
   const hook = hookContext(context, def, values, current);
-  await runHooks(context, def, 'beforeUpdate', hook);
+  await runBefore(context, def, 'update', [hook]);
   const changes = columns(def, values);
   if (Object.keys(changes).length > 0) {
     if (def.timestamps) changes.updated_at = nowTimestamp();
@@ -91,19 +91,25 @@ async function writeCarried(context: WriteContext, def: ResourceDef, id: number,
   for (const field of def.fields.values()) {
     const value = values[field.name];
     if (value === undefined || value === null) continue;
-    if (field.type === 'ids') await replaceIds(context, def, field, id, value as number[]);
+    if (field.type === 'ids') await replaceIds(context, def, field, [{ id, ids: value as number[] }]);
     if (field.type === 'records') await syncRecords(context, def, field, id, value as NestedEntry[], mode);
   }
 }
 
-/** Replace semantics: the ids sent become the whole set; an empty list clears it. */
-async function replaceIds(context: WriteContext, def: ResourceDef, field: FieldDef, id: number, ids: number[]): Promise<void> {
+/** Replace semantics: the ids sent become the whole set; an empty list clears it. For many records at once. */
+async function replaceIds(context: WriteContext, def: ResourceDef, field: FieldDef, sets: Array<{ id: number; ids: number[] }>): Promise<void> {
+  if (sets.length === 0) return;
   const through = def.relations.get(field.relation!)!.through!;
-  await context.trx(through.table).where(through.from, id).delete();
-  if (ids.length > 0) await context.trx(through.table).insert(ids.map((other) => ({ [through.from]: id, [through.to]: other })));
+  await context.trx(through.table).whereIn(through.from, sets.map((set) => set.id)).delete();
+  const rows = sets.flatMap((set) => set.ids.map((other) => ({ [through.from]: set.id, [through.to]: other })));
+  for (const chunk of chunks(rows, 2)) await context.trx(through.table).insert(chunk);
 }
 
-/** Entries with an id update that child; the others are created; children left out are deleted. */
+/**
+ * Entries with an id update that child; the others are created; children left out are deleted.
+ * The children's batch hooks see them all at once, and new children go in with multi-row
+ * INSERTs, so a 50-line order takes as many statements as a 1-line one.
+ */
 async function syncRecords(context: WriteContext, def: ResourceDef, field: FieldDef, id: number, entries: NestedEntry[], mode: 'create' | 'update') {
   const relation = def.relations.get(field.relation!)!;
   const child = context.registry.get(relation.resource);
@@ -113,20 +119,88 @@ async function syncRecords(context: WriteContext, def: ResourceDef, field: Field
     if (kept.length > 0) removed.whereNotIn('id', kept);
     await removed.delete();
   }
-  for (const [index, entry] of entries.entries()) {
-    try {
-      if (entry.id === undefined) {
-        await insertRecord(context, child, entry.values, { [relation.foreignKey]: id });
-      } else {
-        const current = await context.trx(child.table).where('id', entry.id).first();
-        await updateRecord(context, child, entry.id, entry.values, current);
-      }
-    } catch (error) {
-      // A child's behaviour names its own fields; the client needs their place: lines.1.product_id.
-      if (error instanceof ValidationError) throw new ValidationError(prefixed(error.errors, `${field.name}.${index}.`));
-      throw error;
+  try {
+    const updates = entries.map((entry, index) => ({ entry, index })).filter(({ entry }) => entry.id !== undefined);
+    const creates = entries.map((entry, index) => ({ entry, index })).filter(({ entry }) => entry.id === undefined);
+    if (updates.length > 0) await updateChildren(context, child, updates);
+    if (creates.length > 0) await insertChildren(context, child, creates, { [relation.foreignKey]: id }, kept, relation.foreignKey, id);
+  } catch (error) {
+    // A child's behaviour names its own fields; the client needs their place: lines.1.product_id.
+    if (error instanceof ValidationError && error.entry !== undefined) throw new ValidationError(prefixed(error.errors, `${field.name}.${error.entry}.`));
+    throw error;
+  }
+}
+
+type Placed = Array<{ entry: NestedEntry; index: number }>;
+
+async function updateChildren(context: WriteContext, child: ResourceDef, updates: Placed): Promise<void> {
+  const current = new Map((await context.trx(child.table).whereIn('id', updates.map(({ entry }) => entry.id!))).map((row) => [Number(row.id), row]));
+  const hooks = updates.map(({ entry, index }) => ({ ...hookContext(context, child, entry.values, current.get(entry.id!)), index }));
+  await runBefore(context, child, 'update', hooks);
+  for (const { entry } of updates) {
+    const changes = columns(child, entry.values);
+    if (Object.keys(changes).length > 0) {
+      if (child.timestamps) changes.updated_at = nowTimestamp();
+      await context.trx(child.table).where('id', entry.id!).update(changes);
     }
   }
+  await writeChildrenCarried(context, child, updates.map(({ entry }) => ({ id: entry.id!, values: entry.values })), 'update');
+}
+
+async function insertChildren(context: WriteContext, child: ResourceDef, creates: Placed, fixed: Values, kept: number[], foreignKey: string, ownerId: number): Promise<void> {
+  const nestedRecords = [...child.fields.values()].some((field) => field.type === 'records');
+  if (nestedRecords || child.behaviours.afterCreate.length > 0) {
+    // Children with records of their own or after-create rules are written one by one.
+    for (const { entry, index } of creates) {
+      try {
+        await insertRecord(context, child, entry.values, fixed);
+      } catch (error) {
+        if (error instanceof ValidationError && error.entry === undefined) throw new ValidationError(error.errors, index);
+        throw error;
+      }
+    }
+    return;
+  }
+  for (const { entry } of creates) completeNewRecord(child, entry.values, fixed, context.user);
+  await runBefore(context, child, 'create', creates.map(({ entry, index }) => ({ ...hookContext(context, child, entry.values), index })));
+  // Rows with the same columns go in together; the new ids then follow the order they went in.
+  const groups = new Map<string, { rows: Values[]; entries: NestedEntry[] }>();
+  for (const { entry } of creates) {
+    const row = Object.fromEntries(Object.entries(columns(child, entry.values)).filter(([, value]) => value !== undefined));
+    const key = Object.keys(row).sort().join(',');
+    if (!groups.has(key)) groups.set(key, { rows: [], entries: [] });
+    groups.get(key)!.rows.push(row);
+    groups.get(key)!.entries.push(entry);
+  }
+  for (const { rows } of groups.values()) for (const chunk of chunks(rows, Object.keys(rows[0]!).length)) await context.trx(child.table).insert(chunk);
+  const order = [...groups.values()].flatMap((group) => group.entries);
+  const query = context.trx(child.table).where(foreignKey, ownerId).orderBy('id');
+  if (kept.length > 0) query.whereNotIn('id', kept);
+  const ids: number[] = (await query.pluck('id')).map(Number);
+  await writeChildrenCarried(context, child, order.map((entry, position) => ({ id: ids[position]!, values: entry.values })), 'create');
+}
+
+/** The ids fields of many children: one delete and one insert per field for all of them. */
+async function writeChildrenCarried(context: WriteContext, child: ResourceDef, written: Array<{ id: number; values: Values }>, mode: 'create' | 'update'): Promise<void> {
+  for (const field of child.fields.values()) {
+    if (field.type !== 'ids') continue;
+    const sets = written.filter(({ values }) => values[field.name] != null).map(({ id, values }) => ({ id, ids: values[field.name] as number[] }));
+    if (mode === 'create') {
+      const through = child.relations.get(field.relation!)!.through!;
+      const rows = sets.flatMap((set) => set.ids.map((other) => ({ [through.from]: set.id, [through.to]: other })));
+      for (const chunk of chunks(rows, 2)) await context.trx(through.table).insert(chunk);
+    } else {
+      await replaceIds(context, child, field, sets);
+    }
+  }
+}
+
+/** Rows in statements of at most ~5,000 bound values (SQLite allows 32,766; MySQL's packet is the other limit). */
+function chunks<T>(rows: T[], columnsPerRow: number): T[][] {
+  const size = Math.max(1, Math.floor(5000 / Math.max(1, columnsPerRow)));
+  const result: T[][] = [];
+  for (let i = 0; i < rows.length; i += size) result.push(rows.slice(i, i + size));
+  return result;
 }
 
 function prefixed(errors: FieldErrors, prefix: string): FieldErrors {
@@ -141,4 +215,18 @@ function hookContext(context: WriteContext, def: ResourceDef, values: Values, re
 
 export async function runHooks(context: WriteContext, def: ResourceDef, phase: keyof PhaseNames, hook: HookContext): Promise<void> {
   for (const name of def.behaviours[phase]) await context.behaviours.hooks[name]!(hook);
+}
+
+/** The before-create or before-update rules of records written together: batch hooks once, single hooks per record. */
+async function runBefore(context: WriteContext, def: ResourceDef, mode: 'create' | 'update', hooks: HookContext[]): Promise<void> {
+  const batch = mode === 'create' ? def.behaviours.beforeCreateMany : def.behaviours.beforeUpdateMany;
+  for (const name of batch) await context.behaviours.batches[name]!(hooks);
+  for (const hook of hooks) {
+    try {
+      await runHooks(context, def, mode === 'create' ? 'beforeCreate' : 'beforeUpdate', hook);
+    } catch (error) {
+      if (error instanceof ValidationError && error.entry === undefined && hook.index !== undefined) throw new ValidationError(error.errors, hook.index);
+      throw error;
+    }
+  }
 }

@@ -28,6 +28,17 @@ interface MysqlConnection {
 }
 
 export function createStatements(knex: Knex): Statements {
+  const statements = driverStatements(knex);
+  // Reported like knex's own queries ('query' events), so a listener counts every statement.
+  const report = (sql: string, params: readonly unknown[]) => knex.listenerCount('query') > 0 && knex.emit('query', { sql, bindings: params, prepared: true });
+  return {
+    all: (sql, params) => (report(sql, params), statements.all(sql, params)),
+    insert: (sql, params) => (report(sql, params), statements.insert(sql, params)),
+    close: () => statements.close(),
+  };
+}
+
+function driverStatements(knex: Knex): Statements {
   const client = knex.client.config.client as string;
   const filename = (knex.client.config.connection as { filename?: string } | undefined)?.filename;
   const pooled = <T>(work: (connection: any) => T | Promise<T>) => withPoolConnection(knex, work);

@@ -4,10 +4,10 @@ import { addDefaultDueTerm } from './accounts/add-default-due-term.ts';
 import { inventoryMasterDataHooks } from './inventories/master-data.ts';
 import { categoryDescendants, categoryNotInUse, categoryPath } from './products/category-path.ts';
 import { defaultUnits } from './products/default-units.ts';
-import { prepareMove } from './inventories/prepare-move.ts';
+import { prepareMoves } from './inventories/prepare-move.ts';
 import { guardOperationDelete, prepareOperation } from './inventories/prepare-operation.ts';
 import { computeOrderTotals } from './sales/compute-order-totals.ts';
-import { prepareOrderLine } from './sales/prepare-order-line.ts';
+import { prepareOrderLines } from './sales/prepare-order-line.ts';
 import { prepareOrder } from './sales/prepare-order.ts';
 import { accessChanged, keepOwnUserManagement } from './security/access-changed.ts';
 import { detachRole, guardRoleGrants, protectAdminRole } from './security/roles.ts';
@@ -24,9 +24,7 @@ export const behaviours: Behaviours = {
     'products.categoryPath': categoryPath,
     'products.defaultUnits': defaultUnits,
     'inventories.prepareOperation': prepareOperation,
-    'inventories.prepareMove': prepareMove,
     'sales.prepareOrder': prepareOrder,
-    'sales.prepareOrderLine': prepareOrderLine,
     'sales.computeOrderTotals': computeOrderTotals,
     'products.categoryDescendants': categoryDescendants,
     'products.categoryNotInUse': categoryNotInUse,
@@ -46,6 +44,10 @@ export const behaviours: Behaviours = {
   },
   computed: {
     'support.inverseRate': inverseRate,
+  },
+  batches: {
+    'inventories.prepareMoves': prepareMoves,
+    'sales.prepareOrderLines': prepareOrderLines,
   },
   subqueries: {
     'inventories.onHandQuantity': onHandQuantity,

@@ -1,8 +1,10 @@
 // afterCreate/afterUpdate of a sales order: every line's subtotal, tax and total from its
 // quantity, unit price, discount and taxes, then the order's sums, at the currency's precision.
+// The lines are read and written in a fixed number of statements, however many there are.
 import type { Hook } from '../../../engine/index.ts';
 import { computeLine, type TaxRule } from '../accounts/compute-taxes.ts';
 import { roundTo } from '../accounts/money.ts';
+import { updateRows } from '../support/update-rows.ts';
 
 export const computeOrderTotals: Hook = async ({ trx, record }) => {
   const order = record as Record<string, any>;
@@ -16,22 +18,27 @@ export const computeOrderTotals: Hook = async ({ trx, record }) => {
 
   let untaxed = 0;
   let tax = 0;
+  const updates: Array<{ id: number; values: Record<string, number> }> = [];
   for (const line of lines) {
     const taxes: TaxRule[] = taxRows
       .filter((row: any) => row.order_line_id === line.id)
       .map((row: any) => ({ id: Number(row.id), amountType: row.amount_type, amount: Number(row.amount), priceInclude: Boolean(Number(row.price_include)) }));
     const quantity = Number(line.product_qty);
     const amounts = computeLine({ priceUnit: Number(line.price_unit), quantity, discount: Number(line.discount), taxes, precision });
-    await trx('sales_order_lines').where('id', line.id).update({
-      price_subtotal: amounts.subtotal,
-      price_tax: amounts.tax,
-      price_total: amounts.total,
-      price_reduce_taxexcl: quantity === 0 ? 0 : roundTo(amounts.subtotal / quantity, 4),
-      price_reduce_taxinc: quantity === 0 ? 0 : roundTo(amounts.total / quantity, 4),
+    updates.push({
+      id: Number(line.id),
+      values: {
+        price_subtotal: amounts.subtotal,
+        price_tax: amounts.tax,
+        price_total: amounts.total,
+        price_reduce_taxexcl: quantity === 0 ? 0 : roundTo(amounts.subtotal / quantity, 4),
+        price_reduce_taxinc: quantity === 0 ? 0 : roundTo(amounts.total / quantity, 4),
+      },
     });
     untaxed += amounts.subtotal;
     tax += amounts.tax;
   }
+  await updateRows(trx, 'sales_order_lines', updates);
   await trx('sales_orders').where('id', order.id).update({
     amount_untaxed: roundTo(untaxed, precision),
     amount_tax: roundTo(tax, precision),

@@ -1,0 +1,80 @@
+// The number of statements a request runs does not grow with the number of lines it carries or
+// lists: a 50-line order, a 50-move receipt and a page of orders with their lines take as many
+// as a 5-line one (every statement counted: knex's and the engine's prepared ones).
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { API, sharedApp, type TestApp } from '../helpers/app.ts';
+import { databaseTargets } from '../helpers/targets.ts';
+
+for (const target of databaseTargets()) {
+  const test = suite(`query counts [${target.name}]`);
+  let app: TestApp & { token: string };
+  const ids: Record<string, number> = {};
+
+  /** Statements run while `work` runs (the app's only traffic in the meantime). */
+  async function counted(work: () => Promise<unknown>): Promise<number> {
+    let count = 0;
+    const listener = () => count++;
+    app.knex.on('query', listener);
+    try {
+      await work();
+    } finally {
+      app.knex.off('query', listener);
+    }
+    return count;
+  }
+
+  test.before(async () => {
+    app = await sharedApp(target);
+    const category = (await app.knex('products_categories').orderBy('id').first('id')).id;
+    const product = async (name: string) => (await app.client.post(`${API}/inventories/products`, { token: app.token, body: { type: 'goods', name: `${name} ${target.name}`, price: 10, category_id: category } })).body.data.id as number;
+    ids.chair = await product('Counted chair');
+    ids.desk = await product('Counted desk');
+    ids.partner = (await app.client.post(`${API}/partners/partners`, { token: app.token, body: { account_type: 'company', name: `Counted customer ${target.name}` } })).body.data.id;
+    ids.term = (await app.knex('accounts_payment_terms').whereNull('deleted_at').orderBy('id').first('id')).id;
+    ids.tax = (await app.client.post(`${API}/accounts/taxes`, { token: app.token, body: { name: `Counted VAT ${target.name}`, type_tax_use: 'sale', amount_type: 'percent', amount: 10 } })).body.data.id;
+  });
+
+  const order = (lines: number) => ({
+    partner_id: ids.partner,
+    payment_term_id: ids.term,
+    date_order: '2026-11-23',
+    lines: Array.from({ length: lines }, (_, i) => ({ product_id: i % 2 ? ids.chair : ids.desk, product_qty: 1 + i, price_unit: 10, discount: i % 3, taxes: [ids.tax] })),
+  });
+  const createOrder = (lines: number) => async () => {
+    const response = await app.client.post(`${API}/sales/orders`, { token: app.token, body: order(lines) });
+    assert.is(response.status, 201, response.text);
+  };
+
+  test('creating a sales order: 50 lines take as many statements as 5', async () => {
+    await createOrder(5)(); // warm: sequences and caches exist
+    const five = await counted(createOrder(5));
+    const fifty = await counted(createOrder(50));
+    assert.is(fifty, five, `5 lines: ${five} statements, 50 lines: ${fifty}`);
+  });
+
+  test('listing orders with include=lines.product,partner: a page of big orders takes as many statements as one of small ones', async () => {
+    const list = () => app.client.get(`${API}/sales/orders?include=lines.product,partner&per_page=5&sort=-id`, { token: app.token });
+    for (let i = 0; i < 5; i++) await createOrder(2)();
+    const small = await counted(list);
+    for (let i = 0; i < 5; i++) await createOrder(20)();
+    const big = await counted(list);
+    assert.is(big, small);
+  });
+
+  test('creating a receipt: 50 moves take as many statements as 5', async () => {
+    const receipt = (moves: number) => async () => {
+      const response = await app.client.post(`${API}/inventories/receipts`, {
+        token: app.token,
+        body: { moves: Array.from({ length: moves }, (_, i) => ({ product_id: i % 2 ? ids.chair : ids.desk, product_uom_qty: 1 + i })) },
+      });
+      assert.is(response.status, 201, response.text);
+    };
+    await receipt(5)();
+    const five = await counted(receipt(5));
+    const fifty = await counted(receipt(50));
+    assert.is(fifty, five, `5 moves: ${five} statements, 50 moves: ${fifty}`);
+  });
+
+  test.run();
+}
