@@ -7,6 +7,7 @@ export { quote } from './sql/quote.ts';
 export { routeTable } from './routes/route-table.ts';
 export { errorHandler, notFoundHandler } from './errors/error-handler.ts';
 export { registerFormats } from './schema/formats.ts';
+export { missingColumns, readSchemaBounds, type SchemaBounds } from './schema/column-bounds.ts';
 export { actionNames, behaviourNames } from './behaviours/types.ts';
 export type { Behaviours, AuthUser, Hook, BatchHook, HookContext, ComputedField, Subquery, Action, ActionContext, ActionResult } from './behaviours/types.ts';
 export type { EngineDeps, Policy, AccessCheck, RowScope } from './routes/runtime.ts';

@@ -1,5 +1,6 @@
 // Configuration from environment variables. A bad value stops the boot with a message naming
 // the variable; every variable and its default is documented in the README.
+import { isIP } from 'node:net';
 
 export type DatabaseConfig =
   | { client: 'sqlite'; filename: string }
@@ -19,7 +20,8 @@ export interface Config {
   rateLimitWindowMs: number;
   loginRateLimitMax: number;
   logLevel: string;
-  trustProxy: boolean;
+  /** Fastify's trustProxy: false, true (any proxy: a client can pick its address), a hop count, or proxy addresses/CIDR ranges. */
+  trustProxy: boolean | number | string[];
 }
 
 export class ConfigError extends Error {
@@ -60,7 +62,7 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitWindowMs: duration(env, 'RATE_LIMIT_WINDOW', '1m') * 1000,
     loginRateLimitMax: integer(env, 'LOGIN_RATE_LIMIT_MAX', 10, 1),
     logLevel,
-    trustProxy: boolean(env, 'TRUST_PROXY', false),
+    trustProxy: trustProxy(env),
   };
 }
 
@@ -111,6 +113,22 @@ function boolean(env: Env, name: string, fallback: boolean): boolean {
   if (['1', 'true', 'yes'].includes(raw)) return true;
   if (['0', 'false', 'no'].includes(raw)) return false;
   throw new ConfigError(name, `must be true or false (got "${raw}")`);
+}
+
+/** TRUST_PROXY: true/false, a hop count (1 behind one load balancer), or addresses and CIDR ranges, comma-separated. */
+function trustProxy(env: Env): Config['trustProxy'] {
+  const raw = read(env, 'TRUST_PROXY')?.toLowerCase();
+  if (raw === undefined || ['false', 'no', '0'].includes(raw)) return false;
+  if (['true', 'yes'].includes(raw)) return true;
+  if (/^[0-9]{1,2}$/.test(raw)) return Number(raw);
+  const proxies = raw.split(',').map((part) => part.trim()).filter(Boolean);
+  const address = (part: string) => {
+    const [ip, bits, extra] = part.split('/');
+    if (extra !== undefined || !ip || isIP(ip) === 0) return false;
+    return bits === undefined || (/^[0-9]{1,3}$/.test(bits) && Number(bits) <= (isIP(ip) === 4 ? 32 : 128));
+  };
+  if (proxies.length > 0 && proxies.every(address)) return proxies;
+  throw new ConfigError('TRUST_PROXY', `must be true, false, a hop count (e.g. 1) or proxy addresses/CIDR ranges such as 10.0.0.0/8 (got "${raw}")`);
 }
 
 const UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 };

@@ -4,7 +4,7 @@ import jwt from '@fastify/jwt';
 import Fastify, { type FastifyInstance } from 'fastify';
 import secureJson from 'secure-json-parse';
 import type { Knex } from 'knex';
-import { actionNames, behaviourNames, createStatements, errorHandler, loadRegistry, notFoundHandler, registerFormats, registerResources, type Policy, type Registry } from '../engine/index.ts';
+import { actionNames, behaviourNames, createStatements, missingColumns, readSchemaBounds, errorHandler, loadRegistry, notFoundHandler, registerFormats, registerResources, type Policy, type Registry } from '../engine/index.ts';
 import { registerApiTokenRoutes } from './auth/api-tokens.ts';
 import { createAuthenticate } from './auth/authenticate.ts';
 import { registerRateLimit } from './auth/rate-limit.ts';
@@ -43,30 +43,43 @@ export async function buildServer({ config, knex, jwtSecret, resourcesDir, logSt
       // Tokens never reach the logs, whatever a serializer is later changed to print.
       redact: { paths: ['req.headers.authorization', 'req.body.password', 'res.body.token'], censor: '[redacted]' },
     },
-    trustProxy: config.trustProxy,
+    // A hop count is one of Fastify's trustProxy forms; its types only lack the number.
+    trustProxy: config.trustProxy as boolean | string[],
     bodyLimit: 1024 * 1024,
     // A URL the router cannot decode (broken percent-encoding) gets the same {message} body too.
     frameworkErrors: errorHandler,
   });
 
   app.setErrorHandler(errorHandler);
+  if (config.trustProxy === true) {
+    app.log.warn('TRUST_PROXY=true trusts any X-Forwarded-For: a client can pick its own address (and rate-limit key). Behind one load balancer, set TRUST_PROXY=1.');
+  }
   const notFound = notFoundHandler();
   app.addHook('onRoute', notFound.onRoute);
   recordRoutes(app); // the API reference checks at boot that it documents every route
   app.setNotFoundHandler(notFound.handler);
   acceptEmptyJsonBodies(app);
 
-  await app.register(jwt, { secret: jwtSecret, sign: { expiresIn: config.tokenTtlSeconds } });
+  // Tokens are signed with HS256 only and must carry exp, sub and jti: any other token is refused.
+  await app.register(jwt, {
+    secret: jwtSecret,
+    sign: { algorithm: 'HS256', expiresIn: config.tokenTtlSeconds },
+    verify: { algorithms: ['HS256'], requiredClaims: ['exp', 'sub', 'jti'] },
+  });
   await registerRateLimit(app, config);
   registerHealth(app, knex);
 
+  // Every stored field has its column, and takes no more than it can store.
+  const bounds = await readSchemaBounds(knex, registry);
+  const missing = missingColumns(registry, bounds);
+  if (missing.length > 0) throw new Error(`The resource definitions do not match the database schema:\n  ${missing.join('\n  ')}`);
   // Reads run as prepared statements on their own connection (engine/sql/statements.ts).
   const statements = createStatements(knex);
   app.addHook('onClose', () => statements.close());
   const authenticate = createAuthenticate(app, knex, statements);
   registerAuthRoutes(app, knex, config, authenticate, API_PREFIX);
   registerApiTokenRoutes(app, knex, registry, authenticate, API_PREFIX);
-  registerResources(app, { knex, statements, registry, behaviours, authenticate, policy: options.policy ?? policy, prefix: API_PREFIX });
+  registerResources(app, { knex, statements, bounds, registry, behaviours, authenticate, policy: options.policy ?? policy, prefix: API_PREFIX });
   await registerApiDocs(app, registry, API_PREFIX);
   return app;
 }

@@ -40,6 +40,7 @@ export const FieldFormat = Type.Object(
       Type.String({ pattern: '^[a-z][A-Za-z0-9]*$', description: 'ids: the manyToMany relation they replace; records: the hasMany relation written with the record' }),
     ),
     minItems: Type.Optional(Type.Integer({ minimum: 0, description: 'strings, ids and records: fewest entries' })),
+    maxItems: Type.Optional(Type.Integer({ minimum: 1, description: 'strings, ids and records: most entries (default 1000; repeated ids count once)' })),
     by: Type.Optional(Type.String({ pattern: '^[a-z][a-z0-9_]*$', description: 'ids: the column of the related record sent instead of its id (a role takes permission names)' })),
     example: Type.Optional(Type.Union([Type.String(), Type.Number(), Type.Boolean()])),
   },

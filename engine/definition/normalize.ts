@@ -83,14 +83,19 @@ export function normalize(file: LoadedFile): ResourceDef {
   };
 }
 
+/** The most entries a list field takes unless its definition says otherwise: bounded work per request. */
+export const DEFAULT_MAX_ITEMS = 1000;
+
 function toFieldDef(name: string, format: FieldFormat): FieldDef {
   const managed = MANAGED_FIELDS.has(name);
   // A computed field is worked out from the row; a subquery field is read by SQL with it. Neither has a column.
   const computed = format.computed !== undefined || format.subquery !== undefined;
   // ids and records are written to other tables and shown through their relation's include.
   const throughRelation = format.type === 'ids' || format.type === 'records';
+  const list = format.type === 'ids' || format.type === 'records' || format.type === 'strings';
   return {
     ...format,
+    ...(list && { maxItems: format.maxItems ?? DEFAULT_MAX_ITEMS }),
     name,
     label: name.replace(/_/g, ' '),
     nullable: format.nullable ?? !format.required,

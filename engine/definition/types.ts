@@ -13,6 +13,8 @@ export interface FieldDef extends FieldFormat {
   writable: boolean;
   /** Part of the response record. */
   output: boolean;
+  /** Set from the column (TEXT): at most this many bytes of UTF-8. */
+  maxBytes?: number;
 }
 
 export interface RelationDef extends RelationFormat {

@@ -5,7 +5,7 @@ import type { Operation } from '../definition/format.ts';
 import type { Registry } from '../definition/registry.ts';
 import type { FilterDef, ResourceDef } from '../definition/types.ts';
 import { NOT_FOUND_MESSAGE, ValidationError } from '../errors/http-errors.ts';
-import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '../list/parse-list-query.ts';
+import { DEFAULT_PER_PAGE, MAX_PAGE, MAX_PER_PAGE } from '../list/parse-list-query.ts';
 import { routeTable, type RouteSpec } from '../routes/route-table.ts';
 import { writableFields } from '../schema/body-schemas.ts';
 import { messages } from '../validation/messages.ts';
@@ -69,8 +69,8 @@ export function sharedParameters(): Record<string, JsonSchema> {
     page: {
       name: 'page',
       in: 'query',
-      description: 'Page number, from 1. A page past the last one is empty.',
-      schema: { type: 'integer', minimum: 1, default: 1 },
+      description: `Page number, from 1 to ${MAX_PAGE}. A page past the last one is empty.`,
+      schema: { type: 'integer', minimum: 1, maximum: MAX_PAGE, default: 1 },
     },
     per_page: {
       name: 'per_page',

@@ -207,7 +207,8 @@ function annotateInput(property: JsonSchema, field: FieldDef, def: ResourceDef, 
   if (field.type === 'ids') {
     const relation = def.relations.get(field.relation!)!;
     const what = field.by ? `The \`${field.by}\` values of` : 'Ids of';
-    notes.push(`${what} \`${relation.resource}\` records; the list replaces the whole set (an empty list clears it).`);
+    notes.push(`${what} \`${relation.resource}\` records; the list replaces the whole set (an empty list clears it). At most ${field.maxItems} (repeats count once).`);
+    result = withMaxItems(result, field.maxItems!);
   }
   if (field.type === 'records') {
     const relation = def.relations.get(field.relation!)!;
@@ -219,6 +220,13 @@ function annotateInput(property: JsonSchema, field: FieldDef, def: ResourceDef, 
   if (notes.length > 0) result = { ...result, description: notes.join(' ') };
   if (field.default !== undefined && mode === 'create') result = { ...result, default: field.default };
   return result;
+}
+
+/** Sets `maxItems` on an array schema, also inside its nullable `anyOf`. */
+function withMaxItems(schema: JsonSchema, maxItems: number): JsonSchema {
+  if (schema.type === 'array') return { ...schema, maxItems };
+  if (Array.isArray(schema.anyOf)) return { ...schema, anyOf: schema.anyOf.map((option: JsonSchema) => withMaxItems(option, maxItems)) };
+  return schema;
 }
 
 /** Replaces the `items` of an array schema, also inside its nullable `anyOf`. */

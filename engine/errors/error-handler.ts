@@ -23,8 +23,20 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
   if (status >= 400 && status < 500) {
     return reply.code(status).send({ message: CLIENT_MESSAGES[error.code] ?? error.message });
   }
-  request.log.error({ err: error }, 'request failed');
+  request.log.error({ err: withoutValues(error) }, 'request failed');
   return reply.code(500).send({ message: 'Server error occurred.' });
+}
+
+/**
+ * What a server fault logs: its type, code, message and stack, with every quoted or numeric literal
+ * (the bound values knex and the drivers write into their messages, which may be personal data)
+ * replaced by `?`, so the failing statement shows without them.
+ */
+export function withoutValues(error: Error & { code?: string; errno?: number; sqlState?: string }) {
+  const strip = (text: string) => text.replace(/'(?:[^'\\]|\\.|'')*'/g, '?').replace(/"(?:[^"\\]|\\.)*"/g, '?').replace(/\b\d+(\.\d+)?\b/g, '?');
+  const message = strip(error.message ?? '');
+  const stack = (error.stack ?? '').split('\n').slice(1).join('\n');
+  return { type: error.name, code: error.code, errno: error.errno, sqlState: error.sqlState, message, stack: `${error.name}: ${message}\n${stack}` };
 }
 
 /** 404 for unknown paths, 405 (with Allow) for a known path asked with the wrong method. */

@@ -56,14 +56,20 @@ export class ConflictError extends HttpError {
   }
 }
 
-/** 422 in the Laravel shape: the first message (and how many more) plus every message per field. */
+/** A 422 names at most this many fields: a body with 40,000 bad entries gets a short answer. */
+export const MAX_FIELD_ERRORS = 50;
+
+/** 422 in the Laravel shape: the first message (and how many more) plus the messages per field (the first 50 fields). */
 export class ValidationError extends HttpError {
+  readonly errors: FieldErrors;
   /** errors: by field; entry: for a record written with its owner, its place in the owner's list. */
   constructor(
-    readonly errors: FieldErrors,
+    errors: FieldErrors,
     readonly entry?: number,
   ) {
     super(422, summarize(errors));
+    const keys = Object.keys(errors);
+    this.errors = keys.length <= MAX_FIELD_ERRORS ? errors : Object.fromEntries(keys.slice(0, MAX_FIELD_ERRORS).map((key) => [key, errors[key]!]));
   }
 
   override body(): Record<string, unknown> {

@@ -9,6 +9,8 @@ import type { TrashedMode } from './filters/trashed.ts';
 
 export const DEFAULT_PER_PAGE = 15;
 export const MAX_PER_PAGE = 100;
+/** Pages beyond this are past any data set the service holds, and their offset past what SQL takes. */
+export const MAX_PAGE = 1_000_000_000;
 
 export type RawQuery = Record<string, string | string[] | undefined>;
 
@@ -58,7 +60,7 @@ export function parseListQuery(query: RawQuery, def: ResourceDef): ListQuery {
 
   const includes = parseIncludes(query, def);
   const sort = parseSortParam(query, def);
-  const page = parsePositiveInteger(query.page, 'page', 1, undefined, errors);
+  const page = parsePositiveInteger(query.page, 'page', 1, MAX_PAGE, errors);
   const perPage = parsePositiveInteger(query.per_page, 'per_page', DEFAULT_PER_PAGE, MAX_PER_PAGE, errors);
   if (Object.keys(errors).length > 0) throw new ValidationError(errors);
   return { filters, trashed, sort, includes, page, perPage };

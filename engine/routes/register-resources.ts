@@ -40,7 +40,7 @@ export function registerResources(app: FastifyInstance, deps: EngineDeps): void 
       def,
       parentDef: def.parent && registry.get(def.parent.resource),
       serialize: serializers.get(def.name)!,
-      validator: compileBodyValidator(def, registry),
+      validator: compileBodyValidator(def, registry, deps.bounds),
       statements: deps.statements,
       columns,
       others: (name) => runtimes.get(name)!,

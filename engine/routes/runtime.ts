@@ -6,6 +6,7 @@ import type { Registry } from '../definition/registry.ts';
 import type { ResourceDef } from '../definition/types.ts';
 import type { AuthUser, Behaviours } from '../behaviours/types.ts';
 import type { Serialize } from '../serialize/record.ts';
+import type { SchemaBounds } from '../schema/column-bounds.ts';
 import type { Columns } from '../sql/columns.ts';
 import type { Statements } from '../sql/statements.ts';
 import type { FieldErrors } from '../errors/http-errors.ts';
@@ -58,6 +59,8 @@ export interface Policy {
 
 export interface EngineDeps {
   knex: Knex;
+  /** What each column can store (engine/schema/column-bounds.ts): fields are bounded by it. */
+  bounds?: SchemaBounds;
   /** Prepared reads (engine/sql/statements.ts); writes go through knex. */
   statements: Statements;
   registry: Registry;

@@ -22,15 +22,16 @@ export function fieldValueSchema(field: FieldDef): TSchema {
     case 'datetime':
       return Type.String({ format: 'date-time', ...common });
     case 'strings':
-      return Type.Array(Type.String(), { ...(field.minItems !== undefined && { minItems: field.minItems }), ...common });
+      return Type.Array(Type.String(), { ...(field.minItems !== undefined && { minItems: field.minItems }), ...(field.maxItems !== undefined && { maxItems: field.maxItems }), ...common });
     case 'ids': {
       // `by`: the related records are named by another column (a role's permissions by name).
       const item = field.by ? Type.String({ minLength: 1 }) : Type.Integer({ minimum: 1 });
+      // maxItems is checked once repeats are gone (body-validator.ts); the document still states it.
       return Type.Array(item, { ...(field.minItems !== undefined && { minItems: field.minItems }), ...common });
     }
     case 'records':
       // Each entry is checked against the related resource's own fields (body-validator.ts).
-      return Type.Array(Type.Object({}), { ...(field.minItems !== undefined && { minItems: field.minItems }), ...common });
+      return Type.Array(Type.Object({}), { ...(field.minItems !== undefined && { minItems: field.minItems }), ...(field.maxItems !== undefined && { maxItems: field.maxItems }), ...common });
     case 'string':
     case 'text': {
       if (field.enum) return Type.Union(field.enum.map((value) => Type.Literal(value)), common);

@@ -8,6 +8,7 @@ import type { TSchema } from '@sinclair/typebox';
 import type { Registry } from '../definition/registry.ts';
 import type { FieldDef, ResourceDef } from '../definition/types.ts';
 import { ValidationError, BadRequestError, type FieldErrors } from '../errors/http-errors.ts';
+import { boundedField, type SchemaBounds } from '../schema/column-bounds.ts';
 import { fieldInputSchema } from '../schema/field-schema.ts';
 import { writableFields } from '../schema/body-schemas.ts';
 import { describeInvalid, messages } from './messages.ts';
@@ -71,16 +72,19 @@ export interface BodyValidator {
 
 const compiled = new WeakMap<ResourceDef, BodyValidator>();
 
-export function compileBodyValidator(def: ResourceDef, registry: Registry): BodyValidator {
+/** The validator of a resource's bodies, with each field bounded by its column when the schema is known. */
+export function compileBodyValidator(def: ResourceDef, registry: Registry, bounds?: SchemaBounds): BodyValidator {
   const cached = compiled.get(def);
   if (cached) return cached;
-  const validator = buildValidator(def, registry);
+  const validator = buildValidator(def, registry, bounds);
   compiled.set(def, validator);
   return validator;
 }
 
-function buildValidator(def: ResourceDef, registry: Registry): BodyValidator {
-  const fields: CompiledField[] = writableFields(def).map((field) => {
+function buildValidator(def: ResourceDef, registry: Registry, bounds: SchemaBounds | undefined): BodyValidator {
+  const columns = bounds?.get(def.table);
+  const fields: CompiledField[] = writableFields(def).map((declared) => {
+    const field = boundedField(declared, columns?.get(declared.name));
     const relation = field.relation ? def.relations.get(field.relation) : undefined;
     const targetName = field.references ?? (field.type === 'ids' ? relation?.resource : undefined);
     const target = targetName ? registry.get(targetName) : undefined;
@@ -105,13 +109,14 @@ function buildValidator(def: ResourceDef, registry: Registry): BodyValidator {
           const { byKey } = await resolveIds(statements, registry, target, keys, field.by);
           for (const entry of present) {
             const sent = entry.values[field.name] as Array<number | string>;
+            const named = new Set<number | string>(); // a missing id sent several times is named once
             sent.forEach((key, index) => {
-              if (!byKey.has(key)) entry.fail(field, messages.notFound(entry.named({ ...field, label: `${field.label}.${index}` })), `${field.name}.${index}`);
+              if (!byKey.has(key) && !named.has(key) && named.add(key)) entry.fail(field, messages.notFound(entry.named({ ...field, label: `${field.label}.${index}` })), `${field.name}.${index}`);
             });
             entry.values[field.name] = [...new Set(sent.flatMap((key) => byKey.get(key) ?? []))];
           }
         } else if (nested) {
-          await validateNested(nested, present, field, statements, registry);
+          await validateNested(nested, present, field, statements, registry, bounds);
         } else if (target) {
           const found = await existing(statements, registry, target, present.map((entry) => entry.values[field.name]), conditions);
           for (const entry of present) if (!found.has(Number(entry.values[field.name]))) entry.fail(field, messages.notFound(entry.named(field)));
@@ -156,7 +161,17 @@ function buildValidator(def: ResourceDef, registry: Registry): BodyValidator {
         else fail(field, describeInvalid(shown, value));
         continue;
       }
-      values[field.name] = coerce(field, value);
+      // Ids sent twice count once: the bound is on distinct records.
+      if (field.type === 'ids' && field.maxItems !== undefined && new Set(value as unknown[]).size > field.maxItems) {
+        fail(field, messages.maxItems(shown));
+        continue;
+      }
+      const stored = coerce(field, value);
+      if (field.maxBytes !== undefined && typeof stored === 'string' && Buffer.byteLength(stored) > field.maxBytes) {
+        fail(field, messages.maxBytes(shown));
+        continue;
+      }
+      values[field.name] = stored;
     }
     return { values, errors, prefix, mode, id, input, named, fail };
   };
@@ -177,8 +192,8 @@ function buildValidator(def: ResourceDef, registry: Registry): BodyValidator {
  * record's children update it; the others are new children (an id of somebody else's child is
  * ignored). Errors are added under `<field>.<index>.<name>`.
  */
-async function validateNested(nested: NonNullable<CompiledField['nested']>, owners: Checked[], field: FieldDef, statements: Statements, registry: Registry): Promise<void> {
-  const validator = compileBodyValidator(nested.def, registry);
+async function validateNested(nested: NonNullable<CompiledField['nested']>, owners: Checked[], field: FieldDef, statements: Statements, registry: Registry, bounds: SchemaBounds | undefined): Promise<void> {
+  const validator = compileBodyValidator(nested.def, registry, bounds);
   const inputs: Input[] = [];
   const placed: Array<{ owner: Checked; id?: number }> = [];
   for (const owner of owners) {

@@ -12,6 +12,7 @@ export const messages = {
   email: (f: FieldDef) => `The ${f.label} field must be a valid email address.`,
   hexColor: (f: FieldDef) => `The ${f.label} field must be a valid hexadecimal color.`,
   url: (f: FieldDef) => `The ${f.label} field must be a valid URL.`,
+  maxBytes: (f: FieldDef) => `The ${f.label} field must not be greater than ${f.maxBytes} bytes.`,
   minLength: (f: FieldDef) => `The ${f.label} field must be at least ${f.minLength} characters.`,
   maxLength: (f: FieldDef) => `The ${f.label} field must not be greater than ${f.maxLength} characters.`,
   minimum: (f: FieldDef) => `The ${f.label} field must be at least ${f.minimum}.`,
@@ -21,6 +22,7 @@ export const messages = {
   taken: (f: FieldDef) => `The ${f.label} has already been taken.`,
   array: (f: FieldDef) => `The ${f.label} field must be an array.`,
   object: (f: FieldDef) => `The ${f.label} field must be an object.`,
+  maxItems: (f: FieldDef) => `The ${f.label} field must not have more than ${f.maxItems} items.`,
   minItems: (f: FieldDef) => `The ${f.label} field must have at least ${f.minItems} ${f.minItems === 1 ? 'item' : 'items'}.`,
 };
 
@@ -46,6 +48,7 @@ export function describeInvalid(field: FieldDef, value: unknown): string {
     case 'records':
       if (!Array.isArray(value)) return messages.array(field);
       if (field.minItems !== undefined && value.length < field.minItems) return messages.minItems(field);
+      if (field.maxItems !== undefined && value.length > field.maxItems) return messages.maxItems(field);
       return messages.array(field);
     case 'string':
     case 'text':

@@ -41,7 +41,7 @@ export function sameHash(a: string, b: string): boolean {
 export function readToken(app: FastifyInstance, token: string): TokenClaims | undefined {
   try {
     const claims = app.jwt.verify<TokenClaims>(token);
-    if (typeof claims.sub !== 'string' || typeof claims.jti !== 'string') return undefined;
+    if (typeof claims.sub !== 'string' || typeof claims.jti !== 'string' || typeof claims.exp !== 'number') return undefined;
     if (claims.tid !== undefined && !Number.isSafeInteger(claims.tid)) return undefined;
     return claims;
   } catch {

@@ -6,6 +6,7 @@ import { loadResources } from '../../src/server.ts';
 import { databaseTargets } from '../helpers/targets.ts';
 import { actionChecks } from './capabilities/actions.ts';
 import { authenticationChecks } from './capabilities/authentication.ts';
+import { boundChecks } from './capabilities/bounds.ts';
 import { carriedChecks } from './capabilities/carried.ts';
 import { createChecks } from './capabilities/create.ts';
 import { filterChecks } from './capabilities/filters.ts';
@@ -34,7 +35,10 @@ for (const target of databaseTargets()) {
 
     authenticationChecks(test, current);
     permissionChecks(test, current);
-    if (def.operations.has('create')) createChecks(test, current);
+    if (def.operations.has('create')) {
+      createChecks(test, current);
+      boundChecks(test, current);
+    }
     if (def.operations.has('show')) showChecks(test, current);
     if (def.operations.has('update') && def.operations.has('create')) {
       updateChecks(test, current);

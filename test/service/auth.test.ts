@@ -25,11 +25,12 @@ function claimsOf(token: string): Claims {
   return JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8'));
 }
 
-/** An HS256 JWT signed by hand, to present tokens the service never issued. */
+/** A JWT signed by hand (HMAC with the header's algorithm), to present tokens the service never issued. */
 function signJwt(payload: Record<string, unknown>, secret: string, header: Record<string, unknown> = { alg: 'HS256', typ: 'JWT' }): string {
   const encode = (part: unknown) => Buffer.from(JSON.stringify(part)).toString('base64url');
   const unsigned = `${encode(header)}.${encode(payload)}`;
-  return `${unsigned}.${createHmac('sha256', secret).update(unsigned).digest('base64url')}`;
+  const hash = header.alg === 'HS512' ? 'sha512' : header.alg === 'HS384' ? 'sha384' : 'sha256';
+  return `${unsigned}.${createHmac(hash, secret).update(unsigned).digest('base64url')}`;
 }
 
 async function login(client: Client, email: string, password: string) {
@@ -207,6 +208,18 @@ for (const target of databaseTargets()) {
     await assertRefused(client, signJwt(claims, '', { alg: 'none', typ: 'JWT' }).replace(/[^.]*$/, ''), 'when unsigned (alg none)');
     // Control: the forging above is right, so the refusals are about the signature.
     await assertAccepted(client, signJwt(claims, TEST_JWT_SECRET), 'when signed with the service secret');
+  });
+
+  test('verification is pinned to HS256 and needs exp, sub and jti', async () => {
+    const { client, knex } = await sharedApp(target);
+    const admin = await knex('users').where('email', ADMIN.email).first('id');
+    const now = Math.floor(Date.now() / 1000);
+    const claims = { sub: String(admin.id), jti: randomUUID(), iat: now, exp: now + 3600 };
+    await assertRefused(client, signJwt(claims, TEST_JWT_SECRET, { alg: 'HS512', typ: 'JWT' }), 'with another algorithm');
+    for (const missing of ['exp', 'sub', 'jti'] as const) {
+      const { [missing]: _, ...rest } = claims;
+      await assertRefused(client, signJwt(rest, TEST_JWT_SECRET), `without ${missing}`);
+    }
   });
 
   test('a well-signed token of a user that does not exist is refused', async () => {

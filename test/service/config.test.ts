@@ -85,9 +85,12 @@ test('durations: plain seconds, s, m, h and d', () => {
   assert.is(loadConfig({ RATE_LIMIT_WINDOW: '2m' }).rateLimitWindowMs, 120_000);
 });
 
-test('TRUST_PROXY takes true/false, yes/no and 1/0', () => {
-  for (const value of ['true', 'TRUE', 'yes', '1']) assert.is(loadConfig({ TRUST_PROXY: value }).trustProxy, true, value);
+test('TRUST_PROXY takes true/false, a hop count, or proxy addresses and CIDR ranges', () => {
+  for (const value of ['true', 'TRUE', 'yes']) assert.is(loadConfig({ TRUST_PROXY: value }).trustProxy, true, value);
   for (const value of ['false', 'no', '0']) assert.is(loadConfig({ TRUST_PROXY: value }).trustProxy, false, value);
+  assert.is(loadConfig({ TRUST_PROXY: '1' }).trustProxy, 1);
+  assert.equal(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 192.168.1.7,::1' }).trustProxy, ['10.0.0.0/8', '192.168.1.7', '::1']);
+  for (const value of ['10.0.0.0/33', 'proxy.local', '1.2.3.4/8/9']) assert.throws(() => loadConfig({ TRUST_PROXY: value }), /TRUST_PROXY/, value);
 });
 
 const BAD: Array<[env: Record<string, string>, variable: string, shows?: RegExp]> = [

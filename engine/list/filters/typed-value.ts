@@ -6,7 +6,7 @@ export function parseTypedValue(raw: string, filter: FilterDef): { value: string
   const field = filter.field!;
   switch (field.type) {
     case 'integer':
-      return /^-?[0-9]+$/.test(raw) ? { value: Number(raw) } : { error: `The filter[${filter.name}] value must be an integer.` };
+      return /^-?[0-9]{1,15}$/.test(raw) ? { value: Number(raw) } : { error: `The filter[${filter.name}] value must be an integer (at most 15 digits).` };
     case 'number':
     case 'decimal':
       return raw !== '' && Number.isFinite(Number(raw)) ? { value: Number(raw) } : { error: `The filter[${filter.name}] value must be a number.` };

@@ -1,10 +1,13 @@
 // afterCreate/afterUpdate of a sales order: every line's subtotal, tax and total from its
 // quantity, unit price, discount and taxes, then the order's sums, at the currency's precision.
 // The lines are read and written in a fixed number of statements, however many there are.
-import type { Hook } from '../../../engine/index.ts';
+import { ValidationError, type Hook } from '../../../engine/index.ts';
 import { computeLine, type TaxRule } from '../accounts/compute-taxes.ts';
 import { roundTo } from '../accounts/money.ts';
 import { updateRows } from '../support/update-rows.ts';
+
+/** The largest amount the order and line amount columns store (decimal(15,4)). */
+export const MAX_AMOUNT = 99999999999.9999;
 
 export const computeOrderTotals: Hook = async ({ trx, record }) => {
   const order = record as Record<string, any>;
@@ -19,12 +22,16 @@ export const computeOrderTotals: Hook = async ({ trx, record }) => {
   let untaxed = 0;
   let tax = 0;
   const updates: Array<{ id: number; values: Record<string, number> }> = [];
-  for (const line of lines) {
+  for (const [index, line] of lines.entries()) {
     const taxes: TaxRule[] = taxRows
       .filter((row: any) => row.order_line_id === line.id)
       .map((row: any) => ({ id: Number(row.id), amountType: row.amount_type, amount: Number(row.amount), priceInclude: Boolean(Number(row.price_include)) }));
     const quantity = Number(line.product_qty);
     const amounts = computeLine({ priceUnit: Number(line.price_unit), quantity, discount: Number(line.discount), taxes, precision });
+    // Every value is within its own limit, but a product of them may not be: refused, never stored differently.
+    if (![amounts.subtotal, amounts.tax, amounts.total].every((amount) => Math.abs(amount) <= MAX_AMOUNT)) {
+      throw new ValidationError({ [`lines.${index}`]: [`The lines.${index} total (${amounts.total}) is more than an amount can hold (${MAX_AMOUNT}): lower its quantity or unit price.`] });
+    }
     updates.push({
       id: Number(line.id),
       values: {
@@ -37,6 +44,9 @@ export const computeOrderTotals: Hook = async ({ trx, record }) => {
     });
     untaxed += amounts.subtotal;
     tax += amounts.tax;
+  }
+  if (Math.abs(untaxed + tax) > MAX_AMOUNT) {
+    throw new ValidationError({ lines: [`The order total (${roundTo(untaxed + tax, precision)}) is more than an amount can hold (${MAX_AMOUNT}): split the order.`] });
   }
   await updateRows(trx, 'sales_order_lines', updates);
   await trx('sales_orders').where('id', order.id).update({
