@@ -1,7 +1,7 @@
 // `npm run bench`: the service under load on a generated data set, each request kind measured
 // with autocannon against a server in its own process. Prints req/s, p50/p99 latency and the
 // server's peak RSS as a table (and JSON with --json FILE).
-//   npm run bench -- [--uoms 10000] [--duration 10] [--connections 50] [--mysql mysql://root@127.0.0.1:3306/bench] [--json out.json]
+//   npm run bench -- [--uoms 10000] [--duration 10] [--connections 50] [--mysql mysql://root@127.0.0.1:3306/bench] [--json out.json] [--only NAME]
 // The figures are this machine's; compare against the hand-written baseline in the same run with
 // ../shared/bench/project-vs-baseline.sh.
 import { fork, type ChildProcess } from 'node:child_process';
@@ -24,6 +24,7 @@ const { values: options } = parseArgs({
     connections: { type: 'string', default: '50' },
     mysql: { type: 'string' },
     json: { type: 'string' },
+    only: { type: 'string', description: 'run the scenarios whose name contains this' },
   },
 });
 const PORT = 3918;
@@ -94,6 +95,7 @@ async function scenarios(token: string): Promise<Scenario[]> {
   const lines = (count: number) => Array.from({ length: count }, (_, i) => ({ product_id: product, product_qty: 1 + (i % 5), price_unit: 10 }));
   const order = (count: number) => () => ({ partner_id: partner, payment_term_id: 1, date_order: '2026-11-23', lines: lines(count) });
   for (let i = 0; i < 30; i++) await call('POST', '/sales/orders', token, order(5)());
+  bigOrder = order(1000);
   return [
     { name: 'UOM show', path: `/support/uom-categories/${category}/uoms/${uoms[0].id}` },
     { name: 'UOM list', path: `/support/uom-categories/${category}/uoms?filter%5Bname%5D=kg&sort=-name&page=1&per_page=15&include=category` },
@@ -101,6 +103,33 @@ async function scenarios(token: string): Promise<Scenario[]> {
     { name: 'order create (50 lines)', method: 'POST', path: '/sales/orders', body: order(50), connections: 10 },
     { name: 'order list (lines.product, partner)', path: '/sales/orders?include=lines.product,partner&per_page=15', connections: 20 },
     { name: 'receipt create (50 moves)', method: 'POST', path: '/inventories/receipts', body: () => ({ moves: Array.from({ length: 50 }, () => ({ product_id: product, product_uom_qty: 2 })) }), connections: 10 },
+  ];
+}
+
+let bigOrder: () => unknown;
+
+/**
+ * A request at the bound (a 1,000-line order) sent again and again on one connection, while
+ * UOM shows run beside it: how long the big request takes, and whether the others still answer.
+ */
+async function atTheBound(token: string, pid: number, showPath: string) {
+  const durations: number[] = [];
+  let running = true;
+  const writer = (async () => {
+    while (running) {
+      const started = performance.now();
+      await call('POST', '/sales/orders', token, bigOrder());
+      durations.push(performance.now() - started);
+    }
+  })();
+  const others = await measure({ name: 'UOM show beside 1,000-line orders', path: showPath, connections: 10 }, token, pid);
+  running = false;
+  await writer;
+  durations.sort((a, b) => a - b);
+  const p50 = Math.round(durations[Math.floor(durations.length / 2)] ?? 0);
+  return [
+    { name: 'order create (1,000 lines), one at a time', rps: Math.round((durations.length / Number(options.duration)) * 10) / 10, p50, p99: Math.round(durations[Math.floor(durations.length * 0.99)] ?? 0), max: Math.round(durations.at(-1) ?? 0), non2xx: 0, rssMB: others.rssMB },
+    others,
   ];
 }
 
@@ -127,7 +156,10 @@ async function main(): Promise<void> {
     const login = await fetch(`${base}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'admin@example.com', password: PASSWORD }) });
     const { token } = (await login.json()) as { token: string };
     const results = [];
-    for (const scenario of await scenarios(token)) results.push(await measure(scenario, token, server.pid!));
+    const all = await scenarios(token);
+    const wanted = (name: string) => !options.only || name.includes(options.only);
+    for (const scenario of all.filter((s) => wanted(s.name))) results.push(await measure(scenario, token, server.pid!));
+    if (wanted('1,000 lines')) results.push(...(await atTheBound(token, server.pid!, all[0]!.path)));
     console.log(`\n| Request | req/s | p50 ms | p99 ms | max ms | non-2xx | peak RSS MB |\n|---|---:|---:|---:|---:|---:|---:|`);
     for (const r of results) console.log(`| ${r.name} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.max} | ${r.non2xx} | ${r.rssMB} |`);
     console.log(`\n(${options.mysql ? 'MariaDB/MySQL' : 'SQLite'}, ${options.uoms} UOMs, ${options.duration} s per request, ${options.connections} connections unless noted in the code.)`);

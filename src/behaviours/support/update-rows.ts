@@ -2,7 +2,8 @@
 // UPDATE t SET a = CASE id WHEN ? THEN ? ... END, ... WHERE id IN (...).
 import type { Knex } from 'knex';
 
-const ROWS_PER_STATEMENT = 300;
+// Each row scans the CASE list: small statements keep that (quadratic) work short.
+const ROWS_PER_STATEMENT = 50;
 
 export async function updateRows(trx: Knex.Transaction, table: string, rows: Array<{ id: number; values: Record<string, unknown> }>): Promise<void> {
   for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) {
