@@ -25,7 +25,7 @@ export function normalize(file: LoadedFile): ResourceDef {
 
   const relations = new Map<string, RelationDef>();
   for (const [name, relation] of Object.entries(raw.relations ?? {})) {
-    relations.set(name, { ...relation, name, foreignKey: relation.foreignKey ?? '', outputKey: snakeCase(name) });
+    relations.set(name, { ...relation, name, foreignKey: relation.foreignKey ?? '', outputKey: relation.key ?? snakeCase(name) });
   }
   if (creator && !relations.has('creator')) {
     relations.set('creator', { name: 'creator', outputKey: 'creator', kind: 'belongsTo', resource: 'support/users', foreignKey: 'creator_id' });

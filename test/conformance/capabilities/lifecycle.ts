@@ -24,6 +24,10 @@ export function lifecycleChecks(test: Test, context: () => ResourceContext) {
     assert.is((await ctx.client.delete(recordPath(ctx, id), { token: ctx.token })).status, 404, 'second delete');
 
     const stored = await ctx.app.knex(def.table).where('id', id).first();
+    if (def.softDelete && def.operations.has('list')) {
+      const values = def.filters.get('trashed')?.values ?? [];
+      assert.ok(values.includes('with') && values.includes('only'), 'a soft-deleted record can be found again to be restored: filter[trashed]=with|only');
+    }
     if (!def.softDelete) {
       assert.is(stored, undefined, 'hard delete removes the row');
       return;

@@ -54,16 +54,17 @@ for (const target of databaseTargets()) {
     assert.is(sorted.body.data[0].id, b.body.data.id);
   });
 
-  test('trashed tags are never listed, and there is no trashed filter', async () => {
+  test('a deleted tag is hidden, found again with filter[trashed], and restored', async () => {
     const { client, token } = await sharedApp(target);
     const tag = await client.post(TAGS, { token, body: { name: 'Short-lived' } });
     await client.delete(`${TAGS}/${tag.body.data.id}`, { token });
     const listed = await client.get(`${TAGS}?filter[name]=short-lived`, { token });
     assert.equal(listed.body.data, []);
-    const trashed = await client.get(`${TAGS}?filter[trashed]=with`, { token });
-    assert.is(trashed.status, 400);
-    assert.is(trashed.body.message, 'Requested filter(s) `trashed` are not allowed. Allowed filter(s) are `id, name, color`.');
     assert.is((await client.get(`${TAGS}/${tag.body.data.id}`, { token })).status, 404);
+    const trashed = await client.get(`${TAGS}?filter[trashed]=only&filter[name]=short-lived`, { token });
+    assert.equal(trashed.body.data.map((row: any) => row.id), [tag.body.data.id]);
+    assert.is((await client.post(`${TAGS}/${tag.body.data.id}/restore`, { token })).status, 200);
+    assert.equal((await client.get(`${TAGS}?filter[name]=short-lived`, { token })).body.data.map((row: any) => row.id), [tag.body.data.id]);
   });
 
   test.run();
