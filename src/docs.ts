@@ -126,6 +126,7 @@ function serviceDocs(prefix: string): ServiceDocs {
               content: json(ref(SHARED.error), { message: 'Too many login attempts. Retry in 42 seconds.' }),
             },
             500: { $ref: '#/components/responses/ServerError' },
+            503: { $ref: '#/components/responses/ServiceUnavailable' },
           },
           // Postman: keep the token for the other requests.
           'x-postman-test': ["if (pm.response.code === 200) pm.collectionVariables.set('token', pm.response.json().token);"],
@@ -145,6 +146,7 @@ function serviceDocs(prefix: string): ServiceDocs {
             415: { $ref: '#/components/responses/UnsupportedMediaType' },
             429: { $ref: '#/components/responses/TooManyRequests' },
             500: { $ref: '#/components/responses/ServerError' },
+            503: { $ref: '#/components/responses/ServiceUnavailable' },
           },
         },
       },

@@ -1,5 +1,8 @@
-// `npm start`: migrate, seed what is missing, and serve the API.
+// `npm start`: migrate, seed what is missing, and serve the API. On SIGTERM or SIGINT it stops
+// taking connections, lets the requests in flight finish (10 s at most), closes the database
+// pool and exits 0.
 import { DefinitionError } from '../engine/index.ts';
+import { withBootLock } from './boot-lock.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { createKnex } from './db.ts';
 import { resolveJwtSecret } from './jwt-secret.ts';
@@ -7,20 +10,34 @@ import { migrateLatest } from './migrate.ts';
 import { seed } from './seed/index.ts';
 import { API_PREFIX, buildServer } from './server.ts';
 
+const SHUTDOWN_TIMEOUT_MS = 10_000;
+
 async function main(): Promise<void> {
   const config = loadConfig();
   const knex = createKnex(config.database);
   try {
-    await migrateLatest(knex);
-    const seeded = await seed(knex, config);
+    // Processes starting together take turns: the reference data and the administrator exist once.
+    const seeded = await withBootLock(knex, async () => {
+      await migrateLatest(knex);
+      return seed(knex, config);
+    });
     const app = await buildServer({ config, knex, jwtSecret: resolveJwtSecret(config) });
-    const shutdown = async () => {
+    let stopping = false;
+    const shutdown = async (signal: string) => {
+      if (stopping) return;
+      stopping = true;
+      app.log.info({ signal }, 'shutting down: finishing the requests in flight');
+      const timer = setTimeout(() => {
+        app.log.warn('requests still running after 10 s: exiting anyway');
+        process.exit(1);
+      }, SHUTDOWN_TIMEOUT_MS);
+      timer.unref();
       await app.close();
       await knex.destroy();
       process.exit(0);
     };
-    process.once('SIGINT', shutdown);
-    process.once('SIGTERM', shutdown);
+    process.once('SIGINT', () => void shutdown('SIGINT'));
+    process.once('SIGTERM', () => void shutdown('SIGTERM'));
     await app.listen({ port: config.port, host: config.host });
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;

@@ -41,6 +41,9 @@ export function sharedResponses(): Record<string, JsonSchema> {
       ...rateLimitHeaders(),
     }),
     ServerError: error('An unexpected fault; the details are only in the log.', MESSAGES.server),
+    ServiceUnavailable: error('The database cannot be reached right now: retry after `Retry-After` seconds.', 'The database is not available right now. Retry in a moment.', {
+      'Retry-After': { $ref: '#/components/headers/Retry-After' },
+    }),
     PayloadTooLarge: error('The request body is over 1 MiB.', MESSAGES.tooLarge),
     UnsupportedMediaType: error('A request body that is not `application/json`.', MESSAGES.mediaType),
     MethodNotAllowed: error('A known path asked with a method it does not support; `Allow` lists those it does.', 'The DELETE method is not supported for this route. Supported methods: GET, HEAD.', {
@@ -178,6 +181,7 @@ export function resourceOperation(def: ResourceDef, route: RouteSpec, registry: 
   }
   responses[429] = { $ref: '#/components/responses/TooManyRequests' };
   responses[500] = { $ref: '#/components/responses/ServerError' };
+  responses[503] = { $ref: '#/components/responses/ServiceUnavailable' };
   operation.responses = responses;
   return operation;
 }
@@ -215,6 +219,7 @@ function actionOperation(def: ResourceDef, route: RouteSpec, registry: Registry,
       },
       429: { $ref: '#/components/responses/TooManyRequests' },
       500: { $ref: '#/components/responses/ServerError' },
+      503: { $ref: '#/components/responses/ServiceUnavailable' },
     },
   };
 }

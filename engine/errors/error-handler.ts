@@ -23,8 +23,29 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
   if (status >= 400 && status < 500) {
     return reply.code(status).send({ message: CLIENT_MESSAGES[error.code] ?? error.message });
   }
+  if (isDatabaseUnavailable(error)) {
+    request.log.warn({ err: withoutValues(error) }, 'database unavailable');
+    return reply.code(503).header('retry-after', '5').send({ message: DATABASE_UNAVAILABLE });
+  }
   request.log.error({ err: withoutValues(error) }, 'request failed');
   return reply.code(500).send({ message: 'Server error occurred.' });
+}
+
+export const DATABASE_UNAVAILABLE = 'The database is not available right now. Retry in a moment.';
+
+/** Errors that say the database cannot be reached (or is too busy), not that the request was wrong. */
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND',
+  'PROTOCOL_CONNECTION_LOST', 'PROTOCOL_SEQUENCE_TIMEOUT', 'ER_CON_COUNT_ERROR', 'ER_SERVER_SHUTDOWN', 'ER_LOCK_WAIT_TIMEOUT',
+  'SQLITE_BUSY', 'SQLITE_LOCKED',
+]);
+
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const e = error as { code?: string; name?: string; fatal?: boolean; message?: string };
+  if (!e) return false;
+  if (e.name === 'KnexTimeoutError' || (e.code !== undefined && UNAVAILABLE_CODES.has(e.code))) return true;
+  // mysql2 marks errors that closed the connection as fatal ("Connection lost", "Can't add new command when connection is in closed state").
+  return e.fatal === true || /connection is in closed state|Connection lost/i.test(e.message ?? '');
 }
 
 /**

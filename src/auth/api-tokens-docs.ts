@@ -10,6 +10,7 @@ export function apiTokenDocs(prefix: string): ServiceDocs {
     401: { $ref: '#/components/responses/Unauthenticated' },
     429: { $ref: '#/components/responses/TooManyRequests' },
     500: { $ref: '#/components/responses/ServerError' },
+            503: { $ref: '#/components/responses/ServiceUnavailable' },
   };
   const example = {
     id: 1,
