@@ -19,6 +19,8 @@ export interface Config {
   rateLimitMax: number;
   rateLimitWindowMs: number;
   loginRateLimitMax: number;
+  /** Rate-limit counters shared by every process (redis://host:6379); none: each process counts alone. */
+  redisUrl?: string;
   logLevel: string;
   /** Fastify's trustProxy: false, true (any proxy: a client can pick its address), a hop count, or proxy addresses/CIDR ranges. */
   trustProxy: boolean | number | string[];
@@ -61,6 +63,7 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitMax: integer(env, 'RATE_LIMIT_MAX', 300, 1),
     rateLimitWindowMs: duration(env, 'RATE_LIMIT_WINDOW', '1m') * 1000,
     loginRateLimitMax: integer(env, 'LOGIN_RATE_LIMIT_MAX', 10, 1),
+    redisUrl: redisUrl(env),
     logLevel,
     trustProxy: trustProxy(env),
   };
@@ -113,6 +116,13 @@ function boolean(env: Env, name: string, fallback: boolean): boolean {
   if (['1', 'true', 'yes'].includes(raw)) return true;
   if (['0', 'false', 'no'].includes(raw)) return false;
   throw new ConfigError(name, `must be true or false (got "${raw}")`);
+}
+
+function redisUrl(env: Env): string | undefined {
+  const raw = read(env, 'REDIS_URL');
+  if (raw === undefined) return undefined;
+  if (!/^rediss?:\/\/[^/\s]+/.test(raw)) throw new ConfigError('REDIS_URL', `must be a redis:// or rediss:// URL (got "${raw.replace(/:[^:@/]*@/, ':***@')}")`);
+  return raw;
 }
 
 /** TRUST_PROXY: true/false, a hop count (1 behind one load balancer), or addresses and CIDR ranges, comma-separated. */

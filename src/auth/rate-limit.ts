@@ -1,13 +1,18 @@
 // Requests per token (per IP before login) per window, with headers telling a client its limit,
-// what remains and when the window resets. Counters live in each process's memory.
+// what remains and when the window resets. Counters live in Redis when REDIS_URL is set, so a
+// client gets the same limit whichever process answers; else in each process's memory. A Redis
+// outage does not take the API down: requests go unlimited (with a warning) until it is back.
 import rateLimit from '@fastify/rate-limit';
+import { Redis } from 'ioredis';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HttpError } from '../../engine/index.ts';
 import type { Config } from '../config.ts';
 import { readTokenFromRequest } from './authenticate.ts';
 
 export async function registerRateLimit(app: FastifyInstance, config: Config): Promise<void> {
+  const redis = config.redisUrl ? sharedCounters(app, config.redisUrl) : undefined;
   await app.register(rateLimit, {
+    ...(redis && { redis, nameSpace: 'erp-rate-limit:', skipOnError: true }),
     // Applied below as an app-level hook instead: the plugin's own per-route hook runs after the
     // route's authentication, which refuses a request with no or a bad token before it is counted.
     global: false,
@@ -33,6 +38,25 @@ export async function registerRateLimit(app: FastifyInstance, config: Config): P
     if (request.routeOptions.config.rateLimit === false) return;
     await limit.call(app, request, reply);
   });
+}
+
+/** The Redis connection of the counters: commands fail at once while it is down (no queue), and it reconnects. */
+function sharedCounters(app: FastifyInstance, url: string): Redis {
+  const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 0, connectTimeout: 1000, retryStrategy: () => 1000 });
+  let warned = 0;
+  const warn = (reason: string) => {
+    // Once a minute at most: an outage must not flood the log.
+    if (Date.now() - warned < 60_000) return;
+    warned = Date.now();
+    app.log.warn({ reason }, 'Redis unavailable: rate limits are not applied until it is back');
+  };
+  redis.on('error', (error: Error & { code?: string }) => warn(error.code ?? error.message));
+  // A lost connection is retried every second; the first retry says so.
+  redis.on('reconnecting', () => warn('connection lost'));
+  app.addHook('onClose', async () => {
+    redis.disconnect();
+  });
+  return redis;
 }
 
 /**

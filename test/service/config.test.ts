@@ -59,6 +59,7 @@ test('values that are set are used', () => {
     LOGIN_RATE_LIMIT_MAX: '3',
     LOG_LEVEL: 'warn',
     TRUST_PROXY: 'yes',
+    REDIS_URL: 'redis://127.0.0.1:6379',
   });
   assert.equal(config, {
     port: 8080,
@@ -72,6 +73,7 @@ test('values that are set are used', () => {
     rateLimitMax: 50,
     rateLimitWindowMs: 30_000,
     loginRateLimitMax: 3,
+    redisUrl: 'redis://127.0.0.1:6379',
     logLevel: 'warn',
     trustProxy: true,
   });
@@ -114,6 +116,7 @@ const BAD: Array<[env: Record<string, string>, variable: string, shows?: RegExp]
   [{ ADMIN_EMAIL: 'nope' }, 'ADMIN_EMAIL', /"nope"/],
   [{ ADMIN_PASSWORD: 'short' }, 'ADMIN_PASSWORD', /8 characters/],
   [{ TRUST_PROXY: 'maybe' }, 'TRUST_PROXY', /"maybe"/],
+  [{ REDIS_URL: 'localhost:6379' }, 'REDIS_URL', /redis:\/\//],
 ];
 
 for (const [env, variable, shows] of BAD) {
