@@ -13,6 +13,7 @@ import { behaviours } from './behaviours/index.ts';
 import type { Config } from './config.ts';
 import { recordRoutes, registerApiDocs } from './docs.ts';
 import { registerHealth } from './health.ts';
+import { registerIdempotency } from './idempotency.ts';
 import { policy } from './policy.ts';
 
 export const API_PREFIX = '/admin/api/v1';
@@ -77,6 +78,7 @@ export async function buildServer({ config, knex, jwtSecret, resourcesDir, logSt
   const statements = createStatements(knex);
   app.addHook('onClose', () => statements.close());
   const authenticate = createAuthenticate(app, knex, statements);
+  registerIdempotency(app, knex, API_PREFIX);
   registerAuthRoutes(app, knex, config, authenticate, API_PREFIX);
   registerApiTokenRoutes(app, knex, registry, authenticate, API_PREFIX);
   registerResources(app, { knex, statements, bounds, registry, behaviours, authenticate, policy: options.policy ?? policy, prefix: API_PREFIX });

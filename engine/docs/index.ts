@@ -5,6 +5,6 @@ export { registerResponseSchemas } from './serializer-schemas.ts';
 export { buildPostmanCollection, POSTMAN_SCHEMA, type PostmanCollection } from './postman.ts';
 export { buildMarkdown, anchor } from './markdown.ts';
 export { registerDocsRoutes } from './serve.ts';
-export { rateLimitHeaders } from './operations.ts';
+export { IDEMPOTENCY_KEY, rateLimitHeaders } from './operations.ts';
 export { ref as schemaRef, SHARED as SHARED_SCHEMAS } from './schemas.ts';
 export { resourceNames } from './names.ts';

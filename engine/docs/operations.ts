@@ -26,6 +26,25 @@ export const MESSAGES = {
   mediaType: 'Unsupported content type: send application/json.',
 };
 
+/** The header that makes a POST safe to retry (src/idempotency.ts). */
+export const IDEMPOTENCY_KEY = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'Makes the POST safe to retry: a repeat with the same key by the same user within 24 hours answers the stored status and body (with `Idempotent-Replayed: true`) without writing again; the same key with another request is a 422. 1 to 255 visible ASCII characters.',
+  schema: { type: 'string', maxLength: 255 },
+};
+
+/** The request headers an operation takes beside its path and query: retries and optimistic concurrency. */
+function conditionalHeaders(op: Operation): JsonSchema[] {
+  const header = (name: string, description: string) => ({ name, in: 'header', required: false, description, schema: { type: 'string' } });
+  if (op === 'create') return [IDEMPOTENCY_KEY];
+  if (op === 'show') return [header('If-None-Match', 'An ETag the client holds: 304 (no body) when the record still has it.')];
+  if (op === 'update' || op === 'delete' || op === 'forceDelete') return [header('If-Match', 'The ETag the client read: 412 (nothing changed) when the record has another one now. `*` matches any.')];
+  return [];
+}
+
 /** Responses every protected route shares, as components.responses. */
 export function sharedResponses(): Record<string, JsonSchema> {
   const error = (description: string, message: string, headers?: Record<string, JsonSchema>) => ({
@@ -60,6 +79,7 @@ export function sharedHeaders(): Record<string, JsonSchema> {
     'X-RateLimit-Reset': { description: 'Seconds until the window resets.', schema: { type: 'integer' } },
     'Retry-After': { description: 'Seconds to wait before the next request.', schema: { type: 'integer' } },
     Allow: { description: 'The methods the path supports.', schema: { type: 'string' } },
+    ETag: { description: "The record's version (its own fields, includes aside): send it back in If-Match to change the record only if nobody else did, or in If-None-Match to be told it did not change.", schema: { type: 'string' } },
   };
 }
 
@@ -110,7 +130,7 @@ export function resourceOperation(def: ResourceDef, route: RouteSpec, registry: 
     description: describe(def, op, route.method),
     operationId: operationId(def, op, route.method),
     'x-permissions': def.access.permissions[op] ?? [],
-    parameters: [...pathParameters(def, route), ...queryParameters(def, op)],
+    parameters: [...pathParameters(def, route), ...queryParameters(def, op), ...conditionalHeaders(op)],
   };
   if (op === 'create' || op === 'update') {
     operation.requestBody = {
@@ -120,8 +140,10 @@ export function resourceOperation(def: ResourceDef, route: RouteSpec, registry: 
   }
 
   const responses: Record<string, JsonSchema> = {};
+  const carriesRecord = op === 'show' || op === 'create' || op === 'update' || op === 'restore';
   const success = (status: number, description: string, schema: string, example: unknown) => {
-    responses[status] = { description, headers: rateLimitHeaders(), content: jsonContent(ref(schema), example) };
+    const headers = carriesRecord ? { ...rateLimitHeaders(), ETag: { $ref: '#/components/headers/ETag' } } : rateLimitHeaders();
+    responses[status] = { description, headers, content: jsonContent(ref(schema), example) };
   };
   const record = recordExample(def, registry);
   switch (op) {
@@ -179,6 +201,10 @@ export function resourceOperation(def: ResourceDef, route: RouteSpec, registry: 
       content: jsonContent(ref(SHARED.error), { message: `The ${lowerLabel(label)} cannot be deleted now.` }),
     };
   }
+  if (op === 'show') responses[304] = { description: 'If-None-Match named the current ETag: the record did not change.', headers: { ETag: { $ref: '#/components/headers/ETag' } } };
+  if (op === 'update' || op === 'delete' || op === 'forceDelete') {
+    error(412, 'If-Match named another ETag: the record changed since it was read. Nothing was changed.', { message: 'The record changed since you read it (If-Match): read it again and retry.' });
+  }
   responses[429] = { $ref: '#/components/responses/TooManyRequests' };
   responses[500] = { $ref: '#/components/responses/ServerError' };
   responses[503] = { $ref: '#/components/responses/ServiceUnavailable' };
@@ -206,9 +232,9 @@ function actionOperation(def: ResourceDef, route: RouteSpec, registry: Registry,
     description: parts.join('\n\n'),
     operationId: `${operationId(def, 'show', 'GET').replace(/Show$/, '')}${route.action!.split('-').map(capitalize).join('')}`,
     'x-permissions': def.access.permissions[route.action!] ?? [],
-    parameters: [...pathParameters(def, route), ...queryParameters(def, 'show')],
+    parameters: [...pathParameters(def, route), ...queryParameters(def, 'show'), IDEMPOTENCY_KEY],
     responses: {
-      200: { description: action.message, headers: rateLimitHeaders(), content: jsonContent(ref(schemaNames(resultNames.schema).saved), { data: record, message: action.message }) },
+      200: { description: action.message, headers: { ...rateLimitHeaders(), ETag: { $ref: '#/components/headers/ETag' } }, content: jsonContent(ref(schemaNames(resultNames.schema).saved), { data: record, message: action.message }) },
       400: { description: badRequestDescription('show'), content: jsonContent(ref(SHARED.error), { message: badRequestExample(def, 'show') }) },
       401: { $ref: '#/components/responses/Unauthenticated' },
       403: { $ref: '#/components/responses/Forbidden' },

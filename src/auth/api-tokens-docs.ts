@@ -1,5 +1,5 @@
 // The API reference of the API token routes (src/auth/api-tokens.ts), merged into src/docs.ts.
-import { rateLimitHeaders, schemaRef as ref, SHARED_SCHEMAS as SHARED, type ServiceDocs } from '../../engine/index.ts';
+import { IDEMPOTENCY_KEY, rateLimitHeaders, schemaRef as ref, SHARED_SCHEMAS as SHARED, type ServiceDocs } from '../../engine/index.ts';
 import { API_TOKENS_PATH } from './api-tokens.ts';
 
 export const API_TOKENS_TAG = 'Security / API tokens';
@@ -86,6 +86,7 @@ export function apiTokenDocs(prefix: string): ServiceDocs {
           summary: 'Issue an API token',
           description: 'Issues a token for the caller, limited to the abilities given. The secret is in `token`, shown once.',
           operationId: 'createApiToken',
+          parameters: [IDEMPOTENCY_KEY],
           requestBody: { required: true, content: json(ref('ApiTokenRequest'), { name: 'Shop sync', abilities: example.abilities }) },
           responses: {
             201: {

@@ -3,6 +3,7 @@ import { ActionRefusedError } from '../../errors/http-errors.ts';
 import { clientErrorFromDb } from '../../errors/db-errors.ts';
 import { parseIncludes, type RawQuery } from '../../list/parse-list-query.ts';
 import { authorize, findParent, findRecord, visibleRows } from '../lookup.ts';
+import { recordETag } from '../etag.ts';
 import { pathId } from '../path-params.ts';
 import type { ResourceRuntime } from '../runtime.ts';
 import { inTransaction } from '../transaction.ts';
@@ -42,6 +43,7 @@ export function actionHandler(runtime: ResourceRuntime, name: string) {
     const target = runtime.others(result?.resource ?? action.result ?? def.name);
     const loaded = includes.filter((include) => target.def.allowedIncludes.has(include));
     const record = await findRecord(target, result?.id ?? id, { includes: loaded, trashed: 'with' });
-    return reply.send({ data: target.serialize(record), message: action.message });
+    const data = target.serialize(record);
+    return reply.header('etag', recordETag(target.def, data)).send({ data, message: action.message });
   };
 }

@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { clientErrorFromDb } from '../../errors/db-errors.ts';
 import { parseIncludes, type RawQuery } from '../../list/parse-list-query.ts';
 import { condition, quote, whereClause } from '../../sql/quote.ts';
+import { recordETag } from '../etag.ts';
 import { authorize, checkValues, findParent, findRecord } from '../lookup.ts';
 import type { ResourceRuntime } from '../runtime.ts';
 import { inTransaction } from '../transaction.ts';
@@ -37,7 +38,8 @@ export function createHandler(runtime: ResourceRuntime) {
       throw clientErrorFromDb(error, def) ?? error;
     }
     const record = await findRecord(runtime, id, { parentId: parent?.id, includes });
-    return reply.code(201).send({ data: runtime.serialize(record), message: def.messages.created });
+    const data = runtime.serialize(record);
+    return reply.code(201).header('etag', recordETag(def, data)).send({ data, message: def.messages.created });
   };
 }
 

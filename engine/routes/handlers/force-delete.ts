@@ -4,6 +4,7 @@ import { assertDeletable } from '../guards.ts';
 import { writeContext } from '../write-context.ts';
 import { runHooks } from '../write-record.ts';
 import { authorize, findParent, findRecord, visibleRows } from '../lookup.ts';
+import { assertIfMatch, recordETag } from '../etag.ts';
 import { pathId } from '../path-params.ts';
 import type { ResourceRuntime } from '../runtime.ts';
 import { inTransaction } from '../transaction.ts';
@@ -16,6 +17,7 @@ export function forceDeleteHandler(runtime: ResourceRuntime) {
     const parent = await findParent(runtime, request);
     const record = await findRecord(runtime, id, { parentId: parent?.id, trashed: 'with', rows: visibleRows(runtime, request) });
     authorize(runtime, request, 'forceDelete', { parent: parent?.record, record });
+    assertIfMatch(request, recordETag(def, runtime.serialize(record)));
     try {
       await inTransaction(deps.knex, async (trx) => {
         const context = writeContext(runtime, request, trx);

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { parseIncludes, type RawQuery } from '../../list/parse-list-query.ts';
 import { authorize, findParent, findRecord, visibleRows } from '../lookup.ts';
+import { recordETag } from '../etag.ts';
 import { pathId } from '../path-params.ts';
 import type { ResourceRuntime } from '../runtime.ts';
 
@@ -16,6 +17,7 @@ export function restoreHandler(runtime: ResourceRuntime) {
     authorize(runtime, request, 'restore', { parent: parent?.record, record: found });
     await deps.knex(def.table).where('id', id).update({ deleted_at: null });
     const record = await findRecord(runtime, id, { parentId: parent?.id, includes, rows });
-    return reply.send({ data: runtime.serialize(record), message: def.messages.restored });
+    const data = runtime.serialize(record);
+    return reply.header('etag', recordETag(def, data)).send({ data, message: def.messages.restored });
   };
 }

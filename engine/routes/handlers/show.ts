@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { parseIncludes, type RawQuery } from '../../list/parse-list-query.ts';
 import { authorize, findRecord, parentExists, visibleRows } from '../lookup.ts';
+import { notModified, recordETag } from '../etag.ts';
 import { pathId } from '../path-params.ts';
 import type { ResourceRuntime } from '../runtime.ts';
 
@@ -12,6 +13,9 @@ export function showHandler(runtime: ResourceRuntime) {
     const parent = parentExists(runtime, request);
     const record = await findRecord(runtime, id, { parentId: parent?.id, includes, rows: visibleRows(runtime, request), also: parent && [parent.condition] });
     authorize(runtime, request, 'show', { record });
-    return reply.send({ data: runtime.serialize(record) });
+    const data = runtime.serialize(record);
+    const etag = recordETag(runtime.def, data);
+    if (notModified(request, reply, etag)) return reply;
+    return reply.header('etag', etag).send({ data });
   };
 }

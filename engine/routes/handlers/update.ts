@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { clientErrorFromDb } from '../../errors/db-errors.ts';
 import { parseIncludes, type RawQuery } from '../../list/parse-list-query.ts';
 import { authorize, checkValues, findParent, findRecord, visibleRows } from '../lookup.ts';
+import { assertIfMatch, recordETag } from '../etag.ts';
 import { pathId } from '../path-params.ts';
 import type { ResourceRuntime } from '../runtime.ts';
 import { inTransaction } from '../transaction.ts';
@@ -19,6 +20,7 @@ export function updateHandler(runtime: ResourceRuntime) {
     const parent = await findParent(runtime, request);
     const found = await findRecord(runtime, id, { parentId: parent?.id, rows: visibleRows(runtime, request) });
     authorize(runtime, request, 'update', { parent: parent?.record, record: found });
+    assertIfMatch(request, recordETag(def, runtime.serialize(found)));
 
     try {
       await inTransaction(deps.knex, async (trx) => {
@@ -30,6 +32,7 @@ export function updateHandler(runtime: ResourceRuntime) {
     }
     // The update may have moved the record to another parent (a UOM to another category).
     const record = await findRecord(runtime, id, { includes, trashed: 'with' });
-    return reply.send({ data: runtime.serialize(record), message: def.messages.updated });
+    const data = runtime.serialize(record);
+    return reply.header('etag', recordETag(def, data)).send({ data, message: def.messages.updated });
   };
 }

@@ -1,0 +1,40 @@
+// Optimistic concurrency: a record's ETag is a hash of its own fields as the API shows them
+// (includes aside), sent with show, create, update, restore and action answers. PUT, PATCH and
+// DELETE with If-Match answer 412 when the record changed since; GET with If-None-Match answers
+// 304 when it did not. Without the headers nothing changes.
+import { createHash } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ResourceDef } from '../definition/types.ts';
+import { HttpError } from '../errors/http-errors.ts';
+
+const ownKeys = new WeakMap<ResourceDef, string[]>();
+
+/** The weak ETag of a serialized record: its own fields only, so that `include` does not change it. */
+export function recordETag(def: ResourceDef, serialized: Record<string, unknown>): string {
+  let keys = ownKeys.get(def);
+  if (!keys) ownKeys.set(def, (keys = [...def.fields.values()].filter((field) => field.output).map((field) => field.name)));
+  const hash = createHash('sha1');
+  for (const key of keys) hash.update(JSON.stringify(serialized[key] ?? null)).update('\u0000');
+  return `W/"${hash.digest('base64url')}"`;
+}
+
+/** The tags a conditional header lists (`*` included), without the weak marker. */
+function listed(header: string | undefined): string[] | undefined {
+  if (header === undefined) return undefined;
+  return header.split(',').map((tag) => tag.trim().replace(/^W\//, '')).filter(Boolean);
+}
+
+/** If-Match: 412 unless the record's current ETag is one of those sent. */
+export function assertIfMatch(request: FastifyRequest, etag: string): void {
+  const tags = listed(request.headers['if-match'] as string | undefined);
+  if (!tags || tags.includes('*') || tags.includes(etag.replace(/^W\//, ''))) return;
+  throw new HttpError(412, 'The record changed since you read it (If-Match): read it again and retry.');
+}
+
+/** If-None-Match: true (and a 304 sent) when the client already holds this version. */
+export function notModified(request: FastifyRequest, reply: FastifyReply, etag: string): boolean {
+  const tags = listed(request.headers['if-none-match'] as string | undefined);
+  if (!tags || !(tags.includes('*') || tags.includes(etag.replace(/^W\//, '')))) return false;
+  void reply.code(304).header('etag', etag).send();
+  return true;
+}

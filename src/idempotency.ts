@@ -1,0 +1,79 @@
+// Idempotency-Key on POST: the first request with a key runs; a repeat with the same key by the
+// same user within 24 hours gets the stored status and body without writing again (also from
+// another process, and also when both arrive at once: the second waits for the first); the same
+// key with another request is a 422. Keys live in the database and expire.
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { Knex } from 'knex';
+import { BadRequestError, HttpError, nowTimestamp } from '../engine/index.ts';
+
+const LIFETIME_MS = 24 * 3600 * 1000;
+const WAIT_FOR_FIRST_MS = 15_000;
+const KEY = /^[\x21-\x7e]{1,255}$/;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The idempotency_keys row this request fills with its answer. */
+    idempotencyKeyId?: number;
+  }
+}
+
+export function registerIdempotency(app: FastifyInstance, knex: Knex, prefix: string): void {
+  app.addHook('preHandler', async (request, reply) => {
+    const header = request.headers['idempotency-key'];
+    if (request.method !== 'POST' || header === undefined || !request.authUser || !request.url.startsWith(prefix)) return;
+    const key = Array.isArray(header) ? header[0]! : header;
+    if (!KEY.test(key)) throw new BadRequestError('The Idempotency-Key header must be 1 to 255 visible ASCII characters.');
+    const hash = createHash('sha256').update(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`).digest('hex');
+    const userId = request.authUser.id;
+    const started = Date.now();
+    for (;;) {
+      const claimed = await claim(knex, userId, key, hash);
+      if (claimed !== undefined) {
+        request.idempotencyKeyId = claimed;
+        return;
+      }
+      const stored = await knex('idempotency_keys').where({ user_id: userId, key }).first();
+      if (!stored) continue; // expired and removed meanwhile: claim it again
+      if (stored.request_hash !== hash) throw new HttpError(422, 'This Idempotency-Key was already used with another request.');
+      if (stored.status_code !== null) return replay(reply, stored);
+      if (Date.now() - started > WAIT_FOR_FIRST_MS) throw new HttpError(409, 'A request with this Idempotency-Key is still running. Retry later.');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  });
+
+  // The answer is kept for the repeats; a server fault is not, so that a retry runs again.
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (request.idempotencyKeyId === undefined) return payload;
+    const id = request.idempotencyKeyId;
+    request.idempotencyKeyId = undefined;
+    if (reply.statusCode >= 500) await knex('idempotency_keys').where('id', id).delete();
+    else await knex('idempotency_keys').where('id', id).update({ status_code: reply.statusCode, response_body: typeof payload === 'string' ? payload : '' });
+    return payload;
+  });
+}
+
+/** Inserts the key for this request; undefined when it exists (and is not expired). */
+async function claim(knex: Knex, userId: number, key: string, hash: string): Promise<number | undefined> {
+  const now = nowTimestamp();
+  await knex('idempotency_keys').where('expires_at', '<', now).delete();
+  try {
+    const [id] = await knex('idempotency_keys').insert({
+      user_id: userId,
+      key,
+      request_hash: hash,
+      created_at: now,
+      expires_at: `${new Date(Date.now() + LIFETIME_MS).toISOString().slice(0, 23).replace('T', ' ')}000`,
+    });
+    return Number(id);
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === 'ER_DUP_ENTRY' || code === 'SQLITE_CONSTRAINT_UNIQUE') return undefined;
+    throw error;
+  }
+}
+
+function replay(reply: FastifyReply, stored: Record<string, any>): FastifyReply {
+  return reply.code(Number(stored.status_code)).header('content-type', 'application/json; charset=utf-8').header('idempotent-replayed', 'true').send(stored.response_body);
+}
+
