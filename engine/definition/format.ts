@@ -65,7 +65,7 @@ export const RelationFormat = Type.Object(
       }),
     ),
     onDelete: Type.Optional(Type.Literal('restrict', { description: 'hasMany: refuse to delete the owner while related rows exist' })),
-    key: Type.Optional(Type.String({ pattern: '^[a-z][a-z0-9_]*$', description: 'the key in responses, when not the snake_case of the name (uomPO → uom_po)' })),
+    key: Type.Optional(Type.String({ pattern: '^[a-z][A-Za-z0-9_]*$', description: "the key in responses, when not the snake_case of the name (uomPO → uom_po; the original's camelCase keys such as countryGroup)" })),
   },
   { additionalProperties: false },
 );

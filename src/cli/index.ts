@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { DefinitionError, routeTable } from '../../engine/index.ts';
+import { DefinitionError, missingColumns, readSchemaBounds, routeTable } from '../../engine/index.ts';
 import { ConfigError, loadConfig } from '../config.ts';
 import { createKnex } from '../db.ts';
 import { migrateLatest } from '../migrate.ts';
@@ -25,7 +25,8 @@ Commands:
                                             create a user; prints a generated password when none is given.
                                             The first user of an installation gets the Admin role by default
   role:list                                 list the roles, with how many permissions and users each has
-  check                                     load and check every resource definition, without a database
+  check [--database]                        load and check every resource definition; with --database also
+                                            against the migrated schema of DATABASE_URL (every column there)
   routes                                    print the generated routes
   openapi                                   print the OpenAPI 3.1 document (as served at /api/docs/openapi.json)
   docs:markdown [--write]                   print the Markdown reference, or write it to docs/api.md
@@ -81,6 +82,17 @@ async function main(argv: string[]): Promise<number> {
     case 'check': {
       const registry = loadResources();
       console.log(`${registry.all().length} resource definitions are valid.`);
+      if (!rest.includes('--database')) return 0;
+      let missing: string[] = [];
+      const code = await withDatabase(async (knex) => {
+        missing = missingColumns(registry, await readSchemaBounds(knex, registry));
+      });
+      if (code !== 0) return code;
+      if (missing.length > 0) {
+        console.error(`The definitions do not match the database schema (run migrate, or a migration is missing):\n  ${missing.join('\n  ')}`);
+        return 1;
+      }
+      console.log('Every stored field has its column in the database; each field takes no more than its column stores.');
       return 0;
     }
     case 'routes': {

@@ -23,7 +23,11 @@ const wrongTypes = fc.constantFrom<unknown>(null, true, false, [], {}, [null], [
 function hostile(field: FieldDef): fc.Arbitrary<unknown> {
   const nested = fc.array(fc.dictionary(fc.constantFrom('id', 'product_id', 'product_qty', 'price_unit', 'taxes', 'name', 'quantity'), fc.oneof(oddNumbers, oddStrings, wrongTypes)), { maxLength: 3 });
   const options: Array<fc.Arbitrary<unknown>> = [oddStrings, oddNumbers, wrongTypes, fc.string({ maxLength: 300 }), fc.double(), fc.integer()];
-  if (field.type === 'records' || field.type === 'ids' || field.type === 'strings') options.push(nested, fc.array(oddNumbers, { maxLength: 5 }), fc.array(oddStrings, { maxLength: 3 }));
+  if (field.type === 'records' || field.type === 'ids' || field.type === 'strings') {
+    // Lists past their bound, and entries whose products overflow what the service computes.
+    const big = fc.constantFrom(Array.from({ length: 1001 }, (_, i) => i + 1), Array.from({ length: 3 }, () => ({ product_id: 1, product_qty: 99999999999, price_unit: 99999999999, product_uom_qty: 99999999999 })));
+    options.push(nested, big, fc.array(oddNumbers, { maxLength: 5 }), fc.array(oddStrings, { maxLength: 3 }));
+  }
   return fc.oneof(...options);
 }
 

@@ -3,7 +3,7 @@
 // and the first value beyond each integer and decimal column of every resource.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { readSchemaBounds } from '../../engine/index.ts';
+import { missingColumns, readSchemaBounds } from '../../engine/index.ts';
 import { loadResources } from '../../src/server.ts';
 import { API, sharedApp, type TestApp } from '../helpers/app.ts';
 import { databaseTargets } from '../helpers/targets.ts';
@@ -62,6 +62,11 @@ for (const target of databaseTargets()) {
       }
     }
     assert.ok(checked > 5, `${checked} fields checked`);
+  });
+
+  test('every stored field of every definition has its column in the migrated schema', async () => {
+    const registry = loadResources();
+    assert.equal(missingColumns(registry, await readSchemaBounds(app.knex, registry)), []);
   });
 
   test('appending to the sort order after the highest storable sort still works', async () => {

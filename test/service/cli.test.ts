@@ -206,6 +206,16 @@ cli('user:create with a mistyped option names it, without a stack trace', async 
   assert.not.match(run.stderr, /\n\s+at /, 'no stack trace');
 });
 
+cli('check --database checks the definitions against the migrated schema', async () => {
+  const run = await erp(['check', '--database']);
+  assert.is(run.code, 0, run.stderr);
+  assert.match(run.stdout, /Every stored field has its column in the database/);
+  await withDatabase((knex) => knex.schema.alterTable('banks', (t) => t.dropColumn('city')));
+  const broken = await erp(['check', '--database']);
+  assert.is(broken.code, 1);
+  assert.match(broken.stderr, /banks\.yaml: fields\.city: no column "city" in banks/);
+});
+
 cli('check says the definitions are valid', async () => {
   const run = await erp(['check']);
   assert.is(run.code, 0, run.stderr);

@@ -190,6 +190,15 @@ for (const target of databaseTargets()) {
     assert.equal(outside.body.errors, { location_id: ['The selected location id is invalid.'] }, 'only internal locations hold stock');
   });
 
+  test('a receipt that would take a location past what a quantity column holds is refused, changing nothing', async () => {
+    const sand = await product('Sand');
+    await receive(sand, 99999999999);
+    const id = await operation('receipts', [[sand, 99999999999]]);
+    const refused = await act('receipts', id, 'validate', 422);
+    assert.match(refused.message, /cannot hold more than 99999999999\.9999 of "Sand/);
+    assert.is(await onHand(sand), 99999999999);
+  });
+
   test('two deliveries that together need more than is on hand, validated at once: one wins, stock never negative', async () => {
     const bolt = await product('Bolt');
     await receive(bolt, 10);

@@ -10,6 +10,9 @@ import { roundTo } from '../../accounts/money.ts';
 export type Trx = Knex.Transaction;
 const QUANTS = 'inventories_product_quantities';
 
+/** The most a quantity column (decimal(15,4)) holds. */
+export const MAX_QUANTITY = 99999999999.9999;
+
 /** Quantities are stored with 4 decimals; compare and store them at that precision. */
 export const qty = (value: unknown): number => roundTo(Number(value ?? 0), 4);
 

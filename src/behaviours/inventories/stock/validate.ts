@@ -4,7 +4,7 @@
 // is refused and changes nothing.
 import { ActionRefusedError, nowTimestamp } from '../../../../engine/index.ts';
 import { convertQuantity } from '../units.ts';
-import { changeQuant, isInternal, locationsById, lockQuants, qty, quantKey, type Trx } from './ledger.ts';
+import { changeQuant, isInternal, locationsById, lockQuants, MAX_QUANTITY, qty, quantKey, type Location, type Trx } from './ledger.ts';
 import { refreshOperationState } from './operation-state.ts';
 
 /** Validates the moves of an operation (or the moves given: an inventory adjustment has no operation). */
@@ -39,6 +39,25 @@ export async function completeMoves(trx: Trx, moves: Array<Record<string, any>>)
       throw new ActionRefusedError(
         `Not enough "${product.name}" at ${location.full_name}: ${formatQty(Math.max(available, 0))} available, ${formatQty(need.needed)} needed.`,
       );
+    }
+  }
+
+  // What arrives must still fit the ledger's columns (decimal(15,4)): refused, never stored otherwise.
+  const arriving = new Map<string, { productId: number; location: Location; quantity: number }>();
+  for (const move of moves) {
+    const destination = locations.get(Number(move.destination_location_id));
+    if (!isInternal(destination)) continue;
+    const key = quantKey(move.product_id, move.destination_location_id);
+    const entry = arriving.get(key) ?? { productId: Number(move.product_id), location: destination!, quantity: 0 };
+    entry.quantity = qty(entry.quantity + done.get(Number(move.id))!);
+    arriving.set(key, entry);
+  }
+  if (arriving.size > 0) {
+    const held = await lockQuants(trx, [...arriving.values()].map((entry) => ({ productId: entry.productId, locationId: entry.location.id })));
+    for (const [key, entry] of arriving) {
+      if (Number(held.get(key)?.quantity ?? 0) + entry.quantity > MAX_QUANTITY) {
+        throw new ActionRefusedError(`${entry.location.full_name} cannot hold more than ${MAX_QUANTITY} of "${productById.get(entry.productId)!.name}".`);
+      }
     }
   }
 
