@@ -82,12 +82,16 @@ for (const target of databaseTargets()) {
 
   test('a location used by an operation type is not deleted for good (409)', async () => {
     const { client, token } = await sharedApp(target);
-    const vendors = (await client.get(`${LOCATIONS}?filter[type]=supplier&sort=id`, { token })).body.data[0];
-    assert.is(vendors.full_name, 'Partners/Vendors');
-    const blocked = await client.delete(`${LOCATIONS}/${vendors.id}/force`, { token });
+    const dock = (await client.post(LOCATIONS, { token, body: { name: `Dock ${target.name}`, type: 'internal' } })).body.data;
+    const type = await client.post(`${API}/inventories/operation-types`, {
+      token,
+      body: { name: `Docking ${target.name}`, type: 'internal', sequence_code: 'DOCK', create_backorder: 'never', source_location_id: dock.id, destination_location_id: dock.id },
+    });
+    assert.is(type.status, 201, type.text);
+    const blocked = await client.delete(`${LOCATIONS}/${dock.id}/force`, { token });
     assert.is(blocked.status, 409, blocked.text);
-    assert.match(blocked.body.message, /^The Location cannot be deleted because it still has Operation type records/);
-    assert.is((await client.get(`${LOCATIONS}/${vendors.id}`, { token })).status, 200);
+    assert.match(blocked.body.message, /^The Location cannot be deleted because it still has Operation type records/, blocked.body.message);
+    assert.is((await client.get(`${LOCATIONS}/${dock.id}`, { token })).status, 200);
   });
 
   test.run();
