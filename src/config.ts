@@ -21,6 +21,12 @@ export interface Config {
   loginRateLimitMax: number;
   /** Rate-limit counters shared by every process (redis://host:6379); none: each process counts alone. */
   redisUrl?: string;
+  /** Bearer token /metrics asks for; none: /metrics is open (keep it off the public network). */
+  metricsToken?: string;
+  /** Load shedding: past these, new requests get 503 instead of queueing (0: that measure is off). */
+  maxEventLoopDelayMs: number;
+  maxHeapUsedMb: number;
+  maxRssMb: number;
   logLevel: string;
   /** Fastify's trustProxy: false, true (any proxy: a client can pick its address), a hop count, or proxy addresses/CIDR ranges. */
   trustProxy: boolean | number | string[];
@@ -64,6 +70,10 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitWindowMs: duration(env, 'RATE_LIMIT_WINDOW', '1m') * 1000,
     loginRateLimitMax: integer(env, 'LOGIN_RATE_LIMIT_MAX', 10, 1),
     redisUrl: redisUrl(env),
+    metricsToken: read(env, 'METRICS_TOKEN'),
+    maxEventLoopDelayMs: integer(env, 'MAX_EVENT_LOOP_DELAY_MS', 1000, 0),
+    maxHeapUsedMb: integer(env, 'MAX_HEAP_USED_MB', 0, 0),
+    maxRssMb: integer(env, 'MAX_RSS_MB', 0, 0),
     logLevel,
     trustProxy: trustProxy(env),
   };

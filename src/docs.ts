@@ -90,8 +90,13 @@ function serviceDocs(prefix: string): ServiceDocs {
       Health: {
         type: 'object',
         properties: {
-          status: { type: 'string', enum: ['ok', 'unavailable'] },
+          status: { type: 'string', enum: ['ok', 'unavailable', 'overloaded'] },
           message: { type: 'string' },
+          pressure: {
+            type: 'object',
+            description: 'What load shedding watches (MAX_EVENT_LOOP_DELAY_MS, MAX_HEAP_USED_MB, MAX_RSS_MB).',
+            properties: { overloaded: { type: 'boolean' }, event_loop_delay_ms: { type: ['number', 'null'] }, heap_used_mb: { type: 'number' }, rss_mb: { type: 'number' } },
+          },
         },
         required: ['status'],
         additionalProperties: false,
@@ -154,12 +159,26 @@ function serviceDocs(prefix: string): ServiceDocs {
         get: {
           tags: ['Health'],
           summary: 'Health check',
-          description: '200 while the database answers, 503 otherwise.',
+          description: '200 while the database answers and the process is not overloaded, 503 otherwise; with the pressure it is under.',
           operationId: 'health',
           security: [],
           responses: {
-            200: { description: 'The service and its database answer.', content: json(ref('Health'), { status: 'ok' }) },
-            503: { description: 'The database does not answer.', content: json(ref('Health'), { status: 'unavailable', message: 'The database does not answer.' }) },
+            200: { description: 'The service and its database answer.', content: json(ref('Health'), { status: 'ok', pressure: { overloaded: false, event_loop_delay_ms: 11.2, heap_used_mb: 48, rss_mb: 160 } }) },
+            503: { description: 'The database does not answer, or the process sheds load.', content: json(ref('Health'), { status: 'unavailable', message: 'The database does not answer.' }) },
+          },
+        },
+      },
+      '/metrics': {
+        get: {
+          tags: ['Health'],
+          summary: 'Metrics',
+          description:
+            'Prometheus text format: requests and latency per route template and status, rate-limit rejections, the database pool, event-loop lag and memory. Asks for `Authorization: Bearer <METRICS_TOKEN>` when that variable is set.',
+          operationId: 'metrics',
+          security: [],
+          responses: {
+            200: { description: 'The metrics.', content: { 'text/plain': { schema: { type: 'string' }, example: 'http_requests_total{method="GET",route="/admin/api/v1/support/banks",status_code="200"} 42' } } },
+            401: error('METRICS_TOKEN is set and the request does not carry it.', 'Unauthenticated.'),
           },
         },
       },

@@ -14,6 +14,9 @@ import type { Config } from './config.ts';
 import { recordRoutes, registerApiDocs } from './docs.ts';
 import { registerHealth } from './health.ts';
 import { registerIdempotency } from './idempotency.ts';
+import { registerMetrics } from './metrics.ts';
+import { registerLoadShedding } from './pressure.ts';
+import { registerRequestIds, requestId } from './request-id.ts';
 import { policy } from './policy.ts';
 
 export const API_PREFIX = '/admin/api/v1';
@@ -47,11 +50,13 @@ export async function buildServer({ config, knex, jwtSecret, resourcesDir, logSt
     // A hop count is one of Fastify's trustProxy forms; its types only lack the number.
     trustProxy: config.trustProxy as boolean | string[],
     bodyLimit: 1024 * 1024,
+    genReqId: requestId,
     // A URL the router cannot decode (broken percent-encoding) gets the same {message} body too.
     frameworkErrors: errorHandler,
   });
 
   app.setErrorHandler(errorHandler);
+  registerRequestIds(app);
   if (config.trustProxy === true) {
     app.log.warn('TRUST_PROXY=true trusts any X-Forwarded-For: a client can pick its own address (and rate-limit key). Behind one load balancer, set TRUST_PROXY=1.');
   }
@@ -67,6 +72,8 @@ export async function buildServer({ config, knex, jwtSecret, resourcesDir, logSt
     sign: { algorithm: 'HS256', expiresIn: config.tokenTtlSeconds },
     verify: { algorithms: ['HS256'], requiredClaims: ['exp', 'sub', 'jti'] },
   });
+  await registerLoadShedding(app, config);
+  registerMetrics(app, knex, config);
   await registerRateLimit(app, config);
   registerHealth(app, knex);
 

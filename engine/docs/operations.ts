@@ -59,7 +59,10 @@ export function sharedResponses(): Record<string, JsonSchema> {
       'Retry-After': { $ref: '#/components/headers/Retry-After' },
       ...rateLimitHeaders(),
     }),
-    ServerError: error('An unexpected fault; the details are only in the log.', MESSAGES.server),
+    ServerError: {
+      description: 'An unexpected fault; the details are only in the log, under the request id the body names.',
+      content: { 'application/json': { schema: ref(SHARED.error), example: { message: MESSAGES.server, request_id: '7f1c2b5e-8d1a-4c3e-9b6f-2a4d5e6f7a8b' } } },
+    },
     ServiceUnavailable: error('The database cannot be reached right now: retry after `Retry-After` seconds.', 'The database is not available right now. Retry in a moment.', {
       'Retry-After': { $ref: '#/components/headers/Retry-After' },
     }),
@@ -79,12 +82,14 @@ export function sharedHeaders(): Record<string, JsonSchema> {
     'X-RateLimit-Reset': { description: 'Seconds until the window resets.', schema: { type: 'integer' } },
     'Retry-After': { description: 'Seconds to wait before the next request.', schema: { type: 'integer' } },
     Allow: { description: 'The methods the path supports.', schema: { type: 'string' } },
+    'X-Request-Id': { description: "The request's id: the one the client sent (1 to 128 letters, digits and ._:@-) or a new UUID. Log lines of the request carry it; quote it when reporting a fault.", schema: { type: 'string' } },
     ETag: { description: "The record's version (its own fields, includes aside): send it back in If-Match to change the record only if nobody else did, or in If-None-Match to be told it did not change.", schema: { type: 'string' } },
   };
 }
 
+/** The headers every answer of a protected route carries: the rate limit's and the request id. */
 export function rateLimitHeaders(): Record<string, JsonSchema> {
-  return Object.fromEntries(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'].map((name) => [name, { $ref: `#/components/headers/${name}` }]));
+  return Object.fromEntries(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-Request-Id'].map((name) => [name, { $ref: `#/components/headers/${name}` }]));
 }
 
 export function sharedParameters(): Record<string, JsonSchema> {

@@ -336,7 +336,7 @@ function sharedSchemas(): Record<string, JsonSchema> {
     [SHARED.error]: {
       type: 'object',
       description: 'Every error but a validation failure: a message for people.',
-      properties: { message: { type: 'string' } },
+      properties: { message: { type: 'string' }, request_id: { type: 'string', description: 'On a 500: the id of the request (also in X-Request-Id) to quote when reporting it.' } },
       required: ['message'],
       additionalProperties: false,
       examples: [{ message: 'The requested resource was not found.' }],

@@ -28,7 +28,8 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
     return reply.code(503).header('retry-after', '5').send({ message: DATABASE_UNAVAILABLE });
   }
   request.log.error({ err: withoutValues(error) }, 'request failed');
-  return reply.code(500).send({ message: 'Server error occurred.' });
+  // The id lets a client's report be matched with this log line.
+  return reply.code(500).send({ message: 'Server error occurred.', request_id: request.id });
 }
 
 export const DATABASE_UNAVAILABLE = 'The database is not available right now. Retry in a moment.';

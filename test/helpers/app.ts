@@ -50,6 +50,9 @@ export async function startApp(target: Target, options: StartOptions = {}): Prom
     LOG_LEVEL: 'info',
     RATE_LIMIT_MAX: '1000000',
     LOGIN_RATE_LIMIT_MAX: '1000000',
+    // Every suite's apps share one process, whose event loop the others block: no load shedding
+    // unless a test asks for it.
+    MAX_EVENT_LOOP_DELAY_MS: '0',
     ...options.env,
   });
   const knex = options.knex ?? createKnex(config.database);

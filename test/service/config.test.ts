@@ -74,6 +74,10 @@ test('values that are set are used', () => {
     rateLimitWindowMs: 30_000,
     loginRateLimitMax: 3,
     redisUrl: 'redis://127.0.0.1:6379',
+    metricsToken: undefined,
+    maxEventLoopDelayMs: 1000,
+    maxHeapUsedMb: 0,
+    maxRssMb: 0,
     logLevel: 'warn',
     trustProxy: true,
   });

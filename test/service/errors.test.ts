@@ -314,15 +314,19 @@ for (const target of databaseTargets()) {
       ['GET', `${BANKS}/1`, undefined],
       ['POST', BANKS, { name: 'Lost Bank' }],
     ] as const) {
-      const response = await broken.client.send(method, path, { token, body });
+      const response = await broken.client.send(method, path, { token, body, headers: { 'x-request-id': `report-${method}-${path.length}` } });
       assert.is(response.status, 500, `${method} ${path}: ${response.text}`);
-      assert.equal(response.body, { message: 'Server error occurred.' });
+      assert.equal(response.body, { message: 'Server error occurred.', request_id: `report-${method}-${path.length}` });
+      assert.is(response.headers['x-request-id'], `report-${method}-${path.length}`);
       assert.not.match(response.text, /banks|select|insert|sqlite|ER_|stack|\.ts|errno/i, `${method} ${path} leaks internals`);
+      const line = broken.logs.find((entry) => entry.includes('"level":50') && entry.includes(`"reqId":"report-${method}-${path.length}"`));
+      assert.ok(line, 'the 500 and its log line share the request id');
     }
     const logged = broken.logs.slice(from).join('');
     assert.match(logged, /banks/, 'the fault is not in the logs');
     assert.match(logged, /"level":50/, 'the fault is not logged as an error');
     assert.not.ok(logged.includes(token), 'the token is in the logs');
+    assert.not.ok(logged.includes('Lost Bank'), 'no request body (nor bound value) is logged');
   });
 
   test.run();

@@ -1,0 +1,93 @@
+// What operators see and rely on: /metrics in Prometheus' format, load shedding that answers 503
+// instead of queueing and recovers, and a request id on every answer.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { API, sharedApp, startApp, type TestApp } from '../helpers/app.ts';
+import { databaseTargets } from '../helpers/targets.ts';
+
+const sqlite = databaseTargets()[0]!;
+const test = suite('operability');
+const opened: TestApp[] = [];
+const open = async (env: Record<string, string>) => {
+  const app = await startApp(sqlite, { env, minimalSeed: true });
+  opened.push(app);
+  return app;
+};
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+test.after(async () => {
+  for (const app of opened) await app.close();
+});
+
+test('/metrics: requests and latency per route template, rate-limit rejections, the pool, event-loop lag, memory', async () => {
+  const app = await open({ RATE_LIMIT_MAX: '2' });
+  const token = await app.login();
+  for (let i = 0; i < 3; i++) await app.client.get(`${API}/support/banks/${i + 1}`, { token });
+  const metrics = await app.client.get('/metrics');
+  assert.is(metrics.status, 200);
+  assert.match(String(metrics.headers['content-type']), /^text\/plain/);
+  const text = metrics.text;
+  assert.match(text, /http_requests_total\{method="GET",route="\/admin\/api\/v1\/support\/banks\/:id",status_code="404"\} \d+/, 'one series per route template');
+  assert.match(text, /http_request_duration_seconds_bucket\{le="0.1",method="GET",route="\/admin\/api\/v1\/support\/banks\/:id",status_code="404"\}/);
+  assert.match(text, /http_rate_limit_rejections_total \d+/);
+  assert.match(text, /http_requests_total\{method="GET",route="\/admin\/api\/v1\/support\/banks\/:id",status_code="429"\} \d/);
+  for (const series of ['db_pool_connections_in_use', 'db_pool_connections_free', 'db_pool_acquires_pending', 'nodejs_eventloop_lag_seconds', 'process_resident_memory_bytes']) assert.match(text, new RegExp(`^${series} `, 'm'), series);
+});
+
+test('METRICS_TOKEN guards /metrics', async () => {
+  const app = await open({ METRICS_TOKEN: 'metrics-secret' });
+  assert.is((await app.client.get('/metrics')).status, 401);
+  assert.is((await app.client.get('/metrics', { headers: { authorization: 'Bearer wrong' } })).status, 401);
+  assert.is((await app.client.get('/metrics', { headers: { authorization: 'Bearer metrics-secret' } })).status, 200);
+});
+
+test('past MAX_EVENT_LOOP_DELAY_MS requests get 503 with Retry-After, /health says so, and it recovers', async () => {
+  const app = await open({ MAX_EVENT_LOOP_DELAY_MS: '50' });
+  const token = await app.login();
+  await sleep(2200); // the grace period after start
+  assert.is((await app.client.get(`${API}/support/banks`, { token })).status, 200);
+  // A process stuck on work: its event loop lags, 150 ms at a time, for about a second.
+  let hogging = true;
+  const hog = (async () => {
+    const stop = Date.now() + 1200;
+    while (Date.now() < stop) {
+      const until = Date.now() + 150;
+      while (Date.now() < until);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    hogging = false;
+  })();
+  const answers: Array<{ status: number; body: unknown; retryAfter: unknown }> = [];
+  let health: { status: number; body: any } | undefined;
+  while (hogging) {
+    const response = await app.client.get(`${API}/support/banks`, { token });
+    answers.push({ status: response.status, body: response.body, retryAfter: response.headers['retry-after'] });
+    const checked = await app.client.get('/health');
+    if (checked.status === 503) health = checked;
+  }
+  await hog;
+  const shed = answers.find((answer) => answer.status === 503);
+  assert.ok(shed, `some requests were shed: ${answers.map((a) => a.status).join(',')}`);
+  assert.equal(shed!.body, { message: 'The service is overloaded right now. Retry in a moment.' });
+  assert.is(shed!.retryAfter, '5');
+  assert.ok(answers.every((answer) => answer.status === 200 || answer.status === 503), 'nothing but 200 and 503');
+  assert.equal([health?.body.status, health?.body.pressure.overloaded], ['overloaded', true], '/health says so');
+  let recovered = 0;
+  for (let i = 0; i < 20 && recovered !== 200; i++) {
+    await sleep(100);
+    recovered = (await app.client.get(`${API}/support/banks`, { token })).status;
+  }
+  assert.is(recovered, 200, 'answers again once the loop is free');
+});
+
+test('every answer carries X-Request-Id: the client\u2019s own when well-formed, else a new one', async () => {
+  const { client } = await sharedApp(sqlite);
+  const generated = await client.get('/health');
+  assert.match(String(generated.headers['x-request-id']), /^[0-9a-f-]{36}$/);
+  const own = await client.get(`${API}/support/banks`, { headers: { 'x-request-id': 'shop-sync-42' } });
+  assert.is(own.headers['x-request-id'], 'shop-sync-42', 'echoed (also on a 401)');
+  const odd = await client.get('/health', { headers: { 'x-request-id': 'has spaces and "quotes"' } });
+  assert.match(String(odd.headers['x-request-id']), /^[0-9a-f-]{36}$/, 'a malformed one is replaced');
+});
+
+test.run();
