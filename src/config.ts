@@ -120,14 +120,6 @@ function integer(env: Env, name: string, fallback: number, min: number, max = Nu
   return Number(raw);
 }
 
-function boolean(env: Env, name: string, fallback: boolean): boolean {
-  const raw = read(env, name)?.toLowerCase();
-  if (raw === undefined) return fallback;
-  if (['1', 'true', 'yes'].includes(raw)) return true;
-  if (['0', 'false', 'no'].includes(raw)) return false;
-  throw new ConfigError(name, `must be true or false (got "${raw}")`);
-}
-
 function redisUrl(env: Env): string | undefined {
   const raw = read(env, 'REDIS_URL');
   if (raw === undefined) return undefined;

@@ -49,6 +49,7 @@ function captureUvuCounts() {
   const seen = { total: 0, passed: 0, skipped: 0 };
   const write = process.stdout.write.bind(process.stdout);
   process.stdout.write = ((chunk: any, ...rest: any[]) => {
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: strips the terminal's colour codes (ESC [ ... m)
     const text = String(chunk).replace(/\x1b\[[0-9;]*m/g, '');
     const match = /^\s*(Total|Passed|Skipped):\s+(\d+)/.exec(text);
     if (match) seen[match[1]!.toLowerCase() as keyof typeof seen] += Number(match[2]);

@@ -53,6 +53,7 @@ export interface ActionResult {
 }
 
 /** A workflow action's business rule; a refusal throws ActionRefusedError (422 {message}). */
+// biome-ignore lint/suspicious/noConfusingVoidType: most actions return nothing and answer with the record they acted on
 export type Action = (context: ActionContext) => Promise<ActionResult | void>;
 
 /**

@@ -90,7 +90,7 @@ export function link(
         continue;
       }
       const fieldName = filter.fieldName!;
-      if (!filter.field || !filter.field.stored) {
+      if (!filter.field?.stored) {
         problem(at, `filter on unknown field "${fieldName}"${didYouMean(fieldName, def.fields.keys())}`);
       } else if (filter.kind === 'boolean' && filter.field.type !== 'boolean') {
         problem(at, 'a boolean filter needs a boolean field');
@@ -101,7 +101,7 @@ export function link(
 
     def.sorts.forEach((sort, index) => {
       const field = def.fields.get(sort);
-      if (!field || !field.stored) problem(`sorts.${index}`, `sort on unknown field "${sort}"${didYouMean(sort, def.fields.keys())}`);
+      if (!field?.stored) problem(`sorts.${index}`, `sort on unknown field "${sort}"${didYouMean(sort, def.fields.keys())}`);
     });
     for (const sort of def.defaultSort) {
       if (!def.fields.get(sort.name)?.stored) problem('defaultSort', `unknown field "${sort.name}"`);
@@ -118,8 +118,8 @@ export function link(
         current = resources.get(relation.resource);
       }
     };
-    def.includes.forEach((include, index) => checkRelationPath(`includes.${index}`, include));
-    def.embed.forEach((include, index) => checkRelationPath(`embed.${index}`, include));
+    for (const [index, include] of def.includes.entries()) checkRelationPath(`includes.${index}`, include);
+    for (const [index, include] of def.embed.entries()) checkRelationPath(`embed.${index}`, include);
     for (const key of Object.keys(def.scope)) {
       const [relationName, column] = key.includes('.') ? key.split('.') : [undefined, key];
       const relation = relationName ? def.relations.get(relationName) : undefined;
@@ -165,7 +165,7 @@ export function link(
     }
 
     for (const [phase, names] of Object.entries(def.behaviours) as Array<[string, string[]]>) {
-      names.forEach((name, index) => behaviour(`behaviours.${phase}.${index}`, name));
+      for (const [index, name] of names.entries()) behaviour(`behaviours.${phase}.${index}`, name);
     }
 
     const route = def.path.replace(/\{[^}]+\}/g, '{}');

@@ -90,7 +90,11 @@ type FormatError = ReturnType<typeof Value.Errors> extends Iterable<infer E> ? E
 
 function firstErrorPerPlace(errors: FormatError[]): FormatError[] {
   const seen = new Set<string>();
-  return errors.filter((error) => (seen.has(error.path) ? false : (seen.add(error.path), true)));
+  return errors.filter((error) => {
+    if (seen.has(error.path)) return false;
+    seen.add(error.path);
+    return true;
+  });
 }
 
 function describeUnexpectedKey(error: FormatError): string {

@@ -45,7 +45,7 @@ export function buildMarkdown(registry: Registry, options: MarkdownOptions): str
 
   if (serviceTags.length > 0) {
     out.push('## Service routes', '', '| Method | Path | Token | What |', '|---|---|---|---|');
-    for (const route of serviceTags) out.push(`| ${route.method} | \`${route.path}\` | ${route.token ? 'yes' : 'no'} | ${escape(route.summary)} |`);
+    for (const route of serviceTags) out.push(`| ${route.method} | \`${route.path}\` | ${route.token ? 'yes' : 'no'} | ${escapeCell(route.summary)} |`);
     out.push('');
   }
   out.push(options.introduction.trim(), '');
@@ -87,7 +87,7 @@ function resourceSection(def: ResourceDef, heading: string, prefix: string): str
   out.push('**Fields**', '', '| Field | Type | Null | Body | Rules |', '|---|---|---|---|---|');
   for (const field of def.fields.values()) {
     if (!field.output && !field.writable) continue;
-    out.push(`| \`${field.name}\` | ${fieldType(field)} | ${field.name !== 'id' && field.nullable && field.type !== 'strings' ? 'yes' : 'no'} | ${bodyUse(field)} | ${escape(rules(field, def))} |`);
+    out.push(`| \`${field.name}\` | ${fieldType(field)} | ${field.name !== 'id' && field.nullable && field.type !== 'strings' ? 'yes' : 'no'} | ${bodyUse(field)} | ${escapeCell(rules(field, def))} |`);
   }
   out.push('');
 
@@ -109,7 +109,7 @@ function resourceSection(def: ResourceDef, heading: string, prefix: string): str
           filter.kind === 'trashed'
             ? `soft-deleted records: ${filter.values.map((value) => `\`${value}\``).join(', ')}`
             : `\`${filter.fieldName}\` (${fieldType(filter.field!)}) ${FILTER_WORDS[filter.kind]}`;
-        out.push(`| \`filter[${filter.name}]\` | ${filter.kind} | ${escape(matches)} |`);
+        out.push(`| \`filter[${filter.name}]\` | ${filter.kind} | ${escapeCell(matches)} |`);
       }
       out.push('');
     }
@@ -227,6 +227,6 @@ export function anchor(heading: string): string {
     .replace(/\s/g, '-');
 }
 
-function escape(text: string): string {
+function escapeCell(text: string): string {
   return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 }

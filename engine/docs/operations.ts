@@ -291,7 +291,7 @@ function describe(def: ResourceDef, op: Operation, method: string): string {
       );
       break;
     case 'create':
-      parts.push(`Answers 201 with the stored record and the message “${def.messages.created}”` + (def.parent ? ' The record belongs to the parent named in the path.' : ''));
+      parts.push(`Answers 201 with the stored record and the message “${def.messages.created}”${def.parent ? ' The record belongs to the parent named in the path.' : ''}`);
       break;
     case 'update':
       parts.push(`Only the fields sent change${method === 'PATCH' ? ' (the same as PUT)' : ''}.`);

@@ -100,7 +100,7 @@ export function recordSchema(def: ResourceDef, registry: Registry, nameOf: (reso
 /** The type of a field in responses, as serialize/record.ts writes it. */
 export function outputFieldSchema(field: FieldDef, def: ResourceDef): JsonSchema {
   const notes: string[] = [];
-  if (field.description) notes.push(capitalize(field.description) + '.');
+  if (field.description) notes.push(`${capitalize(field.description)}.`);
   let schema: JsonSchema;
   switch (field.type) {
     case 'integer':
@@ -193,7 +193,7 @@ export function requestSchema(def: ResourceDef, registry: Registry, mode: 'creat
 
 function annotateInput(property: JsonSchema, field: FieldDef, def: ResourceDef, nameOf: (resource: string) => string, mode: 'create' | 'update'): JsonSchema {
   const notes: string[] = [];
-  if (field.description) notes.push(capitalize(field.description) + '.');
+  if (field.description) notes.push(`${capitalize(field.description)}.`);
   if (field.required) notes.push(mode === 'create' ? 'Required.' : 'Required on create; may be left out, never null.');
   if (field.references) notes.push(`Must be the id of an existing \`${field.references}\` record.`);
   if (field.numericString) notes.push('Digits sent as a string are accepted too.');

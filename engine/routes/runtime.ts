@@ -1,7 +1,6 @@
 // Everything a resource's routes need, prepared once at boot.
 import type { FastifyRequest } from 'fastify';
 import type { Knex } from 'knex';
-import type { Operation } from '../definition/format.ts';
 import type { Registry } from '../definition/registry.ts';
 import type { ResourceDef } from '../definition/types.ts';
 import type { AuthUser, Behaviours } from '../behaviours/types.ts';

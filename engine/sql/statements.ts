@@ -30,10 +30,18 @@ interface MysqlConnection {
 export function createStatements(knex: Knex): Statements {
   const statements = driverStatements(knex);
   // Reported like knex's own queries ('query' events), so a listener counts every statement.
-  const report = (sql: string, params: readonly unknown[]) => knex.listenerCount('query') > 0 && knex.emit('query', { sql, bindings: params, prepared: true });
+  const report = (sql: string, params: readonly unknown[]) => {
+    if (knex.listenerCount('query') > 0) knex.emit('query', { sql, bindings: params, prepared: true });
+  };
   return {
-    all: (sql, params) => (report(sql, params), statements.all(sql, params)),
-    insert: (sql, params) => (report(sql, params), statements.insert(sql, params)),
+    all(sql, params) {
+      report(sql, params);
+      return statements.all(sql, params);
+    },
+    insert(sql, params) {
+      report(sql, params);
+      return statements.insert(sql, params);
+    },
     close: () => statements.close(),
   };
 }

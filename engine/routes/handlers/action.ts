@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ActionResult } from '../../behaviours/types.ts';
 import { ActionRefusedError } from '../../errors/http-errors.ts';
 import { clientErrorFromDb } from '../../errors/db-errors.ts';
 import { parseIncludes, type RawQuery } from '../../list/parse-list-query.ts';
@@ -25,7 +26,7 @@ export function actionHandler(runtime: ResourceRuntime, name: string) {
     authorize(runtime, request, name, { parent: parent?.record, record: found });
     const body = (request.body && typeof request.body === 'object' && !Array.isArray(request.body) ? request.body : {}) as Record<string, unknown>;
 
-    let result;
+    let result: ActionResult | void;
     try {
       result = await inTransaction(deps.knex, async (trx) => {
         const record = await trx(def.table).where('id', id).forUpdate().first();

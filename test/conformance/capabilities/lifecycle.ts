@@ -32,7 +32,7 @@ export function lifecycleChecks(test: Test, context: () => ResourceContext) {
       assert.is(stored, undefined, 'hard delete removes the row');
       return;
     }
-    assert.ok(stored && stored.deleted_at, 'soft delete keeps the row with deleted_at');
+    assert.ok(stored?.deleted_at, 'soft delete keeps the row with deleted_at');
     const trashed = def.filters.get('trashed');
     if (trashed) {
       if (trashed.values.includes('with')) assert.ok(await inList('&filter[trashed]=with'), 'filter[trashed]=with shows it');

@@ -46,12 +46,12 @@ for (const target of databaseTargets()) {
     assert.is(Number(sequence.company_id), warehouse.company_id);
 
     await knex('sequences').where('code', code).update({ next_number: 7 });
-    const renamed = await client.put(TYPES + `/${type.id}`, { token, body: { sequence_code: 'QUAL' } });
+    const renamed = await client.put(`${TYPES}/${type.id}`, { token, body: { sequence_code: 'QUAL' } });
     assert.is(renamed.status, 200, renamed.text);
     sequence = await knex('sequences').where('code', code).first();
     assert.is(sequence.prefix, 'WH/QUAL/');
     assert.is(Number(sequence.next_number), 7, 'the numbering goes on');
-    await client.put(TYPES + `/${type.id}`, { token, body: { warehouse_id: null } });
+    await client.put(`${TYPES}/${type.id}`, { token, body: { warehouse_id: null } });
     assert.is((await knex('sequences').where('code', code).first()).prefix, 'QUAL/', 'no warehouse, no warehouse code');
   });
 

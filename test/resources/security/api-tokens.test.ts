@@ -79,13 +79,13 @@ for (const target of databaseTargets()) {
     assert.is((await create(app.client, 1)).status, 201);
     assert.is((await create(other.client, 2)).status, 201, 'the other process caches it too');
 
-    const narrowed = await app.client.put(ROLES + `/${roleId}`, { token: app.token, body: { permissions: ['view_any_inventory_tag', 'view_inventory_tag'] } });
+    const narrowed = await app.client.put(`${ROLES}/${roleId}`, { token: app.token, body: { permissions: ['view_any_inventory_tag', 'view_inventory_tag'] } });
     assert.is(narrowed.status, 200);
     assert.is((await create(other.client, 3)).status, 403, 'the other process sees the change at once');
     assert.is((await create(app.client, 4)).status, 403);
     assert.is((await app.client.get(`${API}/inventories/tags`, { token: secret })).status, 200);
 
-    assert.is((await app.client.put(ROLES + `/${roleId}`, { token: app.token, body: { permissions: ['view_any_inventory_tag', 'view_inventory_tag', 'create_inventory_tag'] } })).status, 200);
+    assert.is((await app.client.put(`${ROLES}/${roleId}`, { token: app.token, body: { permissions: ['view_any_inventory_tag', 'view_inventory_tag', 'create_inventory_tag'] } })).status, 200);
     assert.is((await create(other.client, 5)).status, 201, 'and given back');
 
     const revoked = await app.client.delete(`${TOKENS}/${created.body.data.id}`, { token: userToken });
