@@ -33,13 +33,29 @@ async function prepare(): Promise<{ token: string; paths: Record<string, string>
   await seed(knex, config);
   const now = '2025-01-31 09:30:00.000000';
   const [categoryId] = await knex('unit_of_measure_categories').insert({ name: 'Bench', created_at: now, updated_at: now });
-  const uoms = Array.from({ length: 2000 }, (_, i) => ({ category_id: categoryId, name: `unit ${i}`, type: 'smaller', factor: i + 1, rounding: 0.01, created_at: now, updated_at: now }));
+  const uoms = Array.from({ length: 2000 }, (_, i) => ({
+    category_id: categoryId,
+    name: `unit ${i}`,
+    type: 'smaller',
+    factor: i + 1,
+    rounding: 0.01,
+    created_at: now,
+    updated_at: now,
+  }));
   for (let i = 0; i < uoms.length; i += 200) await knex('unit_of_measures').insert(uoms.slice(i, i + 200));
   const [otherCompany] = await knex('companies').insert({ name: 'Bench other', currency_id: 1, is_active: true, created_at: now, updated_at: now });
   const category = await knex('products_categories').orderBy('id').first('id');
   const uom = await knex('unit_of_measures').orderBy('id').first('id');
   const products = Array.from({ length: 1000 }, (_, i) => ({
-    name: `product ${i}`, type: 'goods', price: 10, category_id: category.id, uom_id: uom.id, uom_po_id: uom.id, company_id: i % 2 ? 1 : otherCompany, created_at: now, updated_at: now,
+    name: `product ${i}`,
+    type: 'goods',
+    price: 10,
+    category_id: category.id,
+    uom_id: uom.id,
+    uom_po_id: uom.id,
+    company_id: i % 2 ? 1 : otherCompany,
+    created_at: now,
+    updated_at: now,
   }));
   for (let i = 0; i < products.length; i += 200) await knex('products_products').insert(products.slice(i, i + 200));
 

@@ -46,7 +46,10 @@ interface Scenario {
 async function prepareDatabase(): Promise<void> {
   if (options.mysql) {
     const url = new URL(options.mysql);
-    const admin = knexFactory({ client: 'mysql2', connection: { host: url.hostname, port: Number(url.port || 3306), user: decodeURIComponent(url.username), password: decodeURIComponent(url.password) } });
+    const admin = knexFactory({
+      client: 'mysql2',
+      connection: { host: url.hostname, port: Number(url.port || 3306), user: decodeURIComponent(url.username), password: decodeURIComponent(url.password) },
+    });
     await admin.raw(`DROP DATABASE IF EXISTS \`${url.pathname.slice(1)}\``);
     await admin.raw(`CREATE DATABASE \`${url.pathname.slice(1)}\``);
     await admin.destroy();
@@ -58,18 +61,32 @@ async function prepareDatabase(): Promise<void> {
   const now = '2025-01-31 09:30:00.000000';
   const categories = Math.max(1, Math.ceil(Number(options.uoms) / 200));
   const first = Number((await knex('unit_of_measure_categories').max({ m: 'id' }).first())!.m) + 1;
-  await knex.batchInsert('unit_of_measure_categories', Array.from({ length: categories }, (_, c) => ({ id: first + c, name: `Bench category ${c + 1}`, created_at: now, updated_at: now })), 200);
+  await knex.batchInsert(
+    'unit_of_measure_categories',
+    Array.from({ length: categories }, (_, c) => ({ id: first + c, name: `Bench category ${c + 1}`, created_at: now, updated_at: now })),
+    200,
+  );
   const stems = ['kg', 'gram', 'kg box', 'pound', 'ounce', 'kg bag', 'liter', 'meter'];
   const rows = Array.from({ length: Number(options.uoms) }, (_, i) => ({
-    type: ['reference', 'bigger', 'smaller'][i % 3], name: `${stems[i % stems.length]} ${String(i + 1).padStart(6, '0')}`, factor: (i % 50) + 1, rounding: 0.01,
-    category_id: first + Math.floor(i / 200), creator_id: 1, created_at: now, updated_at: now,
+    type: ['reference', 'bigger', 'smaller'][i % 3],
+    name: `${stems[i % stems.length]} ${String(i + 1).padStart(6, '0')}`,
+    factor: (i % 50) + 1,
+    rounding: 0.01,
+    category_id: first + Math.floor(i / 200),
+    creator_id: 1,
+    created_at: now,
+    updated_at: now,
   }));
   await knex.batchInsert('unit_of_measures', rows, 500);
   await knex.destroy();
 }
 
 function startServer(): Promise<ChildProcess> {
-  const child = fork(fileURLToPath(new URL('./serve.ts', import.meta.url)), { execArgv: ['--import', 'tsx'], env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(fileURLToPath(new URL('./serve.ts', import.meta.url)), {
+    execArgv: ['--import', 'tsx'],
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   return new Promise((resolve, reject) => {
     child.once('message', () => resolve(child));
     child.once('exit', (code) => reject(new Error(`the server exited with ${code}`)));
@@ -83,7 +100,11 @@ function rssOf(pid: number): number {
 }
 
 async function call(method: string, path: string, token: string, body?: unknown) {
-  const response = await fetch(`${base}${path}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const response = await fetch(`${base}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   return (await response.json()) as any;
 }
 
@@ -99,10 +120,21 @@ async function scenarios(token: string): Promise<Scenario[]> {
   return [
     { name: 'UOM show', path: `/support/uom-categories/${category}/uoms/${uoms[0].id}` },
     { name: 'UOM list', path: `/support/uom-categories/${category}/uoms?filter%5Bname%5D=kg&sort=-name&page=1&per_page=15&include=category` },
-    { name: 'UOM create', method: 'POST', path: `/support/uom-categories/${category}/uoms`, body: (n) => ({ type: 'bigger', name: `kg bench ${n}`, factor: 1000, rounding: 0.01, category_id: category }) },
+    {
+      name: 'UOM create',
+      method: 'POST',
+      path: `/support/uom-categories/${category}/uoms`,
+      body: (n) => ({ type: 'bigger', name: `kg bench ${n}`, factor: 1000, rounding: 0.01, category_id: category }),
+    },
     { name: 'order create (50 lines)', method: 'POST', path: '/sales/orders', body: order(50), connections: 10 },
     { name: 'order list (lines.product, partner)', path: '/sales/orders?include=lines.product,partner&per_page=15', connections: 20 },
-    { name: 'receipt create (50 moves)', method: 'POST', path: '/inventories/receipts', body: () => ({ moves: Array.from({ length: 50 }, () => ({ product_id: product, product_uom_qty: 2 })) }), connections: 10 },
+    {
+      name: 'receipt create (50 moves)',
+      method: 'POST',
+      path: '/inventories/receipts',
+      body: () => ({ moves: Array.from({ length: 50 }, () => ({ product_id: product, product_uom_qty: 2 })) }),
+      connections: 10,
+    },
   ];
 }
 
@@ -128,7 +160,15 @@ async function atTheBound(token: string, pid: number, showPath: string) {
   durations.sort((a, b) => a - b);
   const p50 = Math.round(durations[Math.floor(durations.length / 2)] ?? 0);
   return [
-    { name: 'order create (1,000 lines), one at a time', rps: Math.round((durations.length / Number(options.duration)) * 10) / 10, p50, p99: Math.round(durations[Math.floor(durations.length * 0.99)] ?? 0), max: Math.round(durations.at(-1) ?? 0), non2xx: 0, rssMB: others.rssMB },
+    {
+      name: 'order create (1,000 lines), one at a time',
+      rps: Math.round((durations.length / Number(options.duration)) * 10) / 10,
+      p50,
+      p99: Math.round(durations[Math.floor(durations.length * 0.99)] ?? 0),
+      max: Math.round(durations.at(-1) ?? 0),
+      non2xx: 0,
+      rssMB: others.rssMB,
+    },
     others,
   ];
 }
@@ -146,14 +186,26 @@ async function measure(scenario: Scenario, token: string, pid: number) {
     requests: scenario.body ? [{ setupRequest: (request: any) => ({ ...request, body: JSON.stringify(scenario.body!(++n)) }) }] : undefined,
   });
   clearInterval(sampler);
-  return { name: scenario.name, rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, max: result.latency.max, non2xx: result.non2xx, rssMB: Math.round(peak) };
+  return {
+    name: scenario.name,
+    rps: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    max: result.latency.max,
+    non2xx: result.non2xx,
+    rssMB: Math.round(peak),
+  };
 }
 
 async function main(): Promise<void> {
   await prepareDatabase();
   const server = await startServer();
   try {
-    const login = await fetch(`${base}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'admin@example.com', password: PASSWORD }) });
+    const login = await fetch(`${base}/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'admin@example.com', password: PASSWORD }),
+    });
     const { token } = (await login.json()) as { token: string };
     const results = [];
     const all = await scenarios(token);
@@ -162,7 +214,9 @@ async function main(): Promise<void> {
     if (wanted('1,000 lines')) results.push(...(await atTheBound(token, server.pid!, all[0]!.path)));
     console.log(`\n| Request | req/s | p50 ms | p99 ms | max ms | non-2xx | peak RSS MB |\n|---|---:|---:|---:|---:|---:|---:|`);
     for (const r of results) console.log(`| ${r.name} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.max} | ${r.non2xx} | ${r.rssMB} |`);
-    console.log(`\n(${options.mysql ? 'MariaDB/MySQL' : 'SQLite'}, ${options.uoms} UOMs, ${options.duration} s per request, ${options.connections} connections unless noted in the code.)`);
+    console.log(
+      `\n(${options.mysql ? 'MariaDB/MySQL' : 'SQLite'}, ${options.uoms} UOMs, ${options.duration} s per request, ${options.connections} connections unless noted in the code.)`,
+    );
     if (options.json) writeFileSync(options.json, `${JSON.stringify({ database: options.mysql ? 'mysql' : 'sqlite', results }, null, 2)}\n`);
   } finally {
     server.kill('SIGTERM');

@@ -172,8 +172,18 @@ export async function up(knex: Knex): Promise<void> {
 
 export async function down(knex: Knex): Promise<void> {
   for (const table of [
-    'products_packagings', 'products_attribute_options', 'products_attributes', 'products_product_tag', 'products_products',
-    'products_tags', 'products_categories', 'partners_partner_tag', 'partners_partners', 'partners_tags', 'partners_industries', 'partners_titles',
+    'products_packagings',
+    'products_attribute_options',
+    'products_attributes',
+    'products_product_tag',
+    'products_products',
+    'products_tags',
+    'products_categories',
+    'partners_partner_tag',
+    'partners_partners',
+    'partners_tags',
+    'partners_industries',
+    'partners_titles',
   ]) {
     await knex.schema.dropTable(table);
   }

@@ -108,9 +108,20 @@ export async function up(knex: Knex): Promise<void> {
     t.string('create_backorder', 20).notNullable().defaultTo('ask');
     t.string('move_type', 20).notNullable().defaultTo('direct');
     for (const flag of [
-      'show_entire_packs', 'use_create_lots', 'use_existing_lots', 'print_label', 'show_operations', 'auto_show_reception_report',
-      'auto_print_delivery_slip', 'auto_print_return_slip', 'auto_print_product_labels', 'auto_print_lot_labels',
-      'auto_print_reception_report', 'auto_print_reception_report_labels', 'auto_print_packages', 'auto_print_package_label',
+      'show_entire_packs',
+      'use_create_lots',
+      'use_existing_lots',
+      'print_label',
+      'show_operations',
+      'auto_show_reception_report',
+      'auto_print_delivery_slip',
+      'auto_print_return_slip',
+      'auto_print_product_labels',
+      'auto_print_lot_labels',
+      'auto_print_reception_report',
+      'auto_print_reception_report_labels',
+      'auto_print_packages',
+      'auto_print_package_label',
     ]) {
       t.boolean(flag).notNullable().defaultTo(false);
     }
@@ -195,8 +206,15 @@ export async function down(knex: Knex): Promise<void> {
     }
   });
   for (const table of [
-    'inventories_product_routes', 'inventories_route_warehouses', 'inventories_rules', 'inventories_routes', 'inventories_operation_types',
-    'inventories_locations', 'inventories_warehouses', 'inventories_package_types', 'inventories_tags',
+    'inventories_product_routes',
+    'inventories_route_warehouses',
+    'inventories_rules',
+    'inventories_routes',
+    'inventories_operation_types',
+    'inventories_locations',
+    'inventories_warehouses',
+    'inventories_package_types',
+    'inventories_tags',
   ]) {
     await knex.schema.dropTable(table);
   }

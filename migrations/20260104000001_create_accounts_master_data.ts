@@ -162,8 +162,16 @@ export async function up(knex: Knex): Promise<void> {
 
 export async function down(knex: Knex): Promise<void> {
   for (const table of [
-    'products_product_taxes', 'accounts_fiscal_position_accounts', 'accounts_fiscal_position_taxes', 'accounts_fiscal_positions',
-    'accounts_payment_due_terms', 'accounts_payment_terms', 'accounts_taxes', 'accounts_tax_groups', 'accounts_journals', 'accounts_accounts',
+    'products_product_taxes',
+    'accounts_fiscal_position_accounts',
+    'accounts_fiscal_position_taxes',
+    'accounts_fiscal_positions',
+    'accounts_payment_due_terms',
+    'accounts_payment_terms',
+    'accounts_taxes',
+    'accounts_tax_groups',
+    'accounts_journals',
+    'accounts_accounts',
   ]) {
     await knex.schema.dropTable(table);
   }

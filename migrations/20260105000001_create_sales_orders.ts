@@ -62,7 +62,18 @@ export async function up(knex: Knex): Promise<void> {
     for (const column of ['product_uom_qty', 'product_qty', 'qty_delivered', 'qty_invoiced', 'qty_to_invoice', 'product_packaging_qty', 'customer_lead']) {
       t.decimal(column, 15, 4).notNullable().defaultTo(0);
     }
-    for (const column of ['price_unit', 'technical_price_unit', 'discount', 'price_subtotal', 'price_tax', 'price_total', 'price_reduce_taxexcl', 'price_reduce_taxinc', 'untaxed_amount_invoiced', 'untaxed_amount_to_invoice']) {
+    for (const column of [
+      'price_unit',
+      'technical_price_unit',
+      'discount',
+      'price_subtotal',
+      'price_tax',
+      'price_total',
+      'price_reduce_taxexcl',
+      'price_reduce_taxinc',
+      'untaxed_amount_invoiced',
+      'untaxed_amount_to_invoice',
+    ]) {
       t.decimal(column, 15, 4).notNullable().defaultTo(0);
     }
     foreignId(t, 'currency_id', 'currencies').nullable();

@@ -2,9 +2,7 @@
 // the variable; every variable and its default is documented in the README.
 import { isIP } from 'node:net';
 
-export type DatabaseConfig =
-  | { client: 'sqlite'; filename: string }
-  | { client: 'mysql'; host: string; port: number; user: string; password: string; database: string };
+export type DatabaseConfig = { client: 'sqlite'; filename: string } | { client: 'mysql'; host: string; port: number; user: string; password: string; database: string };
 
 export interface Config {
   port: number;
@@ -133,7 +131,10 @@ function trustProxy(env: Env): Config['trustProxy'] {
   if (raw === undefined || ['false', 'no', '0'].includes(raw)) return false;
   if (['true', 'yes'].includes(raw)) return true;
   if (/^[0-9]{1,2}$/.test(raw)) return Number(raw);
-  const proxies = raw.split(',').map((part) => part.trim()).filter(Boolean);
+  const proxies = raw
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
   const address = (part: string) => {
     const [ip, bits, extra] = part.split('/');
     if (extra !== undefined || !ip || isIP(ip) === 0) return false;

@@ -115,7 +115,12 @@ function serviceDocs(prefix: string): ServiceDocs {
             200: {
               description: 'The token and its user.',
               headers: rateLimitHeaders(),
-              content: json(ref('LoginResponse'), { message: 'Login successful', token: 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxIn0.signature', token_type: 'Bearer', user }),
+              content: json(ref('LoginResponse'), {
+                message: 'Login successful',
+                token: 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxIn0.signature',
+                token_type: 'Bearer',
+                user,
+              }),
             },
             400: error('Malformed JSON.', 'The request body is not valid JSON.'),
             401: error('Wrong e-mail or password.', 'The provided credentials are incorrect.'),
@@ -163,8 +168,14 @@ function serviceDocs(prefix: string): ServiceDocs {
           operationId: 'health',
           security: [],
           responses: {
-            200: { description: 'The service and its database answer.', content: json(ref('Health'), { status: 'ok', pressure: { overloaded: false, event_loop_delay_ms: 11.2, heap_used_mb: 48, rss_mb: 160 } }) },
-            503: { description: 'The database does not answer, or the process sheds load.', content: json(ref('Health'), { status: 'unavailable', message: 'The database does not answer.' }) },
+            200: {
+              description: 'The service and its database answer.',
+              content: json(ref('Health'), { status: 'ok', pressure: { overloaded: false, event_loop_delay_ms: 11.2, heap_used_mb: 48, rss_mb: 160 } }),
+            },
+            503: {
+              description: 'The database does not answer, or the process sheds load.',
+              content: json(ref('Health'), { status: 'unavailable', message: 'The database does not answer.' }),
+            },
           },
         },
       },
@@ -177,7 +188,10 @@ function serviceDocs(prefix: string): ServiceDocs {
           operationId: 'metrics',
           security: [],
           responses: {
-            200: { description: 'The metrics.', content: { 'text/plain': { schema: { type: 'string' }, example: 'http_requests_total{method="GET",route="/admin/api/v1/support/banks",status_code="200"} 42' } } },
+            200: {
+              description: 'The metrics.',
+              content: { 'text/plain': { schema: { type: 'string' }, example: 'http_requests_total{method="GET",route="/admin/api/v1/support/banks",status_code="200"} 42' } },
+            },
             401: error('METRICS_TOKEN is set and the request does not carry it.', 'Unauthenticated.'),
           },
         },
@@ -191,10 +205,20 @@ function serviceDocs(prefix: string): ServiceDocs {
         get: docsRoute('docsOpenApi', 'OpenAPI document', 'This document (OpenAPI 3.1), its `servers` naming the host that served it.', json(anyJson, { openapi: '3.1.0' })),
       },
       [`${DOCS_PREFIX}.openapi`]: {
-        get: docsRoute('docsOpenApiOriginal', 'OpenAPI document (original address)', 'The same document at the address the original installation served it (JSON, which YAML readers read too).', json(anyJson, { openapi: '3.1.0' })),
+        get: docsRoute(
+          'docsOpenApiOriginal',
+          'OpenAPI document (original address)',
+          'The same document at the address the original installation served it (JSON, which YAML readers read too).',
+          json(anyJson, { openapi: '3.1.0' }),
+        ),
       },
       [`${DOCS_PREFIX}.postman`]: {
-        get: docsRoute('docsPostman', 'Postman collection', 'A Postman v2.1 collection of every route, with example bodies; **Log in** stores the token in its `token` variable.', json(anyJson, { info: { name: TITLE } })),
+        get: docsRoute(
+          'docsPostman',
+          'Postman collection',
+          'A Postman v2.1 collection of every route, with example bodies; **Log in** stores the token in its `token` variable.',
+          json(anyJson, { info: { name: TITLE } }),
+        ),
       },
     },
   };

@@ -24,7 +24,9 @@ export function registerIdempotency(app: FastifyInstance, knex: Knex, prefix: st
     if (request.method !== 'POST' || header === undefined || !request.authUser || !request.url.startsWith(prefix)) return;
     const key = Array.isArray(header) ? header[0]! : header;
     if (!KEY.test(key)) throw new BadRequestError('The Idempotency-Key header must be 1 to 255 visible ASCII characters.');
-    const hash = createHash('sha256').update(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`).digest('hex');
+    const hash = createHash('sha256')
+      .update(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`)
+      .digest('hex');
     const userId = request.authUser.id;
     const started = Date.now();
     for (;;) {
@@ -48,7 +50,10 @@ export function registerIdempotency(app: FastifyInstance, knex: Knex, prefix: st
     const id = request.idempotencyKeyId;
     request.idempotencyKeyId = undefined;
     if (reply.statusCode >= 500) await knex('idempotency_keys').where('id', id).delete();
-    else await knex('idempotency_keys').where('id', id).update({ status_code: reply.statusCode, response_body: typeof payload === 'string' ? payload : '' });
+    else
+      await knex('idempotency_keys')
+        .where('id', id)
+        .update({ status_code: reply.statusCode, response_body: typeof payload === 'string' ? payload : '' });
     return payload;
   });
 }
@@ -76,4 +81,3 @@ async function claim(knex: Knex, userId: number, key: string, hash: string): Pro
 function replay(reply: FastifyReply, stored: Record<string, any>): FastifyReply {
   return reply.code(Number(stored.status_code)).header('content-type', 'application/json; charset=utf-8').header('idempotent-replayed', 'true').send(stored.response_body);
 }
-

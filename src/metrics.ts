@@ -23,9 +23,30 @@ export function registerMetrics(app: FastifyInstance, knex: Knex, config: Config
   });
   const rateLimited = new Counter({ name: 'http_rate_limit_rejections_total', help: 'Requests refused with 429 by the rate limit.', registers: [registry] });
   const pool = () => (knex.client as { pool?: { numUsed(): number; numFree(): number; numPendingAcquires(): number } }).pool;
-  new Gauge({ name: 'db_pool_connections_in_use', help: 'Database connections lent out.', registers: [registry], collect() { this.set(pool()?.numUsed() ?? 0); } });
-  new Gauge({ name: 'db_pool_connections_free', help: 'Database connections idle in the pool.', registers: [registry], collect() { this.set(pool()?.numFree() ?? 0); } });
-  new Gauge({ name: 'db_pool_acquires_pending', help: 'Requests waiting for a database connection.', registers: [registry], collect() { this.set(pool()?.numPendingAcquires() ?? 0); } });
+  new Gauge({
+    name: 'db_pool_connections_in_use',
+    help: 'Database connections lent out.',
+    registers: [registry],
+    collect() {
+      this.set(pool()?.numUsed() ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'db_pool_connections_free',
+    help: 'Database connections idle in the pool.',
+    registers: [registry],
+    collect() {
+      this.set(pool()?.numFree() ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'db_pool_acquires_pending',
+    help: 'Requests waiting for a database connection.',
+    registers: [registry],
+    collect() {
+      this.set(pool()?.numPendingAcquires() ?? 0);
+    },
+  });
 
   app.addHook('onResponse', async (request, reply) => {
     if (request.url === '/metrics') return;

@@ -13,7 +13,9 @@ interface Migration {
 
 const migrationSource: Knex.MigrationSource<string> = {
   async getMigrations() {
-    return readdirSync(MIGRATIONS_DIR).filter((file) => /^\d{14}_[a-z0-9_]+\.ts$/.test(file)).sort();
+    return readdirSync(MIGRATIONS_DIR)
+      .filter((file) => /^\d{14}_[a-z0-9_]+\.ts$/.test(file))
+      .sort();
   },
   getMigrationName: (file) => file,
   async getMigration(file) {

@@ -4,7 +4,20 @@ import jwt from '@fastify/jwt';
 import Fastify, { type FastifyInstance } from 'fastify';
 import secureJson from 'secure-json-parse';
 import type { Knex } from 'knex';
-import { actionNames, behaviourNames, createStatements, missingColumns, readSchemaBounds, errorHandler, loadRegistry, notFoundHandler, registerFormats, registerResources, type Policy, type Registry } from '../engine/index.ts';
+import {
+  actionNames,
+  behaviourNames,
+  createStatements,
+  missingColumns,
+  readSchemaBounds,
+  errorHandler,
+  loadRegistry,
+  notFoundHandler,
+  registerFormats,
+  registerResources,
+  type Policy,
+  type Registry,
+} from '../engine/index.ts';
 import { registerApiTokenRoutes } from './auth/api-tokens.ts';
 import { createAuthenticate } from './auth/authenticate.ts';
 import { registerRateLimit } from './auth/rate-limit.ts';

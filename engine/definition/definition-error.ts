@@ -9,12 +9,7 @@ export interface DefinitionProblem {
 
 export class DefinitionError extends Error {
   constructor(readonly problems: DefinitionProblem[]) {
-    super(
-      `Invalid resource definitions:\n` +
-        problems
-          .map((p) => `  ${p.file}${p.line ? `:${p.line}` : ''}: ${p.at ? `${p.at}: ` : ''}${p.message}`)
-          .join('\n'),
-    );
+    super(`Invalid resource definitions:\n` + problems.map((p) => `  ${p.file}${p.line ? `:${p.line}` : ''}: ${p.at ? `${p.at}: ` : ''}${p.message}`).join('\n'));
     this.name = 'DefinitionError';
   }
 }

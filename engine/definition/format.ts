@@ -65,7 +65,12 @@ export const RelationFormat = Type.Object(
       }),
     ),
     onDelete: Type.Optional(Type.Literal('restrict', { description: 'hasMany: refuse to delete the owner while related rows exist' })),
-    key: Type.Optional(Type.String({ pattern: '^[a-z][A-Za-z0-9_]*$', description: "the key in responses, when not the snake_case of the name (uomPO → uom_po; the original's camelCase keys such as countryGroup)" })),
+    key: Type.Optional(
+      Type.String({
+        pattern: '^[a-z][A-Za-z0-9_]*$',
+        description: "the key in responses, when not the snake_case of the name (uomPO → uom_po; the original's camelCase keys such as countryGroup)",
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -97,7 +102,12 @@ export const ActionFormat = Type.Object(
   {
     behaviour: BehaviourName,
     message: Type.String({ minLength: 1, description: 'the message of a 200: "Receipt validated successfully."' }),
-    permission: Type.Optional(Type.Union(Abilities.map((a) => Type.Literal(a)), { description: 'the ability it needs (default update)' })),
+    permission: Type.Optional(
+      Type.Union(
+        Abilities.map((a) => Type.Literal(a)),
+        { description: 'the ability it needs (default update)' },
+      ),
+    ),
     when: Type.Optional(
       Type.Record(Name, Type.Array(Type.String(), { minItems: 1 }), {
         additionalProperties: false,
@@ -113,10 +123,7 @@ export const ActionFormat = Type.Object(
 
 export const CompanyScopeFormat = Type.Union([
   Type.Boolean(),
-  Type.Object(
-    { assign: Type.Optional(Type.Boolean({ description: "create fills company_id with the user's default company (default true)" })) },
-    { additionalProperties: false },
-  ),
+  Type.Object({ assign: Type.Optional(Type.Boolean({ description: "create fills company_id with the user's default company (default true)" })) }, { additionalProperties: false }),
 ]);
 
 export const MessagesFormat = Type.Object(
@@ -165,9 +172,7 @@ export const ResourceFormat = Type.Object(
       }),
     ),
     softDelete: Type.Optional(Type.Boolean()),
-    permission: Type.Optional(
-      Type.String({ pattern: '^[a-z][a-z0-9_]*(::[a-z0-9_]+)*$', description: 'the permission subject: view_any_<subject>, create_<subject>, ...' }),
-    ),
+    permission: Type.Optional(Type.String({ pattern: '^[a-z][a-z0-9_]*(::[a-z0-9_]+)*$', description: 'the permission subject: view_any_<subject>, create_<subject>, ...' })),
     abilities: Type.Optional(AbilitiesFormat),
     companyScope: Type.Optional(CompanyScopeFormat),
     actions: Type.Optional(

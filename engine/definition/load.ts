@@ -80,7 +80,7 @@ export function loadDefinitionFiles(dir: string, problems: DefinitionProblem[]):
 function placeRange(collection: unknown, segment: string): [number, number, number] | undefined {
   if (isMap(collection)) {
     const pair = collection.items.find((item) => isScalar(item.key) && String(item.key.value) === segment);
-    return isScalar(pair?.key) ? pair.key.range ?? undefined : undefined;
+    return isScalar(pair?.key) ? (pair.key.range ?? undefined) : undefined;
   }
   if (isSeq(collection)) return (collection.items[Number(segment)] as { range?: [number, number, number] } | undefined)?.range;
   return undefined;

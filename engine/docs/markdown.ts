@@ -59,7 +59,10 @@ export function buildMarkdown(registry: Registry, options: MarkdownOptions): str
     }
     out.push(...resourceSection(def, n.tag, options.prefix));
   }
-  return `${out.join('\n').replace(/\n{3,}/g, '\n\n').trim()}\n`;
+  return `${out
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim()}\n`;
 }
 
 function resourceSection(def: ResourceDef, heading: string, prefix: string): string[] {
@@ -79,7 +82,15 @@ function resourceSection(def: ResourceDef, heading: string, prefix: string): str
     const permissions = (def.access.permissions[routeKey(route)] ?? []).map((name) => `\`${name}\``).join(' + ');
     const action = route.action ? def.actions.get(route.action) : undefined;
     const name = action ? `Action \`${action.name}\`` : OPERATION_NAMES[route.operation as Operation];
-    const answer = action ? `200 \`{data, message}\`: “${action.message}”${action.when ? `; 422 unless ${Object.entries(action.when).map(([c, v]) => `\`${c}\` ∈ ${v.join('/')}`).join(', ')}` : ''}` : success(def, route.operation);
+    const answer = action
+      ? `200 \`{data, message}\`: “${action.message}”${
+          action.when
+            ? `; 422 unless ${Object.entries(action.when)
+                .map(([c, v]) => `\`${c}\` ∈ ${v.join('/')}`)
+                .join(', ')}`
+            : ''
+        }`
+      : success(def, route.operation);
     out.push(`| ${route.method} | \`${route.path}\` | ${name} | ${answer} | ${permissions} |`);
   }
   out.push('');
@@ -87,7 +98,9 @@ function resourceSection(def: ResourceDef, heading: string, prefix: string): str
   out.push('**Fields**', '', '| Field | Type | Null | Body | Rules |', '|---|---|---|---|---|');
   for (const field of def.fields.values()) {
     if (!field.output && !field.writable) continue;
-    out.push(`| \`${field.name}\` | ${fieldType(field)} | ${field.name !== 'id' && field.nullable && field.type !== 'strings' ? 'yes' : 'no'} | ${bodyUse(field)} | ${escapeCell(rules(field, def))} |`);
+    out.push(
+      `| \`${field.name}\` | ${fieldType(field)} | ${field.name !== 'id' && field.nullable && field.type !== 'strings' ? 'yes' : 'no'} | ${bodyUse(field)} | ${escapeCell(rules(field, def))} |`,
+    );
   }
   out.push('');
 
@@ -191,7 +204,12 @@ function rules(field: FieldDef, def: ResourceDef): string {
   if (field.minItems !== undefined) parts.push(`at least ${field.minItems} ${field.minItems === 1 ? 'entry' : 'entries'}`);
   if (field.type === 'ids' || field.type === 'records') {
     const relation = field.relation ? def.relations.get(field.relation) : undefined;
-    if (relation) parts.push(field.type === 'ids' ? `replaces the \`${relation.outputKey}\` set (\`${relation.resource}\`)` : `written with the record as \`${relation.resource}\` entries (with \`id\`: update)`);
+    if (relation)
+      parts.push(
+        field.type === 'ids'
+          ? `replaces the \`${relation.outputKey}\` set (\`${relation.resource}\`)`
+          : `written with the record as \`${relation.resource}\` entries (with \`id\`: update)`,
+      );
   }
   if (field.computed) parts.push(`computed (\`${field.computed}\`)`);
   if (field.hidden) parts.push('never in responses');

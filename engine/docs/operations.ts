@@ -41,7 +41,8 @@ function conditionalHeaders(op: Operation): JsonSchema[] {
   const header = (name: string, description: string) => ({ name, in: 'header', required: false, description, schema: { type: 'string' } });
   if (op === 'create') return [IDEMPOTENCY_KEY];
   if (op === 'show') return [header('If-None-Match', 'An ETag the client holds: 304 (no body) when the record still has it.')];
-  if (op === 'update' || op === 'delete' || op === 'forceDelete') return [header('If-Match', 'The ETag the client read: 412 (nothing changed) when the record has another one now. `*` matches any.')];
+  if (op === 'update' || op === 'delete' || op === 'forceDelete')
+    return [header('If-Match', 'The ETag the client read: 412 (nothing changed) when the record has another one now. `*` matches any.')];
   return [];
 }
 
@@ -68,9 +69,13 @@ export function sharedResponses(): Record<string, JsonSchema> {
     }),
     PayloadTooLarge: error('The request body is over 1 MiB.', MESSAGES.tooLarge),
     UnsupportedMediaType: error('A request body that is not `application/json`.', MESSAGES.mediaType),
-    MethodNotAllowed: error('A known path asked with a method it does not support; `Allow` lists those it does.', 'The DELETE method is not supported for this route. Supported methods: GET, HEAD.', {
-      Allow: { $ref: '#/components/headers/Allow' },
-    }),
+    MethodNotAllowed: error(
+      'A known path asked with a method it does not support; `Allow` lists those it does.',
+      'The DELETE method is not supported for this route. Supported methods: GET, HEAD.',
+      {
+        Allow: { $ref: '#/components/headers/Allow' },
+      },
+    ),
     NotFound: error('No such path, or no such record (also a record under another parent, or a trashed one).', NOT_FOUND_MESSAGE),
   };
 }
@@ -82,8 +87,16 @@ export function sharedHeaders(): Record<string, JsonSchema> {
     'X-RateLimit-Reset': { description: 'Seconds until the window resets.', schema: { type: 'integer' } },
     'Retry-After': { description: 'Seconds to wait before the next request.', schema: { type: 'integer' } },
     Allow: { description: 'The methods the path supports.', schema: { type: 'string' } },
-    'X-Request-Id': { description: "The request's id: the one the client sent (1 to 128 letters, digits and ._:@-) or a new UUID. Log lines of the request carry it; quote it when reporting a fault.", schema: { type: 'string' } },
-    ETag: { description: "The record's version (its own fields, includes aside): send it back in If-Match to change the record only if nobody else did, or in If-None-Match to be told it did not change.", schema: { type: 'string' } },
+    'X-Request-Id': {
+      description:
+        "The request's id: the one the client sent (1 to 128 letters, digits and ._:@-) or a new UUID. Log lines of the request carry it; quote it when reporting a fault.",
+      schema: { type: 'string' },
+    },
+    ETag: {
+      description:
+        "The record's version (its own fields, includes aside): send it back in If-Match to change the record only if nobody else did, or in If-None-Match to be told it did not change.",
+      schema: { type: 'string' },
+    },
   };
 }
 
@@ -208,7 +221,9 @@ export function resourceOperation(def: ResourceDef, route: RouteSpec, registry: 
   }
   if (op === 'show') responses[304] = { description: 'If-None-Match named the current ETag: the record did not change.', headers: { ETag: { $ref: '#/components/headers/ETag' } } };
   if (op === 'update' || op === 'delete' || op === 'forceDelete') {
-    error(412, 'If-Match named another ETag: the record changed since it was read. Nothing was changed.', { message: 'The record changed since you read it (If-Match): read it again and retry.' });
+    error(412, 'If-Match named another ETag: the record changed since it was read. Nothing was changed.', {
+      message: 'The record changed since you read it (If-Match): read it again and retry.',
+    });
   }
   responses[429] = { $ref: '#/components/responses/TooManyRequests' };
   responses[500] = { $ref: '#/components/responses/ServerError' };
@@ -239,7 +254,11 @@ function actionOperation(def: ResourceDef, route: RouteSpec, registry: Registry,
     'x-permissions': def.access.permissions[route.action!] ?? [],
     parameters: [...pathParameters(def, route), ...queryParameters(def, 'show'), IDEMPOTENCY_KEY],
     responses: {
-      200: { description: action.message, headers: { ...rateLimitHeaders(), ETag: { $ref: '#/components/headers/ETag' } }, content: jsonContent(ref(schemaNames(resultNames.schema).saved), { data: record, message: action.message }) },
+      200: {
+        description: action.message,
+        headers: { ...rateLimitHeaders(), ETag: { $ref: '#/components/headers/ETag' } },
+        content: jsonContent(ref(schemaNames(resultNames.schema).saved), { data: record, message: action.message }),
+      },
       400: { description: badRequestDescription('show'), content: jsonContent(ref(SHARED.error), { message: badRequestExample(def, 'show') }) },
       401: { $ref: '#/components/responses/Unauthenticated' },
       403: { $ref: '#/components/responses/Forbidden' },
@@ -320,7 +339,8 @@ function accessNote(def: ResourceDef, op: string): string {
   const notes = [`**Permission:** ${names.map((name) => `\`${name}\``).join(' and ')}.`];
   if (def.access.subjectResource !== def.name) notes.push(`(Checked on the parent \`${def.access.subjectResource}\` record.)`);
   if (def.access.companyScope) notes.push("Only records of the user's companies (or of none) are visible, unless the user holds `bypass_company_scope`.");
-  if (def.access.owner && op !== 'list' && op !== 'show' && op !== 'create') notes.push(`The user's record scope applies to the record's \`${def.access.owner}\` (global, group or individual).`);
+  if (def.access.owner && op !== 'list' && op !== 'show' && op !== 'create')
+    notes.push(`The user's record scope applies to the record's \`${def.access.owner}\` (global, group or individual).`);
   return notes.join(' ');
 }
 
@@ -449,9 +469,7 @@ function badRequestExample(def: ResourceDef, op: Operation): string {
 }
 
 function conflictDescription(op: Operation): string {
-  return op === 'create' || op === 'update'
-    ? 'The write conflicts with a record stored meanwhile.'
-    : 'Other records still refer to this one.';
+  return op === 'create' || op === 'update' ? 'The write conflicts with a record stored meanwhile.' : 'Other records still refer to this one.';
 }
 
 function conflictExample(def: ResourceDef, registry: Registry, op: Operation): string {

@@ -127,7 +127,7 @@ function queryExample(parameter: Record<string, any>): string {
   const schema = parameter.schema ?? {};
   if (parameter.example !== undefined) return String(parameter.example);
   if (schema.default !== undefined) return String(schema.default);
-  const items = schema.type === 'array' ? schema.items ?? {} : schema;
+  const items = schema.type === 'array' ? (schema.items ?? {}) : schema;
   if (Array.isArray(items.enum) && items.enum.length > 0) return String(items.enum[0]);
   if (items.type === 'integer' || items.type === 'number') return '1';
   if (items.type === 'boolean') return 'true';

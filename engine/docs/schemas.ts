@@ -160,7 +160,10 @@ function relationSchema(def: ResourceDef, relation: RelationDef, registry: Regis
       ? `Present with \`include=${relation.name}\`.`
       : `Present when a nested include names \`${relation.name}\`.`;
   if (relation.kind === 'belongsTo') {
-    return { description: `The ${target.label} (\`${relation.resource}\`) \`${relation.foreignKey}\` points at; null when it is not set. ${how}`, ...nullable(ref(nameOf(relation.resource))) };
+    return {
+      description: `The ${target.label} (\`${relation.resource}\`) \`${relation.foreignKey}\` points at; null when it is not set. ${how}`,
+      ...nullable(ref(nameOf(relation.resource))),
+    };
   }
   const what = relation.kind === 'hasMany' ? `${target.label} records whose \`${relation.foreignKey}\` is this record` : `Related ${target.label} records`;
   return { type: 'array', description: `${what}${target.softDelete ? ' (not trashed)' : ''}. ${how}`, items: ref(nameOf(relation.resource)) };
@@ -336,7 +339,10 @@ function sharedSchemas(): Record<string, JsonSchema> {
     [SHARED.error]: {
       type: 'object',
       description: 'Every error but a validation failure: a message for people.',
-      properties: { message: { type: 'string' }, request_id: { type: 'string', description: 'On a 500: the id of the request (also in X-Request-Id) to quote when reporting it.' } },
+      properties: {
+        message: { type: 'string' },
+        request_id: { type: 'string', description: 'On a 500: the id of the request (also in X-Request-Id) to quote when reporting it.' },
+      },
       required: ['message'],
       additionalProperties: false,
       examples: [{ message: 'The requested resource was not found.' }],

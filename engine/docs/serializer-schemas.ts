@@ -127,8 +127,8 @@ export function toSerializerSchema(schema: JsonSchema): JsonSchema {
     else if (keyword === 'type') {
       const types = [value].flat() as string[];
       if (!types.every((type) => SCALARS.has(type) || type === 'null')) result.type = value;
-    }
-    else if (keyword === 'properties') result.properties = Object.fromEntries(Object.entries(value as Record<string, JsonSchema>).map(([name, property]) => [name, toSerializerSchema(property)]));
+    } else if (keyword === 'properties')
+      result.properties = Object.fromEntries(Object.entries(value as Record<string, JsonSchema>).map(([name, property]) => [name, toSerializerSchema(property)]));
     else if ((keyword === 'items' || keyword === 'additionalProperties') && value && typeof value === 'object') result[keyword] = toSerializerSchema(value);
     else if (keyword === 'anyOf' || keyword === 'oneOf' || keyword === 'allOf') result[keyword] = (value as JsonSchema[]).map(toSerializerSchema);
     else result[keyword] = value;

@@ -36,9 +36,19 @@ export const DATABASE_UNAVAILABLE = 'The database is not available right now. Re
 
 /** Errors that say the database cannot be reached (or is too busy), not that the request was wrong. */
 const UNAVAILABLE_CODES = new Set([
-  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND',
-  'PROTOCOL_CONNECTION_LOST', 'PROTOCOL_SEQUENCE_TIMEOUT', 'ER_CON_COUNT_ERROR', 'ER_SERVER_SHUTDOWN', 'ER_LOCK_WAIT_TIMEOUT',
-  'SQLITE_BUSY', 'SQLITE_LOCKED',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+  'PROTOCOL_CONNECTION_LOST',
+  'PROTOCOL_SEQUENCE_TIMEOUT',
+  'ER_CON_COUNT_ERROR',
+  'ER_SERVER_SHUTDOWN',
+  'ER_LOCK_WAIT_TIMEOUT',
+  'SQLITE_BUSY',
+  'SQLITE_LOCKED',
 ]);
 
 export function isDatabaseUnavailable(error: unknown): boolean {
@@ -55,7 +65,11 @@ export function isDatabaseUnavailable(error: unknown): boolean {
  * replaced by `?`, so the failing statement shows without them.
  */
 export function withoutValues(error: Error & { code?: string; errno?: number; sqlState?: string }) {
-  const strip = (text: string) => text.replace(/'(?:[^'\\]|\\.|'')*'/g, '?').replace(/"(?:[^"\\]|\\.)*"/g, '?').replace(/\b\d+(\.\d+)?\b/g, '?');
+  const strip = (text: string) =>
+    text
+      .replace(/'(?:[^'\\]|\\.|'')*'/g, '?')
+      .replace(/"(?:[^"\\]|\\.)*"/g, '?')
+      .replace(/\b\d+(\.\d+)?\b/g, '?');
   const message = strip(error.message ?? '');
   const stack = (error.stack ?? '').split('\n').slice(1).join('\n');
   return { type: error.name, code: error.code, errno: error.errno, sqlState: error.sqlState, message, stack: `${error.name}: ${message}\n${stack}` };

@@ -53,9 +53,7 @@ export function parseListQuery(query: RawQuery, def: ResourceDef): ListQuery {
     else filters.push({ filter, value: parsed.value });
   }
   if (unknownFilters.length > 0) {
-    throw new BadRequestError(
-      `Requested filter(s) \`${unknownFilters.join(', ')}\` are not allowed. Allowed filter(s) are \`${[...def.filters.keys()].join(', ')}\`.`,
-    );
+    throw new BadRequestError(`Requested filter(s) \`${unknownFilters.join(', ')}\` are not allowed. Allowed filter(s) are \`${[...def.filters.keys()].join(', ')}\`.`);
   }
 
   const includes = parseIncludes(query, def);
@@ -73,9 +71,7 @@ export function parseIncludes(query: RawQuery, def: ResourceDef): string[] {
   const allowed = def.allowedIncludes;
   const unknown = requested.filter((name) => !allowed.has(name));
   if (unknown.length > 0) {
-    throw new BadRequestError(
-      `Requested include(s) \`${unknown.join(', ')}\` are not allowed. Allowed include(s) are \`${[...allowed].join(', ')}\`.`,
-    );
+    throw new BadRequestError(`Requested include(s) \`${unknown.join(', ')}\` are not allowed. Allowed include(s) are \`${[...allowed].join(', ')}\`.`);
   }
   return [...new Set(requested)];
 }

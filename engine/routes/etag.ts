@@ -21,7 +21,10 @@ export function recordETag(def: ResourceDef, serialized: Record<string, unknown>
 /** The tags a conditional header lists (`*` included), without the weak marker. */
 function listed(header: string | undefined): string[] | undefined {
   if (header === undefined) return undefined;
-  return header.split(',').map((tag) => tag.trim().replace(/^W\//, '')).filter(Boolean);
+  return header
+    .split(',')
+    .map((tag) => tag.trim().replace(/^W\//, ''))
+    .filter(Boolean);
 }
 
 /** If-Match: 412 unless the record's current ETag is one of those sent. */

@@ -11,9 +11,7 @@ export async function assertDeletable(runtime: ResourceRuntime, trx: Knex.Transa
     // Soft-deleted children count: they could be restored and would point at nothing.
     const child = await trx(target.table).where(relation.foreignKey, id).first('id');
     if (child) {
-      throw new ConflictError(
-        `The ${def.label} cannot be deleted because it still has ${target.label} records (soft-deleted ones included). Remove them first.`,
-      );
+      throw new ConflictError(`The ${def.label} cannot be deleted because it still has ${target.label} records (soft-deleted ones included). Remove them first.`);
     }
   }
 }

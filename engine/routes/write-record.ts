@@ -57,7 +57,10 @@ export async function insertSingle(statements: Statements, user: AuthUser, def: 
   completeNewRecord(def, values, fixed, user);
   const row = Object.entries(columns(def, values)).filter(([, value]) => value !== undefined);
   const sql = `INSERT INTO ${quote(def.table)} (${row.map(([column]) => quote(column)).join(', ')}) VALUES (${placeholders(row.length)})`;
-  return statements.insert(sql, row.map(([, value]) => value));
+  return statements.insert(
+    sql,
+    row.map(([, value]) => value),
+  );
 }
 
 /** Updates the fields sent, and replaces the ids and nested records sent. */
@@ -100,7 +103,13 @@ async function writeCarried(context: WriteContext, def: ResourceDef, id: number,
 async function replaceIds(context: WriteContext, def: ResourceDef, field: FieldDef, sets: Array<{ id: number; ids: number[] }>): Promise<void> {
   if (sets.length === 0) return;
   const through = def.relations.get(field.relation!)!.through!;
-  await context.trx(through.table).whereIn(through.from, sets.map((set) => set.id)).delete();
+  await context
+    .trx(through.table)
+    .whereIn(
+      through.from,
+      sets.map((set) => set.id),
+    )
+    .delete();
   const rows = sets.flatMap((set) => set.ids.map((other) => ({ [through.from]: set.id, [through.to]: other })));
   for (const chunk of chunks(rows, 2)) await context.trx(through.table).insert(chunk);
 }
@@ -134,7 +143,14 @@ async function syncRecords(context: WriteContext, def: ResourceDef, field: Field
 type Placed = Array<{ entry: NestedEntry; index: number }>;
 
 async function updateChildren(context: WriteContext, child: ResourceDef, updates: Placed): Promise<void> {
-  const current = new Map((await context.trx(child.table).whereIn('id', updates.map(({ entry }) => entry.id!))).map((row) => [Number(row.id), row]));
+  const current = new Map(
+    (
+      await context.trx(child.table).whereIn(
+        'id',
+        updates.map(({ entry }) => entry.id!),
+      )
+    ).map((row) => [Number(row.id), row]),
+  );
   const hooks = updates.map(({ entry, index }) => ({ ...hookContext(context, child, entry.values, current.get(entry.id!)), index }));
   await runBefore(context, child, 'update', hooks);
   for (const { entry } of updates) {
@@ -144,7 +160,12 @@ async function updateChildren(context: WriteContext, child: ResourceDef, updates
       await context.trx(child.table).where('id', entry.id!).update(changes);
     }
   }
-  await writeChildrenCarried(context, child, updates.map(({ entry }) => ({ id: entry.id!, values: entry.values })), 'update');
+  await writeChildrenCarried(
+    context,
+    child,
+    updates.map(({ entry }) => ({ id: entry.id!, values: entry.values })),
+    'update',
+  );
 }
 
 async function insertChildren(context: WriteContext, child: ResourceDef, creates: Placed, fixed: Values, kept: number[], foreignKey: string, ownerId: number): Promise<void> {
@@ -162,7 +183,12 @@ async function insertChildren(context: WriteContext, child: ResourceDef, creates
     return;
   }
   for (const { entry } of creates) completeNewRecord(child, entry.values, fixed, context.user);
-  await runBefore(context, child, 'create', creates.map(({ entry, index }) => ({ ...hookContext(context, child, entry.values), index })));
+  await runBefore(
+    context,
+    child,
+    'create',
+    creates.map(({ entry, index }) => ({ ...hookContext(context, child, entry.values), index })),
+  );
   // Rows with the same columns go in together; the new ids then follow the order they went in.
   const groups = new Map<string, { rows: Values[]; entries: NestedEntry[] }>();
   for (const { entry } of creates) {
@@ -177,7 +203,12 @@ async function insertChildren(context: WriteContext, child: ResourceDef, creates
   const query = context.trx(child.table).where(foreignKey, ownerId).orderBy('id');
   if (kept.length > 0) query.whereNotIn('id', kept);
   const ids: number[] = (await query.pluck('id')).map(Number);
-  await writeChildrenCarried(context, child, order.map((entry, position) => ({ id: ids[position]!, values: entry.values })), 'create');
+  await writeChildrenCarried(
+    context,
+    child,
+    order.map((entry, position) => ({ id: ids[position]!, values: entry.values })),
+    'create',
+  );
 }
 
 /** The ids fields of many children: one delete and one insert per field for all of them. */
@@ -211,7 +242,6 @@ function prefixed(errors: FieldErrors, prefix: string): FieldErrors {
 function hookContext(context: WriteContext, def: ResourceDef, values: Values, record?: Values): HookContext {
   return { trx: context.trx, def, user: context.user, values, record, params: context.params };
 }
-
 
 export async function runHooks(context: WriteContext, def: ResourceDef, phase: keyof PhaseNames, hook: HookContext): Promise<void> {
   for (const name of def.behaviours[phase]) await context.behaviours.hooks[name]!(hook);

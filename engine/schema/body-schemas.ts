@@ -9,9 +9,7 @@ export function writableFields(def: ResourceDef) {
 
 /** Required fields are required; unknown keys are allowed and dropped, as the original API does. */
 export function createBodySchema(def: ResourceDef): TObject {
-  const properties = Object.fromEntries(
-    writableFields(def).map((field) => [field.name, field.required ? fieldInputSchema(field) : Type.Optional(fieldInputSchema(field))]),
-  );
+  const properties = Object.fromEntries(writableFields(def).map((field) => [field.name, field.required ? fieldInputSchema(field) : Type.Optional(fieldInputSchema(field))]));
   return Type.Object(properties, { title: `${def.label} (create)` });
 }
 

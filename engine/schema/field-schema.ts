@@ -8,9 +8,7 @@ export function fieldValueSchema(field: FieldDef): TSchema {
   const bounds = { ...(field.minimum !== undefined && { minimum: field.minimum }), ...(field.maximum !== undefined && { maximum: field.maximum }) };
   switch (field.type) {
     case 'integer':
-      return field.numericString
-        ? Type.Union([Type.Integer(bounds), Type.String({ pattern: '^[0-9]+$' })], common)
-        : Type.Integer({ ...bounds, ...common });
+      return field.numericString ? Type.Union([Type.Integer(bounds), Type.String({ pattern: '^[0-9]+$' })], common) : Type.Integer({ ...bounds, ...common });
     case 'number':
     case 'decimal':
       return Type.Number({ ...bounds, ...common });
@@ -22,7 +20,11 @@ export function fieldValueSchema(field: FieldDef): TSchema {
     case 'datetime':
       return Type.String({ format: 'date-time', ...common });
     case 'strings':
-      return Type.Array(Type.String(), { ...(field.minItems !== undefined && { minItems: field.minItems }), ...(field.maxItems !== undefined && { maxItems: field.maxItems }), ...common });
+      return Type.Array(Type.String(), {
+        ...(field.minItems !== undefined && { minItems: field.minItems }),
+        ...(field.maxItems !== undefined && { maxItems: field.maxItems }),
+        ...common,
+      });
     case 'ids': {
       // `by`: the related records are named by another column (a role's permissions by name).
       const item = field.by ? Type.String({ minLength: 1 }) : Type.Integer({ minimum: 1 });
@@ -31,10 +33,18 @@ export function fieldValueSchema(field: FieldDef): TSchema {
     }
     case 'records':
       // Each entry is checked against the related resource's own fields (body-validator.ts).
-      return Type.Array(Type.Object({}), { ...(field.minItems !== undefined && { minItems: field.minItems }), ...(field.maxItems !== undefined && { maxItems: field.maxItems }), ...common });
+      return Type.Array(Type.Object({}), {
+        ...(field.minItems !== undefined && { minItems: field.minItems }),
+        ...(field.maxItems !== undefined && { maxItems: field.maxItems }),
+        ...common,
+      });
     case 'string':
     case 'text': {
-      if (field.enum) return Type.Union(field.enum.map((value) => Type.Literal(value)), common);
+      if (field.enum)
+        return Type.Union(
+          field.enum.map((value) => Type.Literal(value)),
+          common,
+        );
       return Type.String({
         ...(field.maxLength !== undefined && { maxLength: field.maxLength }),
         ...(field.minLength !== undefined && { minLength: field.minLength }),

@@ -28,7 +28,9 @@ export function isDateTime(value: string): boolean {
     const minutes = Number(match[9]) * 60 + Number(match[10]);
     if (Number(match[10]) >= 60 || minutes > 14 * 60) return false;
   }
-  const utcYear = new Date(`${match[1]}-${match[2]}-${match[3]}T${match[4] ?? '00'}:${match[5] ?? '00'}:00${match[8] ? `${match[8]}${match[9]}:${match[10]}` : 'Z'}`).getUTCFullYear();
+  const utcYear = new Date(
+    `${match[1]}-${match[2]}-${match[3]}T${match[4] ?? '00'}:${match[5] ?? '00'}:00${match[8] ? `${match[8]}${match[9]}:${match[10]}` : 'Z'}`,
+  ).getUTCFullYear();
   return utcYear >= FIRST_YEAR && utcYear <= LAST_YEAR;
 }
 

@@ -16,9 +16,7 @@ export function buildSerializers(registry: Registry, behaviours: Behaviours): Se
 }
 
 function buildSerializer(def: ResourceDef, behaviours: Behaviours, all: Map<string, Serialize>): Serialize {
-  const fields = [...def.fields.values()]
-    .filter((field) => field.output)
-    .map((field) => ({ name: field.name, read: fieldReader(field, behaviours) }));
+  const fields = [...def.fields.values()].filter((field) => field.output).map((field) => ({ name: field.name, read: fieldReader(field, behaviours) }));
   const relations = [...def.relations.values()];
 
   return (row) => {

@@ -59,7 +59,12 @@ async function loadRelation(statements: Statements, registry: Registry, columns:
   } else {
     const { table: pivot, from, to } = relation.through!;
     const join = ` INNER JOIN ${quote(pivot)} ON ${quote(`${pivot}.${to}`)} = ${quote(`${target.table}.id`)}`;
-    found = await select(statements, `SELECT ${columns(target)}, ${quote(`${pivot}.${from}`)} AS ${quote('__owner')} FROM ${table}${join}`, [inList(`${pivot}.${from}`, ids), ...filters], `${target.table}.id`);
+    found = await select(
+      statements,
+      `SELECT ${columns(target)}, ${quote(`${pivot}.${from}`)} AS ${quote('__owner')} FROM ${table}${join}`,
+      [inList(`${pivot}.${from}`, ids), ...filters],
+      `${target.table}.id`,
+    );
     ownerOf = (row) => Number(row.__owner);
   }
   const byOwner = new Map<number, Row[]>();

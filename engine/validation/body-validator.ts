@@ -25,7 +25,6 @@ export interface NestedEntry {
   values: Values;
 }
 
-
 interface CompiledField {
   field: FieldDef;
   check: TypeCheck<TSchema>;
@@ -111,14 +110,21 @@ function buildValidator(def: ResourceDef, registry: Registry, bounds: SchemaBoun
             const sent = entry.values[field.name] as Array<number | string>;
             const named = new Set<number | string>(); // a missing id sent several times is named once
             sent.forEach((key, index) => {
-              if (!byKey.has(key) && !named.has(key) && named.add(key)) entry.fail(field, messages.notFound(entry.named({ ...field, label: `${field.label}.${index}` })), `${field.name}.${index}`);
+              if (!byKey.has(key) && !named.has(key) && named.add(key))
+                entry.fail(field, messages.notFound(entry.named({ ...field, label: `${field.label}.${index}` })), `${field.name}.${index}`);
             });
             entry.values[field.name] = [...new Set(sent.flatMap((key) => byKey.get(key) ?? []))];
           }
         } else if (nested) {
           await validateNested(nested, present, field, statements, registry, bounds);
         } else if (target) {
-          const found = await existing(statements, registry, target, present.map((entry) => entry.values[field.name]), conditions);
+          const found = await existing(
+            statements,
+            registry,
+            target,
+            present.map((entry) => entry.values[field.name]),
+            conditions,
+          );
           for (const entry of present) if (!found.has(Number(entry.values[field.name]))) entry.fail(field, messages.notFound(entry.named(field)));
         } else if (field.unique) {
           for (const entry of present) {
@@ -192,7 +198,14 @@ function buildValidator(def: ResourceDef, registry: Registry, bounds: SchemaBoun
  * record's children update it; the others are new children (an id of somebody else's child is
  * ignored). Errors are added under `<field>.<index>.<name>`.
  */
-async function validateNested(nested: NonNullable<CompiledField['nested']>, owners: Checked[], field: FieldDef, statements: Statements, registry: Registry, bounds: SchemaBounds | undefined): Promise<void> {
+async function validateNested(
+  nested: NonNullable<CompiledField['nested']>,
+  owners: Checked[],
+  field: FieldDef,
+  statements: Statements,
+  registry: Registry,
+  bounds: SchemaBounds | undefined,
+): Promise<void> {
   const validator = compileBodyValidator(nested.def, registry, bounds);
   const inputs: Input[] = [];
   const placed: Array<{ owner: Checked; id?: number }> = [];

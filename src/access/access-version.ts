@@ -6,4 +6,3 @@ import type { Knex } from 'knex';
 export async function bumpAccessVersion(knex: Knex | Knex.Transaction): Promise<void> {
   await knex('access_state').where('id', 1).increment('version', 1);
 }
-

@@ -31,9 +31,7 @@ export async function syncPermissions(knex: Knex, registry: Registry): Promise<n
     await knex('roles').insert({ name: ADMIN_ROLE, created_at: now, updated_at: now }).onConflict('name').ignore();
   }
   const admin = await knex('roles').where('name', ADMIN_ROLE).first('id');
-  const granted = await knex('permissions')
-    .whereNotIn('id', knex('role_permissions').select('permission_id').where('role_id', admin.id))
-    .pluck('id');
+  const granted = await knex('permissions').whereNotIn('id', knex('role_permissions').select('permission_id').where('role_id', admin.id)).pluck('id');
   if (granted.length > 0) {
     for (let i = 0; i < granted.length; i += 200) {
       const rows = granted.slice(i, i + 200).map((id: number) => ({ role_id: admin.id, permission_id: id }));

@@ -10,7 +10,7 @@ export function apiTokenDocs(prefix: string): ServiceDocs {
     401: { $ref: '#/components/responses/Unauthenticated' },
     429: { $ref: '#/components/responses/TooManyRequests' },
     500: { $ref: '#/components/responses/ServerError' },
-            503: { $ref: '#/components/responses/ServiceUnavailable' },
+    503: { $ref: '#/components/responses/ServiceUnavailable' },
   };
   const example = {
     id: 1,
@@ -50,7 +50,12 @@ export function apiTokenDocs(prefix: string): ServiceDocs {
         type: 'object',
         properties: {
           name: { type: 'string', maxLength: 255, description: 'Required. What the token is for.' },
-          abilities: { type: 'array', items: { type: 'string' }, minItems: 1, description: 'Required. Permission names (`GET /security/permissions`), each one the caller holds (else 403).' },
+          abilities: {
+            type: 'array',
+            items: { type: 'string' },
+            minItems: 1,
+            description: 'Required. Permission names (`GET /security/permissions`), each one the caller holds (else 403).',
+          },
           expires_at: { type: ['string', 'null'], format: 'date-time', description: 'A moment in the future; none: the token never expires.' },
         },
         required: ['name', 'abilities'],
@@ -92,7 +97,11 @@ export function apiTokenDocs(prefix: string): ServiceDocs {
             201: {
               description: 'Issued.',
               headers: rateLimitHeaders(),
-              content: json(ref('ApiTokenCreated'), { data: { ...example, last_used_at: null }, token: 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxIn0.signature', message: 'API token created successfully.' }),
+              content: json(ref('ApiTokenCreated'), {
+                data: { ...example, last_used_at: null },
+                token: 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxIn0.signature',
+                message: 'API token created successfully.',
+              }),
             },
             403: { $ref: '#/components/responses/Forbidden' },
             422: {

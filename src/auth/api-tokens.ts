@@ -41,7 +41,9 @@ export function registerApiTokenRoutes(app: FastifyInstance, knex: Knex, registr
       };
       const [id] = await trx('api_tokens').insert(row);
       const token = issueApiToken(app, user.id, Number(id), input.expiresAt);
-      await trx('api_tokens').where('id', id).update({ token_hash: tokenHash(token) });
+      await trx('api_tokens')
+        .where('id', id)
+        .update({ token_hash: tokenHash(token) });
       return { record: await trx('api_tokens').where('id', id).first(), token };
     });
     return reply.code(201).send({ data: output(data.record), token: data.token, message: 'API token created successfully.' });
@@ -55,7 +57,9 @@ export function registerApiTokenRoutes(app: FastifyInstance, knex: Knex, registr
   app.delete(`${path}/:id`, { onRequest: authenticate }, async (request, reply) => {
     const id = (request.params as { id: string }).id;
     if (!/^[0-9]{1,15}$/.test(id)) throw new NotFoundError();
-    const deleted = await knex('api_tokens').where({ id: Number(id), user_id: request.authUser!.id }).delete();
+    const deleted = await knex('api_tokens')
+      .where({ id: Number(id), user_id: request.authUser!.id })
+      .delete();
     if (deleted === 0) throw new NotFoundError();
     return reply.send({ message: 'API token revoked successfully.' });
   });

@@ -13,11 +13,7 @@ export function registerAuthRoutes(app: FastifyInstance, knex: Knex, config: Con
     await limitLoginAttempts(request);
     const { email, password } = validateLogin(request.body);
     // A deleted or deactivated user cannot log in, and learns no more than a wrong password tells.
-    const user = await knex('users')
-      .whereRaw('LOWER(email) = ?', [email.toLowerCase()])
-      .whereNull('deleted_at')
-      .where('is_active', true)
-      .first('id', 'name', 'email', 'password');
+    const user = await knex('users').whereRaw('LOWER(email) = ?', [email.toLowerCase()]).whereNull('deleted_at').where('is_active', true).first('id', 'name', 'email', 'password');
     const matches = await verifyPassword(password, user?.password ?? (await dummyHash()));
     if (!user || !matches) throw new HttpError(401, 'The provided credentials are incorrect.');
     return reply.send({

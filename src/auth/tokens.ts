@@ -51,11 +51,16 @@ export function readToken(app: FastifyInstance, token: string): TokenClaims | un
 
 export async function revokeToken(knex: Knex, claims: TokenClaims): Promise<void> {
   if (claims.tid !== undefined) {
-    await knex('api_tokens').where({ id: claims.tid, user_id: Number(claims.sub) }).delete();
+    await knex('api_tokens')
+      .where({ id: claims.tid, user_id: Number(claims.sub) })
+      .delete();
     return;
   }
   const expiresAt = new Date(claims.exp * 1000).toISOString().slice(0, 23).replace('T', ' ');
-  await knex('revoked_tokens').insert({ jti: claims.jti, user_id: Number(claims.sub), expires_at: expiresAt, revoked_at: nowTimestamp() }).onConflict('jti').ignore();
+  await knex('revoked_tokens')
+    .insert({ jti: claims.jti, user_id: Number(claims.sub), expires_at: expiresAt, revoked_at: nowTimestamp() })
+    .onConflict('jti')
+    .ignore();
   // Expired tokens are refused by their signature anyway; their revocations can go.
   await knex('revoked_tokens').where('expires_at', '<', nowTimestamp()).delete();
 }

@@ -60,7 +60,14 @@ export const STANDARD_PAYMENT_TERMS: StandardPaymentTerm[] = [
   // 30 % as the original seeds it (reference §4).
   { name: 'End of Following Month', note: '<p>Payment terms: End of Following Month</p>', dueTerms: [[30, 0, 'days_after_end_of_next_month']] },
   { name: '10 Days after End of Next Month', note: '<p>Payment terms: 10 Days after End of Next Month</p>', dueTerms: [[100, 10, 'days_after_end_of_next_month']] },
-  { name: '30% Now, Balance 60 Days', note: '<p>Payment terms: 30% Now, Balance 60 Days</p>', dueTerms: [[30, 0, 'days_after'], [70, 60, 'days_after']] },
+  {
+    name: '30% Now, Balance 60 Days',
+    note: '<p>Payment terms: 30% Now, Balance 60 Days</p>',
+    dueTerms: [
+      [30, 0, 'days_after'],
+      [70, 60, 'days_after'],
+    ],
+  },
   {
     name: '2/7 Net 30',
     note: '<p>Payment terms: 30 Days, 2% Early Payment Discount under 7 days</p>',

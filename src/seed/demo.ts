@@ -24,13 +24,23 @@ export async function seedDemo(knex: Knex, config: Config, jwtSecret: string): P
   };
   try {
     const us = await knex('countries').where('code', 'US').first('id');
-    const category = await knex('products_categories').where('name', 'Saleable').orderBy('id').first('id') ?? (await knex('products_categories').orderBy('id').first('id'));
+    const category = (await knex('products_categories').where('name', 'Saleable').orderBy('id').first('id')) ?? (await knex('products_categories').orderBy('id').first('id'));
     const paymentTerm = await knex('accounts_payment_terms').whereNull('deleted_at').orderBy('id').first('id');
     const saleTax = await knex('accounts_taxes').where('type_tax_use', 'sale').orderBy('id').first('id');
 
     const customers: Array<Record<string, any>> = [];
-    for (const [name, city] of [[DEMO_CUSTOMER, 'Pleasant Hill'], ['Gemini Furniture', 'Fairfield'], ['Ready Mat', 'Tracy']] as const) {
-      const customer = await post('/partners/partners', { account_type: 'company', name, city, country_id: us?.id ?? null, email: `${name.toLowerCase().replace(/\s+/g, '.')}@example.com` });
+    for (const [name, city] of [
+      [DEMO_CUSTOMER, 'Pleasant Hill'],
+      ['Gemini Furniture', 'Fairfield'],
+      ['Ready Mat', 'Tracy'],
+    ] as const) {
+      const customer = await post('/partners/partners', {
+        account_type: 'company',
+        name,
+        city,
+        country_id: us?.id ?? null,
+        email: `${name.toLowerCase().replace(/\s+/g, '.')}@example.com`,
+      });
       await post(`/partners/partners/${customer.id}/addresses`, { sub_type: 'invoice', name: `${name} (billing)`, street1: '1 Market Street', city, country_id: us?.id ?? null });
       customers.push(customer);
     }
@@ -38,22 +48,59 @@ export async function seedDemo(knex: Knex, config: Config, jwtSecret: string): P
     created.push(`${customers.length + 1} partners with addresses`);
 
     const products: Array<Record<string, any>> = [];
-    for (const [name, price, cost] of [['Office Chair', 120, 70], ['Large Desk', 450, 260], ['Desk Lamp', 35, 14], ['Storage Box', 15.5, 6], ['Conference Table', 890, 540]] as const) {
+    for (const [name, price, cost] of [
+      ['Office Chair', 120, 70],
+      ['Large Desk', 450, 260],
+      ['Desk Lamp', 35, 14],
+      ['Storage Box', 15.5, 6],
+      ['Conference Table', 890, 540],
+    ] as const) {
       products.push(await post('/inventories/products', { type: 'goods', name, price, cost, category_id: category.id, is_storable: true }));
     }
     created.push(`${products.length} products`);
 
-    for (const [customer, lines] of [[customers[0], [[0, 4], [2, 4]]], [customers[1], [[1, 1], [4, 1]]], [customers[2], [[3, 20]]]] as const) {
+    for (const [customer, lines] of [
+      [
+        customers[0],
+        [
+          [0, 4],
+          [2, 4],
+        ],
+      ],
+      [
+        customers[1],
+        [
+          [1, 1],
+          [4, 1],
+        ],
+      ],
+      [customers[2], [[3, 20]]],
+    ] as const) {
       await post('/sales/orders', {
         partner_id: customer!.id,
         payment_term_id: paymentTerm.id,
         date_order: new Date().toISOString().slice(0, 10),
-        lines: lines.map(([product, quantity]) => ({ product_id: products[product]!.id, product_qty: quantity, price_unit: products[product]!.price, taxes: saleTax ? [saleTax.id] : [] })),
+        lines: lines.map(([product, quantity]) => ({
+          product_id: products[product]!.id,
+          product_qty: quantity,
+          price_unit: products[product]!.price,
+          taxes: saleTax ? [saleTax.id] : [],
+        })),
       });
     }
     created.push('3 sales orders');
-    for (const lines of [[[0, 10], [2, 25]], [[1, 3]]]) {
-      await post('/inventories/receipts', { partner_id: vendor.id, origin: 'Demo purchase', moves: lines.map(([product, quantity]) => ({ product_id: products[product!]!.id, product_uom_qty: quantity })) });
+    for (const lines of [
+      [
+        [0, 10],
+        [2, 25],
+      ],
+      [[1, 3]],
+    ]) {
+      await post('/inventories/receipts', {
+        partner_id: vendor.id,
+        origin: 'Demo purchase',
+        moves: lines.map(([product, quantity]) => ({ product_id: products[product!]!.id, product_uom_qty: quantity })),
+      });
     }
     created.push('2 receipts');
   } finally {

@@ -71,20 +71,56 @@ interface OperationTypeSeed {
 
 export const STANDARD_OPERATION_TYPES: OperationTypeSeed[] = [
   {
-    name: 'Receipts', type: 'incoming', sequence_code: 'IN', barcode: 'WHIN', source: 'Partners/Vendors', destination: 'WH/Stock',
-    warehouse: true, returnType: 'Delivery Orders', use_create_lots: true, use_existing_lots: true, print_label: false,
+    name: 'Receipts',
+    type: 'incoming',
+    sequence_code: 'IN',
+    barcode: 'WHIN',
+    source: 'Partners/Vendors',
+    destination: 'WH/Stock',
+    warehouse: true,
+    returnType: 'Delivery Orders',
+    use_create_lots: true,
+    use_existing_lots: true,
+    print_label: false,
   },
   {
-    name: 'Delivery Orders', type: 'outgoing', sequence_code: 'OUT', barcode: 'WHOUT', source: 'WH/Stock', destination: 'Partners/Customers',
-    warehouse: true, returnType: 'Receipts', use_create_lots: true, use_existing_lots: true, print_label: true,
+    name: 'Delivery Orders',
+    type: 'outgoing',
+    sequence_code: 'OUT',
+    barcode: 'WHOUT',
+    source: 'WH/Stock',
+    destination: 'Partners/Customers',
+    warehouse: true,
+    returnType: 'Receipts',
+    use_create_lots: true,
+    use_existing_lots: true,
+    print_label: true,
   },
   {
-    name: 'Internal Transfers', type: 'internal', sequence_code: 'INT', barcode: 'WHINT', source: 'WH/Stock', destination: 'WH/Stock',
-    warehouse: true, returnType: null, use_create_lots: false, use_existing_lots: true, print_label: false,
+    name: 'Internal Transfers',
+    type: 'internal',
+    sequence_code: 'INT',
+    barcode: 'WHINT',
+    source: 'WH/Stock',
+    destination: 'WH/Stock',
+    warehouse: true,
+    returnType: null,
+    use_create_lots: false,
+    use_existing_lots: true,
+    print_label: false,
   },
   {
-    name: 'Dropship', type: 'dropship', sequence_code: 'DS', barcode: 'DS', source: 'Partners/Vendors', destination: 'Partners/Customers',
-    warehouse: false, returnType: 'Delivery Orders', use_create_lots: true, use_existing_lots: false, print_label: false,
+    name: 'Dropship',
+    type: 'dropship',
+    sequence_code: 'DS',
+    barcode: 'DS',
+    source: 'Partners/Vendors',
+    destination: 'Partners/Customers',
+    warehouse: false,
+    returnType: 'Delivery Orders',
+    use_create_lots: true,
+    use_existing_lots: false,
+    print_label: false,
   },
 ];
 
@@ -117,9 +153,36 @@ interface RuleSeed {
 }
 
 export const STANDARD_RULES: RuleSeed[] = [
-  { name: 'WH: Vendors → Stock', action: 'pull', source: 'Partners/Vendors', destination: 'WH/Stock', route: 0, operationType: 'Receipts', route_sort: 9, propagate_carrier: false },
-  { name: 'WH: Stock → Customers', action: 'pull', source: 'WH/Stock', destination: 'Partners/Customers', route: 1, operationType: 'Delivery Orders', route_sort: 10, propagate_carrier: true },
-  { name: 'Vendors → Customers', action: 'buy', source: 'Partners/Vendors', destination: 'Partners/Customers', route: 2, operationType: 'Dropship', route_sort: 14, propagate_carrier: false },
+  {
+    name: 'WH: Vendors → Stock',
+    action: 'pull',
+    source: 'Partners/Vendors',
+    destination: 'WH/Stock',
+    route: 0,
+    operationType: 'Receipts',
+    route_sort: 9,
+    propagate_carrier: false,
+  },
+  {
+    name: 'WH: Stock → Customers',
+    action: 'pull',
+    source: 'WH/Stock',
+    destination: 'Partners/Customers',
+    route: 1,
+    operationType: 'Delivery Orders',
+    route_sort: 10,
+    propagate_carrier: true,
+  },
+  {
+    name: 'Vendors → Customers',
+    action: 'buy',
+    source: 'Partners/Vendors',
+    destination: 'Partners/Customers',
+    route: 2,
+    operationType: 'Dropship',
+    route_sort: 14,
+    propagate_carrier: false,
+  },
 ];
 
 const SEQUENCE_PADDING = 5;
@@ -169,7 +232,9 @@ export async function seedInventories(knex: Knex, creatorId: number | null): Pro
         ...stamps,
       });
       const parentPath = parentId === null ? '' : (await trx('inventories_locations').where('id', parentId).first('parent_path')).parent_path;
-      await trx('inventories_locations').where('id', id).update({ parent_path: `${parentPath}${id}/` });
+      await trx('inventories_locations')
+        .where('id', id)
+        .update({ parent_path: `${parentPath}${id}/` });
       locations.set(fullName, id);
     }
 

@@ -42,7 +42,11 @@ export const STANDARD_INDUSTRIES: Array<[name: string, description: string]> = [
 export async function seedPartners(knex: Knex, creatorId: number | null): Promise<number> {
   const now = nowTimestamp();
   const stamp = { creator_id: creatorId, created_at: now, updated_at: now };
-  const titles = await seedEmptyTable(knex, 'partners_titles', STANDARD_TITLES.map(([name, short_name]) => ({ name, short_name, ...stamp })));
+  const titles = await seedEmptyTable(
+    knex,
+    'partners_titles',
+    STANDARD_TITLES.map(([name, short_name]) => ({ name, short_name, ...stamp })),
+  );
   const industries = await seedEmptyTable(
     knex,
     'partners_industries',

@@ -22,8 +22,26 @@ export const STANDARD_CATEGORIES: Array<[name: string, parent: string | null]> =
 ];
 
 export const STANDARD_ATTRIBUTES: Array<{ name: string; type: 'radio' | 'select' | 'color'; options: Array<[name: string, color: string | null]> }> = [
-  { name: 'Size', type: 'radio', options: [['S', null], ['M', null], ['L', null], ['XL', null]] },
-  { name: 'Color', type: 'color', options: [['White', '#ffffff'], ['Black', '#000000'], ['Red', '#ff0000'], ['Blue', '#0000ff']] },
+  {
+    name: 'Size',
+    type: 'radio',
+    options: [
+      ['S', null],
+      ['M', null],
+      ['L', null],
+      ['XL', null],
+    ],
+  },
+  {
+    name: 'Color',
+    type: 'color',
+    options: [
+      ['White', '#ffffff'],
+      ['Black', '#000000'],
+      ['Red', '#ff0000'],
+      ['Blue', '#0000ff'],
+    ],
+  },
 ];
 
 export async function seedProducts(knex: Knex, creatorId: number | null): Promise<number> {

@@ -35,10 +35,22 @@ export async function seedSales(knex: Knex, creatorId: number | null): Promise<n
     const currencyId = usd?.id ?? company?.currency_id;
     await fill('sales_price_lists', currencyId ? [{ name: PUBLIC_PRICE_LIST, currency_id: currencyId, company_id: company?.id ?? null, active: true, sort: 1 }] : []);
     await fill('sales_teams', [{ name: STANDARD_TEAM, user_id: creatorId, company_id: company?.id ?? null, is_active: true, invoiced_target: 0, sort: 1 }]);
-    await fill('sales_tags', STANDARD_TAGS.map(([name, color]) => ({ name, color })));
-    await fill('utm_mediums', STANDARD_UTM_MEDIUMS.map((name) => ({ name, is_active: true })));
-    await fill('utm_sources', STANDARD_UTM_SOURCES.map((name) => ({ name })));
-    await fill('utm_campaigns', STANDARD_UTM_CAMPAIGNS.map(([name, title]) => ({ name, title, is_active: true, user_id: creatorId, company_id: company?.id ?? null })));
+    await fill(
+      'sales_tags',
+      STANDARD_TAGS.map(([name, color]) => ({ name, color })),
+    );
+    await fill(
+      'utm_mediums',
+      STANDARD_UTM_MEDIUMS.map((name) => ({ name, is_active: true })),
+    );
+    await fill(
+      'utm_sources',
+      STANDARD_UTM_SOURCES.map((name) => ({ name })),
+    );
+    await fill(
+      'utm_campaigns',
+      STANDARD_UTM_CAMPAIGNS.map(([name, title]) => ({ name, title, is_active: true, user_id: creatorId, company_id: company?.id ?? null })),
+    );
   });
   return added;
 }

@@ -6,17 +6,43 @@ import { nowTimestamp } from '../../engine/index.ts';
 type Unit = [name: string, type: 'reference' | 'bigger' | 'smaller', factor: number];
 
 export const STANDARD_UOMS: Record<string, Unit[]> = {
-  Unit: [['Units', 'reference', 1], ['Dozens', 'bigger', 1 / 12]],
-  Weight: [['kg', 'reference', 1], ['g', 'smaller', 1000], ['t', 'bigger', 0.001], ['lb', 'smaller', 2.20462], ['oz', 'smaller', 35.274]],
-  'Working Time': [['Days', 'reference', 1], ['Hours', 'smaller', 8]],
-  'Length / Distance': [
-    ['m', 'reference', 1], ['mm', 'smaller', 1000], ['km', 'bigger', 0.001], ['cm', 'smaller', 100],
-    ['in', 'smaller', 39.3701], ['ft', 'smaller', 3.28084], ['yd', 'smaller', 1.09361], ['mi', 'bigger', 0.000621371],
+  Unit: [
+    ['Units', 'reference', 1],
+    ['Dozens', 'bigger', 1 / 12],
   ],
-  Surface: [['m²', 'reference', 1], ['ft²', 'smaller', 10.76391]],
+  Weight: [
+    ['kg', 'reference', 1],
+    ['g', 'smaller', 1000],
+    ['t', 'bigger', 0.001],
+    ['lb', 'smaller', 2.20462],
+    ['oz', 'smaller', 35.274],
+  ],
+  'Working Time': [
+    ['Days', 'reference', 1],
+    ['Hours', 'smaller', 8],
+  ],
+  'Length / Distance': [
+    ['m', 'reference', 1],
+    ['mm', 'smaller', 1000],
+    ['km', 'bigger', 0.001],
+    ['cm', 'smaller', 100],
+    ['in', 'smaller', 39.3701],
+    ['ft', 'smaller', 3.28084],
+    ['yd', 'smaller', 1.09361],
+    ['mi', 'bigger', 0.000621371],
+  ],
+  Surface: [
+    ['m²', 'reference', 1],
+    ['ft²', 'smaller', 10.76391],
+  ],
   Volume: [
-    ['L', 'reference', 1], ['m³', 'bigger', 0.001], ['fl oz (US)', 'smaller', 33.814], ['qt (US)', 'smaller', 1.05669],
-    ['gal (US)', 'bigger', 0.26417217685798894], ['in³', 'smaller', 61.0237], ['ft³', 'bigger', 0.035314724827664144],
+    ['L', 'reference', 1],
+    ['m³', 'bigger', 0.001],
+    ['fl oz (US)', 'smaller', 33.814],
+    ['qt (US)', 'smaller', 1.05669],
+    ['gal (US)', 'bigger', 0.26417217685798894],
+    ['in³', 'smaller', 61.0237],
+    ['ft³', 'bigger', 0.035314724827664144],
   ],
 };
 

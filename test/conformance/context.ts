@@ -66,7 +66,8 @@ export async function prepareContext(def: ResourceDef, registry: Registry, targe
       if (field.type === 'records' && relation) await collect(registry.get(relation.resource));
       const name = field.references ?? (field.type === 'ids' ? relation?.resource : undefined);
       if (!name || referenceIds.has(name)) continue;
-      const id = name === def.parent?.resource ? parentId : ((await firstLiveId(name, { ...scopeThrough(owner, field.name), ...field.referencesWhere })) ?? (await createOne(name)));
+      const id =
+        name === def.parent?.resource ? parentId : ((await firstLiveId(name, { ...scopeThrough(owner, field.name), ...field.referencesWhere })) ?? (await createOne(name)));
       if (id === undefined) throw new Error(`${def.name}: no ${name} row to reference`);
       referenceIds.set(name, id);
     }

@@ -15,18 +15,37 @@ import { validPayload } from './payloads.ts';
 const SEED = Number(process.env.FAST_CHECK_SEED ?? (process.env.CI ? 20261123 : Date.now() % 2 ** 31));
 const RUNS = Number(process.env.FAST_CHECK_RUNS ?? 4);
 
-const oddStrings = fc.constantFrom('', '   ', '\u0000', "'; DROP TABLE users; --", '😀'.repeat(300), 'x'.repeat(70000), '\u202e\u200b', 'NaN', '1e309', '-0', '2026-02-30', '9999-12-31T23:59:59+14:00');
+const oddStrings = fc.constantFrom(
+  '',
+  '   ',
+  '\u0000',
+  "'; DROP TABLE users; --",
+  '😀'.repeat(300),
+  'x'.repeat(70000),
+  '\u202e\u200b',
+  'NaN',
+  '1e309',
+  '-0',
+  '2026-02-30',
+  '9999-12-31T23:59:59+14:00',
+);
 // biome-ignore lint/correctness/noPrecisionLoss: numbers past what a double holds exactly are the point
 const oddNumbers = fc.constantFrom(0, -1, 0.1, -2147483649, 2147483648, 4294967296, 2 ** 53 + 1, -(2 ** 53) - 1, 1e21, 1e308, -1e308, 5e-324, 99999999999.99999, 1e15);
 const wrongTypes = fc.constantFrom<unknown>(null, true, false, [], {}, [null], [{}], { id: 'x' }, ['x'], [1.5], [-1], [0]);
 
 /** Values a field should never store as they are: each may pass or fail validation, never break the service. */
 function hostile(field: FieldDef): fc.Arbitrary<unknown> {
-  const nested = fc.array(fc.dictionary(fc.constantFrom('id', 'product_id', 'product_qty', 'price_unit', 'taxes', 'name', 'quantity'), fc.oneof(oddNumbers, oddStrings, wrongTypes)), { maxLength: 3 });
+  const nested = fc.array(
+    fc.dictionary(fc.constantFrom('id', 'product_id', 'product_qty', 'price_unit', 'taxes', 'name', 'quantity'), fc.oneof(oddNumbers, oddStrings, wrongTypes)),
+    { maxLength: 3 },
+  );
   const options: Array<fc.Arbitrary<unknown>> = [oddStrings, oddNumbers, wrongTypes, fc.string({ maxLength: 300 }), fc.double(), fc.integer()];
   if (field.type === 'records' || field.type === 'ids' || field.type === 'strings') {
     // Lists past their bound, and entries whose products overflow what the service computes.
-    const big = fc.constantFrom(Array.from({ length: 1001 }, (_, i) => i + 1), Array.from({ length: 3 }, () => ({ product_id: 1, product_qty: 99999999999, price_unit: 99999999999, product_uom_qty: 99999999999 })));
+    const big = fc.constantFrom(
+      Array.from({ length: 1001 }, (_, i) => i + 1),
+      Array.from({ length: 3 }, () => ({ product_id: 1, product_qty: 99999999999, price_unit: 99999999999, product_uom_qty: 99999999999 })),
+    );
     options.push(nested, big, fc.array(oddNumbers, { maxLength: 5 }), fc.array(oddStrings, { maxLength: 3 }));
   }
   return fc.oneof(...options);

@@ -105,7 +105,8 @@ export function invalidValues(field: FieldDef, context: PayloadContext): Invalid
   const label = field.label;
   if (field.type === 'strings' || field.type === 'ids' || field.type === 'records') {
     cases.push({ rule: 'array', value: 'not-a-list', message: `The ${label} field must be an array.` });
-    if (field.minItems) cases.push({ rule: `minItems ${field.minItems}`, value: [], message: `The ${label} field must have at least ${field.minItems} ${field.minItems === 1 ? 'item' : 'items'}.` });
+    if (field.minItems)
+      cases.push({ rule: `minItems ${field.minItems}`, value: [], message: `The ${label} field must have at least ${field.minItems} ${field.minItems === 1 ? 'item' : 'items'}.` });
     if (field.type === 'ids' && field.by) {
       cases.push({ rule: `${field.by}s exist`, value: [`no-such-${context.tag}`], key: `${field.name}.0`, message: `The selected ${label}.0 is invalid.` });
       cases.push({ rule: `${field.by}s are strings`, value: [12], key: `${field.name}.0`, message: `The ${label}.0 field must be a string.` });
@@ -118,10 +119,15 @@ export function invalidValues(field: FieldDef, context: PayloadContext): Invalid
     return cases;
   }
   if (field.maxLength !== undefined && !field.enum && !field.format) {
-    cases.push({ rule: `maxLength ${field.maxLength}`, value: 'x'.repeat(field.maxLength + 1), message: `The ${label} field must not be greater than ${field.maxLength} characters.` });
+    cases.push({
+      rule: `maxLength ${field.maxLength}`,
+      value: 'x'.repeat(field.maxLength + 1),
+      message: `The ${label} field must not be greater than ${field.maxLength} characters.`,
+    });
   }
   if (field.minimum !== undefined) cases.push({ rule: `minimum ${field.minimum}`, value: field.minimum - 1, message: `The ${label} field must be at least ${field.minimum}.` });
-  if (field.maximum !== undefined) cases.push({ rule: `maximum ${field.maximum}`, value: field.maximum + 1, message: `The ${label} field must not be greater than ${field.maximum}.` });
+  if (field.maximum !== undefined)
+    cases.push({ rule: `maximum ${field.maximum}`, value: field.maximum + 1, message: `The ${label} field must not be greater than ${field.maximum}.` });
   if (field.format === 'email') cases.push({ rule: 'email', value: 'not-an-email', message: `The ${label} field must be a valid email address.` });
   if (field.format === 'hex-color') cases.push({ rule: 'hex colour', value: 'red', message: `The ${label} field must be a valid hexadecimal color.` });
   if (field.enum) cases.push({ rule: 'enum', value: `not-${context.tag}`, message: `The selected ${label} is invalid. Allowed values: ${field.enum.join(', ')}.` });

@@ -53,7 +53,10 @@ test('documents every generated route, with its path parameters and success resp
       const operation = document.paths[route.path]?.[route.method.toLowerCase()];
       assert.ok(operation, `${route.method} ${route.path} (${def.name} ${route.operation}) is documented`);
       const pathParams = [...route.path.matchAll(/\{([a-z_]+)\}/g)].map((match) => match[1]);
-      const documented = operation.parameters.map(resolve).filter((p: Json) => p.in === 'path').map((p: Json) => p.name);
+      const documented = operation.parameters
+        .map(resolve)
+        .filter((p: Json) => p.in === 'path')
+        .map((p: Json) => p.name);
       assert.equal(documented, pathParams, `${route.method} ${route.path}: path parameters`);
       const success = route.action ? '200' : SUCCESS[route.operation as keyof typeof SUCCESS];
       assert.ok(operation.responses[success], `${route.method} ${route.path}: ${success}`);
@@ -79,7 +82,11 @@ test('list parameters: include, every filter with its kind, sort with -, page an
       assert.ok(parameter!.description.includes(`\`${filter.kind}\``), `${path}: filter[${filter.name}] names its kind`);
     }
     const sort = byName.get('sort')!;
-    assert.equal(sort.schema.items.enum, def.sorts.flatMap((name) => [name, `-${name}`]), `${path}: sort`);
+    assert.equal(
+      sort.schema.items.enum,
+      def.sorts.flatMap((name) => [name, `-${name}`]),
+      `${path}: sort`,
+    );
     if (def.allowedIncludes.size > 0) assert.equal(byName.get('include')!.schema.items.enum, [...def.allowedIncludes], `${path}: include`);
     else assert.not.ok(byName.has('include'));
     assert.equal(byName.get('per_page')!.schema, { type: 'integer', minimum: 1, maximum: 100, default: 15 });
@@ -92,8 +99,16 @@ test('request bodies are the validation schemas: required fields, lengths, bound
     if (!def.operations.has('create')) continue;
     const schema = resolve(document.paths[`${API_PREFIX}${def.path}`].post.requestBody.content['application/json'].schema);
     const writable = [...def.fields.values()].filter((field) => field.writable);
-    assert.equal(Object.keys(schema.properties), writable.map((field) => field.name), `${def.name}: writable fields`);
-    assert.equal(schema.required ?? [], writable.filter((field) => field.required).map((field) => field.name), `${def.name}: required`);
+    assert.equal(
+      Object.keys(schema.properties),
+      writable.map((field) => field.name),
+      `${def.name}: writable fields`,
+    );
+    assert.equal(
+      schema.required ?? [],
+      writable.filter((field) => field.required).map((field) => field.name),
+      `${def.name}: required`,
+    );
     for (const field of writable) {
       const text = JSON.stringify(schema.properties[field.name]);
       if (field.maxLength !== undefined) assert.ok(text.includes(`"maxLength":${field.maxLength}`), `${def.name}.${field.name} maxLength`);
@@ -115,7 +130,11 @@ test('record schemas: every output field and every relation (belongsTo nullable,
     assert.equal(record.required, output, `${def.name}: fields always present`);
     for (const relation of def.relations.values()) {
       const property = record.properties[relation.outputKey];
-      if (relation.kind === 'belongsTo') assert.ok(property.anyOf?.some((option: Json) => option.type === 'null'), `${def.name}.${relation.outputKey} nullable`);
+      if (relation.kind === 'belongsTo')
+        assert.ok(
+          property.anyOf?.some((option: Json) => option.type === 'null'),
+          `${def.name}.${relation.outputKey} nullable`,
+        );
       else assert.is(property.type, 'array', `${def.name}.${relation.outputKey} array`);
     }
     for (const field of def.fields.values()) {

@@ -16,7 +16,11 @@ const document = buildApiDocument(registry, API_PREFIX);
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
 
 function documentedOperations(): string[] {
-  return Object.entries<Json>(document.paths).flatMap(([path, item]) => Object.keys(item).filter((m) => METHODS.includes(m)).map((m) => `${m.toUpperCase()} ${path}`));
+  return Object.entries<Json>(document.paths).flatMap(([path, item]) =>
+    Object.keys(item)
+      .filter((m) => METHODS.includes(m))
+      .map((m) => `${m.toUpperCase()} ${path}`),
+  );
 }
 
 /** Every request of a Postman collection, with the folders it sits in. */

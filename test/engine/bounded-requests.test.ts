@@ -54,7 +54,10 @@ for (const target of databaseTargets()) {
     assert.is(response.status, 201, response.text);
     const stored = await app.knex('sales_order_lines').where('order_id', response.body.data.id).count({ n: '*' }).first();
     assert.is(Number(stored!.n), 1000);
-    assert.is(response.body.data.amount_untaxed, Array.from({ length: 1000 }, (_, i) => 10 * (1 + (i % 7))).reduce((a, b) => a + b));
+    assert.is(
+      response.body.data.amount_untaxed,
+      Array.from({ length: 1000 }, (_, i) => 10 * (1 + (i % 7))).reduce((a, b) => a + b),
+    );
     console.log(`    1,000-line order on ${target.name}: ${Date.now() - started} ms`);
   });
 

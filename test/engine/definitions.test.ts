@@ -178,7 +178,13 @@ test('filter and relation names are checked the same way', () => {
   const { error } = failure({
     'support/things.yaml': `${BASE}  parent_id: { type: integer }\nrelations:\n  Parent: { kind: belongsTo, resource: support/things, foreignKey: parent_id }\nfilters:\n  By-Name: { kind: partial, field: name }\n`,
   });
-  assert.equal(error.problems.map((p) => [p.at, p.line]), [['relations.Parent', 11], ['filters.By-Name', 13]]);
+  assert.equal(
+    error.problems.map((p) => [p.at, p.line]),
+    [
+      ['relations.Parent', 11],
+      ['filters.By-Name', 13],
+    ],
+  );
   for (const problem of error.problems) assert.match(problem.message, /is not a valid name/);
 });
 
@@ -403,10 +409,7 @@ test('a file not under <module>/ is refused', () => {
 });
 
 test('the same resource in a .yaml and a .yml file is refused, not half-loaded', () => {
-  const { problem, message } = onlyProblem(
-    { 'support/things.yaml': BASE, 'support/things.yml': BASE.replace('label: Thing', 'label: Other thing') },
-    'support/things.yml',
-  );
+  const { problem, message } = onlyProblem({ 'support/things.yaml': BASE, 'support/things.yml': BASE.replace('label: Thing', 'label: Other thing') }, 'support/things.yml');
   assert.match(problem.message, /support\/things again/);
   assert.match(message, /support\/things\.yaml/);
 });
@@ -414,7 +417,9 @@ test('the same resource in a .yaml and a .yml file is refused, not half-loaded',
 test('every problem of every file is reported at once', () => {
   const { error, fixture } = failure({
     'support/things.yaml': `${BASE}filters:\n  custmer: { kind: exact }\n`,
-    'support/widgets.yaml': BASE.replace('table: things', 'table: widgets').replace('/support/things', '/support/widgets').replace('{ type: boolean }', '{ type: boolean, maxlen: 3 }'),
+    'support/widgets.yaml': BASE.replace('table: things', 'table: widgets')
+      .replace('/support/things', '/support/widgets')
+      .replace('{ type: boolean }', '{ type: boolean, maxlen: 3 }'),
   });
   assert.is(error.problems.length, 2, error.message);
   assert.ok(error.message.includes(`${fixture.file('support/things.yaml')}:10: filters.custmer: `), error.message);
@@ -423,13 +428,29 @@ test('every problem of every file is reported at once', () => {
 
 test('files other than .yaml/.yml are ignored', () => {
   const registry = load({ 'support/things.yaml': BASE, 'support/README.md': '# not a definition', 'support/notes.txt': 'table: nope' });
-  assert.equal(registry.all().map((def) => def.name), ['support/things']);
+  assert.equal(
+    registry.all().map((def) => def.name),
+    ['support/things'],
+  );
 });
 
 test('the resources/ directory of the service loads', () => {
   const registry = loadResources();
-  const names = registry.all().map((def) => def.name).sort();
-  for (const name of ['support/banks', 'support/companies', 'support/countries', 'support/currencies', 'support/currency-rates', 'support/states', 'support/uom-categories', 'support/uoms', 'support/users']) {
+  const names = registry
+    .all()
+    .map((def) => def.name)
+    .sort();
+  for (const name of [
+    'support/banks',
+    'support/companies',
+    'support/countries',
+    'support/currencies',
+    'support/currency-rates',
+    'support/states',
+    'support/uom-categories',
+    'support/uoms',
+    'support/users',
+  ]) {
     assert.ok(names.includes(name), `${name} is loaded`);
   }
   const banks = registry.get('support/banks');

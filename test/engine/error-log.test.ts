@@ -5,7 +5,12 @@ import * as assert from 'uvu/assert';
 import { withoutValues } from '../../engine/errors/error-handler.ts';
 
 test('quoted and numeric literals of a driver message become ?', () => {
-  const error = Object.assign(new Error("insert into `users` (`email`, `name`, `limit`) values ('ann@example.com', 'Ann O''Neil', 12.5) - ER_DUP_ENTRY: Duplicate entry 'ann@example.com' for key 'users_email_unique'"), { code: 'ER_DUP_ENTRY', errno: 1062 });
+  const error = Object.assign(
+    new Error(
+      "insert into `users` (`email`, `name`, `limit`) values ('ann@example.com', 'Ann O''Neil', 12.5) - ER_DUP_ENTRY: Duplicate entry 'ann@example.com' for key 'users_email_unique'",
+    ),
+    { code: 'ER_DUP_ENTRY', errno: 1062 },
+  );
   const logged = withoutValues(error);
   assert.is(logged.message, 'insert into `users` (`email`, `name`, `limit`) values (?, ?, ?) - ER_DUP_ENTRY: Duplicate entry ? for key ?');
   assert.equal([logged.code, logged.errno, logged.type], ['ER_DUP_ENTRY', 1062, 'Error']);

@@ -27,12 +27,18 @@ for (const target of databaseTargets()) {
   test.before(async () => {
     app = await sharedApp(target);
     const category = (await app.knex('products_categories').orderBy('id').first('id')).id;
-    const product = async (name: string) => (await app.client.post(`${API}/inventories/products`, { token: app.token, body: { type: 'goods', name: `${name} ${target.name}`, price: 10, category_id: category } })).body.data.id as number;
+    const product = async (name: string) =>
+      (await app.client.post(`${API}/inventories/products`, { token: app.token, body: { type: 'goods', name: `${name} ${target.name}`, price: 10, category_id: category } })).body
+        .data.id as number;
     ids.chair = await product('Counted chair');
     ids.desk = await product('Counted desk');
-    ids.partner = (await app.client.post(`${API}/partners/partners`, { token: app.token, body: { account_type: 'company', name: `Counted customer ${target.name}` } })).body.data.id;
+    ids.partner = (
+      await app.client.post(`${API}/partners/partners`, { token: app.token, body: { account_type: 'company', name: `Counted customer ${target.name}` } })
+    ).body.data.id;
     ids.term = (await app.knex('accounts_payment_terms').whereNull('deleted_at').orderBy('id').first('id')).id;
-    ids.tax = (await app.client.post(`${API}/accounts/taxes`, { token: app.token, body: { name: `Counted VAT ${target.name}`, type_tax_use: 'sale', amount_type: 'percent', amount: 10 } })).body.data.id;
+    ids.tax = (
+      await app.client.post(`${API}/accounts/taxes`, { token: app.token, body: { name: `Counted VAT ${target.name}`, type_tax_use: 'sale', amount_type: 'percent', amount: 10 } })
+    ).body.data.id;
   });
 
   const order = (lines: number) => ({

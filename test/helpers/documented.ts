@@ -68,7 +68,11 @@ export function createChecker(document: Json): DocumentedChecker {
     }
   }
   routes.sort((a, b) => b.weight - a.weight);
-  const component = (reference: string) => reference.replace(/^#\//, '').split('/').reduce((node: Json, key) => node?.[key], document);
+  const component = (reference: string) =>
+    reference
+      .replace(/^#\//, '')
+      .split('/')
+      .reduce((node: Json, key) => node?.[key], document);
 
   return {
     document,
@@ -81,10 +85,19 @@ export function createChecker(document: Json): DocumentedChecker {
       let response: Json | undefined;
       if (!route) {
         // No such operation: the generic answers for unknown paths and wrong methods.
-        const generic: Record<number, string> = { 400: 'Error', 404: 'NotFound', 405: 'MethodNotAllowed', 413: 'PayloadTooLarge', 415: 'UnsupportedMediaType', 429: 'TooManyRequests' };
+        const generic: Record<number, string> = {
+          400: 'Error',
+          404: 'NotFound',
+          405: 'MethodNotAllowed',
+          413: 'PayloadTooLarge',
+          415: 'UnsupportedMediaType',
+          429: 'TooManyRequests',
+        };
         const name = generic[status];
         if (!name || (status === 405 && onPath.length === 0)) {
-          throw new UndocumentedResponseError(`${method} ${path} → ${status}: no documented operation${onPath.length > 0 ? ` (the path documents ${onPath.map((r) => r.method).join(', ')})` : ''}`);
+          throw new UndocumentedResponseError(
+            `${method} ${path} → ${status}: no documented operation${onPath.length > 0 ? ` (the path documents ${onPath.map((r) => r.method).join(', ')})` : ''}`,
+          );
         }
         response = name === 'Error' ? { content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } } : document.components.responses[name];
       } else {
@@ -97,13 +110,17 @@ export function createChecker(document: Json): DocumentedChecker {
       if (method === 'HEAD') return;
       const media = Object.keys(response!.content ?? {});
       if (media.length === 0) return;
-      const type = String(contentType ?? '').split(';')[0]!.trim();
+      const type = String(contentType ?? '')
+        .split(';')[0]!
+        .trim();
       if (!media.includes(type)) throw new UndocumentedResponseError(`${method} ${path} → ${status}: content type "${type}" is not documented (${media.join(', ')})`);
       if (type !== 'application/json') return;
       const validate = validator(response!.content[type].schema);
       if (!validate(body)) {
         const errors = (validate.errors ?? []).slice(0, 5).map((error) => `${error.instancePath || '/'} ${error.message}${error.params ? ` ${JSON.stringify(error.params)}` : ''}`);
-        throw new UndocumentedResponseError(`${method} ${path} → ${status}: the body does not match the documented schema:\n  ${errors.join('\n  ')}\n  body: ${JSON.stringify(body).slice(0, 600)}`);
+        throw new UndocumentedResponseError(
+          `${method} ${path} → ${status}: the body does not match the documented schema:\n  ${errors.join('\n  ')}\n  body: ${JSON.stringify(body).slice(0, 600)}`,
+        );
       }
     },
   };

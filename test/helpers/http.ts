@@ -31,7 +31,7 @@ export class Client {
     if (body !== undefined) headers['content-type'] ??= 'application/json';
     const response = await request(url, { method: method as any, headers, body });
     const text = await response.body.text();
-    let parsed: unknown ;
+    let parsed: unknown;
     try {
       parsed = text === '' ? undefined : JSON.parse(text);
     } catch {

@@ -14,8 +14,20 @@ import { Client } from '../helpers/http.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CONFIG_VARIABLES = [
-  'PORT', 'HOST', 'DATABASE_URL', 'JWT_SECRET', 'TOKEN_TTL', 'ADMIN_EMAIL', 'ADMIN_NAME', 'ADMIN_PASSWORD',
-  'RATE_LIMIT_MAX', 'RATE_LIMIT_WINDOW', 'LOGIN_RATE_LIMIT_MAX', 'LOG_LEVEL', 'TRUST_PROXY', 'REDIS_URL',
+  'PORT',
+  'HOST',
+  'DATABASE_URL',
+  'JWT_SECRET',
+  'TOKEN_TTL',
+  'ADMIN_EMAIL',
+  'ADMIN_NAME',
+  'ADMIN_PASSWORD',
+  'RATE_LIMIT_MAX',
+  'RATE_LIMIT_WINDOW',
+  'LOGIN_RATE_LIMIT_MAX',
+  'LOG_LEVEL',
+  'TRUST_PROXY',
+  'REDIS_URL',
 ];
 const STARTUP_TIMEOUT_MS = 60_000;
 
@@ -94,7 +106,8 @@ cli('seed prints what it added and the generated password, which logs in', async
 });
 
 cli('seed a second time adds nothing and shows no password', async () => {
-  const counts = () => withDatabase(async (knex) => Promise.all(['users', 'currencies', 'countries', 'states', 'companies'].map(async (t) => Number((await knex(t).count({ n: '*' }).first())!.n))));
+  const counts = () =>
+    withDatabase(async (knex) => Promise.all(['users', 'currencies', 'countries', 'states', 'companies'].map(async (t) => Number((await knex(t).count({ n: '*' }).first())!.n))));
   const before = await counts();
   const run = await erp(['seed']);
   assert.is(run.code, 0, run.stderr);
@@ -144,7 +157,11 @@ cli('user:create --role gives the roles named; an unknown role fails and creates
   assert.is(run.code, 0, run.stderr);
   assert.match(run.stdout, /created: clerk@example\.com with role Admin$/m);
   const roles = await withDatabase((knex) =>
-    knex('user_roles').join('users', 'users.id', 'user_roles.user_id').join('roles', 'roles.id', 'user_roles.role_id').where('users.email', 'clerk@example.com').pluck('roles.name'),
+    knex('user_roles')
+      .join('users', 'users.id', 'user_roles.user_id')
+      .join('roles', 'roles.id', 'user_roles.role_id')
+      .where('users.email', 'clerk@example.com')
+      .pluck('roles.name'),
   );
   assert.equal(roles, ['Admin']);
   const unknown = await erp(['user:create', '--email', 'ghost@example.com', '--name', 'Ghost', '--role', 'Nobody']);
@@ -229,7 +246,10 @@ cli('routes lists the generated routes', async () => {
   assert.ok(lines.includes('GET     /admin/api/v1/support/banks  (support/banks list)'), run.stdout);
   assert.ok(lines.includes('DELETE  /admin/api/v1/support/banks/{id}/force  (support/banks forceDelete)'), run.stdout);
   assert.ok(lines.includes('GET     /admin/api/v1/support/currencies/{currency_id}/rates  (support/currency-rates list)'), run.stdout);
-  assert.not.ok(lines.some((line) => line.startsWith('POST    /admin/api/v1/support/currencies  ')), 'currencies are read-only');
+  assert.not.ok(
+    lines.some((line) => line.startsWith('POST    /admin/api/v1/support/currencies  ')),
+    'currencies are read-only',
+  );
 });
 
 cli('an unknown command prints the usage and fails', async () => {

@@ -39,7 +39,10 @@ for (const target of databaseTargets()) {
     const stale = await app.client.delete(`${BANKS}/${created.body.data.id}`, { token: app.token, headers: { 'if-match': read } });
     assert.is(stale.status, 412);
     assert.is((await app.knex('banks').where('id', created.body.data.id).first('deleted_at')).deleted_at, null);
-    assert.is((await app.client.put(`${BANKS}/${created.body.data.id}`, { token: app.token, body: { city: 'Third' }, headers: { 'if-match': first.headers.etag as string } })).status, 200);
+    assert.is(
+      (await app.client.put(`${BANKS}/${created.body.data.id}`, { token: app.token, body: { city: 'Third' }, headers: { 'if-match': first.headers.etag as string } })).status,
+      200,
+    );
     assert.is((await app.client.delete(`${BANKS}/${created.body.data.id}`, { token: app.token, headers: { 'if-match': '*' } })).status, 200);
   });
 

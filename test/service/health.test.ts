@@ -18,7 +18,7 @@ for (const target of databaseTargets()) {
     assert.is(response.status, 200, response.text);
     assert.match(String(response.headers['content-type']), /^application\/json/);
     assert.is(response.body.status, 'ok');
-  assert.equal(Object.keys(response.body.pressure).sort(), ['event_loop_delay_ms', 'heap_used_mb', 'overloaded', 'rss_mb']);
+    assert.equal(Object.keys(response.body.pressure).sort(), ['event_loop_delay_ms', 'heap_used_mb', 'overloaded', 'rss_mb']);
   });
 
   test('a bad token does not matter to /health', async () => {
@@ -26,7 +26,7 @@ for (const target of databaseTargets()) {
     const response = await client.get('/health', { headers: { authorization: 'Bearer garbage' } });
     assert.is(response.status, 200, response.text);
     assert.is(response.body.status, 'ok');
-  assert.equal(Object.keys(response.body.pressure).sort(), ['event_loop_delay_ms', 'heap_used_mb', 'overloaded', 'rss_mb']);
+    assert.equal(Object.keys(response.body.pressure).sort(), ['event_loop_delay_ms', 'heap_used_mb', 'overloaded', 'rss_mb']);
   });
 
   test('GET /health is 503 once the database is gone, and says so in JSON', async () => {
@@ -35,7 +35,7 @@ for (const target of databaseTargets()) {
     const before = await cut.client.get('/health');
     assert.is(before.status, 200, before.text);
     assert.is(before.body.status, 'ok');
-  assert.equal(Object.keys(before.body.pressure).sort(), ['event_loop_delay_ms', 'heap_used_mb', 'overloaded', 'rss_mb']);
+    assert.equal(Object.keys(before.body.pressure).sort(), ['event_loop_delay_ms', 'heap_used_mb', 'overloaded', 'rss_mb']);
 
     await cut.knex.destroy();
     const started = Date.now();

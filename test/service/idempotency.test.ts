@@ -11,7 +11,8 @@ for (const target of databaseTargets()) {
   let app: TestApp & { token: string };
   let other: TestApp;
   const banks = async (name: string) => Number((await app.knex('banks').where('name', name).count({ n: '*' }).first())!.n);
-  const post = (client: TestApp['client'], key: string, body: unknown, token = app.token) => client.post(`${API}/support/banks`, { token, body, headers: { 'idempotency-key': key } });
+  const post = (client: TestApp['client'], key: string, body: unknown, token = app.token) =>
+    client.post(`${API}/support/banks`, { token, body, headers: { 'idempotency-key': key } });
 
   test.before(async () => {
     app = await sharedApp(target);
@@ -58,7 +59,10 @@ for (const target of databaseTargets()) {
 
   test('a retried workflow action answers what it answered, instead of a guard refusal', async () => {
     const category = (await app.knex('products_categories').orderBy('id').first('id')).id;
-    const product = await app.client.post(`${API}/inventories/products`, { token: app.token, body: { type: 'goods', name: `Retried ${target.name}`, price: 1, category_id: category } });
+    const product = await app.client.post(`${API}/inventories/products`, {
+      token: app.token,
+      body: { type: 'goods', name: `Retried ${target.name}`, price: 1, category_id: category },
+    });
     const receipt = await app.client.post(`${API}/inventories/receipts`, { token: app.token, body: { moves: [{ product_id: product.body.data.id, product_uom_qty: 1 }] } });
     const key = `todo-${target.name}-${receipt.body.data.id}`;
     const first = await app.client.post(`${API}/inventories/receipts/${receipt.body.data.id}/todo`, { token: app.token, headers: { 'idempotency-key': key } });

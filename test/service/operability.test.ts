@@ -31,7 +31,8 @@ test('/metrics: requests and latency per route template, rate-limit rejections, 
   assert.match(text, /http_request_duration_seconds_bucket\{le="0.1",method="GET",route="\/admin\/api\/v1\/support\/banks\/:id",status_code="404"\}/);
   assert.match(text, /http_rate_limit_rejections_total \d+/);
   assert.match(text, /http_requests_total\{method="GET",route="\/admin\/api\/v1\/support\/banks\/:id",status_code="429"\} \d/);
-  for (const series of ['db_pool_connections_in_use', 'db_pool_connections_free', 'db_pool_acquires_pending', 'nodejs_eventloop_lag_seconds', 'process_resident_memory_bytes']) assert.match(text, new RegExp(`^${series} `, 'm'), series);
+  for (const series of ['db_pool_connections_in_use', 'db_pool_connections_free', 'db_pool_acquires_pending', 'nodejs_eventloop_lag_seconds', 'process_resident_memory_bytes'])
+    assert.match(text, new RegExp(`^${series} `, 'm'), series);
 });
 
 test('METRICS_TOKEN guards /metrics', async () => {
@@ -70,7 +71,10 @@ test('past MAX_EVENT_LOOP_DELAY_MS requests get 503 with Retry-After, /health sa
   assert.ok(shed, `some requests were shed: ${answers.map((a) => a.status).join(',')}`);
   assert.equal(shed!.body, { message: 'The service is overloaded right now. Retry in a moment.' });
   assert.is(shed!.retryAfter, '5');
-  assert.ok(answers.every((answer) => answer.status === 200 || answer.status === 503), 'nothing but 200 and 503');
+  assert.ok(
+    answers.every((answer) => answer.status === 200 || answer.status === 503),
+    'nothing but 200 and 503',
+  );
   assert.equal([health?.body.status, health?.body.pressure.overloaded], ['overloaded', true], '/health says so');
   let recovered = 0;
   for (let i = 0; i < 20 && recovered !== 200; i++) {

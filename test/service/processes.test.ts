@@ -46,7 +46,11 @@ function start(env: Record<string, string>): Promise<Running> {
 }
 
 async function login(baseUrl: string): Promise<string> {
-  const response = await fetch(`${baseUrl}/admin/api/v1/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'admin@example.com', password: 'processes-password' }) });
+  const response = await fetch(`${baseUrl}/admin/api/v1/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'admin@example.com', password: 'processes-password' }),
+  });
   return ((await response.json()) as { token: string }).token;
 }
 
@@ -64,9 +68,17 @@ test('SIGTERM lets the request in flight finish, then the process exits 0', asyn
   const token = await login(running.baseUrl);
   const lines = Array.from({ length: 1000 }, (_, i) => ({ product_id: 1, product_qty: 1 + (i % 5), price_unit: 10 }));
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-  const product = await fetch(`${running.baseUrl}/admin/api/v1/products/products`, { method: 'POST', headers, body: JSON.stringify({ type: 'goods', name: 'Shutdown', price: 1, category_id: 1 }) });
+  const product = await fetch(`${running.baseUrl}/admin/api/v1/products/products`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ type: 'goods', name: 'Shutdown', price: 1, category_id: 1 }),
+  });
   const productId = ((await product.json()) as { data: { id: number } }).data.id;
-  const partner = await fetch(`${running.baseUrl}/admin/api/v1/partners/partners`, { method: 'POST', headers, body: JSON.stringify({ account_type: 'company', name: 'Shutdown customer' }) });
+  const partner = await fetch(`${running.baseUrl}/admin/api/v1/partners/partners`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ account_type: 'company', name: 'Shutdown customer' }),
+  });
   const partnerId = ((await partner.json()) as { data: { id: number } }).data.id;
   const inFlight = fetch(`${running.baseUrl}/admin/api/v1/sales/orders`, {
     method: 'POST',
@@ -99,7 +111,14 @@ if (mysqlUrl) {
       const db = knexFactory({ client: 'mysql2', connection: { host: config.host, port: config.port, user: config.user, password: config.password, database: name } });
       assert.equal(await db('users').pluck('email'), ['admin@example.com'], 'one administrator');
       assert.is(Number((await db('companies').count({ n: '*' }).first())!.n), 1, 'one company');
-      for (const [table, column] of [['currencies', 'name'], ['countries', 'code'], ['unit_of_measure_categories', 'name'], ['permissions', 'name'], ['inventories_locations', 'full_name'], ['inventories_operation_types', 'name']] as const) {
+      for (const [table, column] of [
+        ['currencies', 'name'],
+        ['countries', 'code'],
+        ['unit_of_measure_categories', 'name'],
+        ['permissions', 'name'],
+        ['inventories_locations', 'full_name'],
+        ['inventories_operation_types', 'name'],
+      ] as const) {
         const doubles = await db(table).select(column).count({ n: '*' }).groupBy(column).havingRaw('COUNT(*) > 1');
         assert.equal(doubles, [], `no ${table} twice`);
       }

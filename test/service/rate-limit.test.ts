@@ -104,10 +104,7 @@ for (const target of databaseTargets()) {
     assert.is(other.status, 401);
     assert.is(header(other, 'x-ratelimit-remaining'), '2');
     // Login attempts count against the address too: an exhausted address cannot try passwords.
-    assertTooMany(
-      await proxied.client.post(`${API}/login`, { body: { email: ADMIN.email, password: ADMIN.password }, headers }),
-      'login from the exhausted address',
-    );
+    assertTooMany(await proxied.client.post(`${API}/login`, { body: { email: ADMIN.email, password: ADMIN.password }, headers }), 'login from the exhausted address');
   });
 
   test('login attempts for many e-mails from one address share its bucket', async () => {
@@ -141,10 +138,7 @@ for (const target of databaseTargets()) {
     assertTooMany(right, 'third login with the right password');
     assert.is(right.body.token, undefined);
     // Changing the case of the e-mail is the same e-mail.
-    assertTooMany(
-      await logins.client.post(`${API}/login`, { body: { email: ' Admin@Example.com ', password: ADMIN.password }, headers }),
-      'same e-mail in other case',
-    );
+    assertTooMany(await logins.client.post(`${API}/login`, { body: { email: ' Admin@Example.com ', password: ADMIN.password }, headers }), 'same e-mail in other case');
     const another = await logins.client.post(`${API}/login`, { body: { email: 'someone-else@example.com', password: 'wrong-password-1' }, headers });
     assert.is(another.status, 401, another.text);
     assert.equal(another.body, { message: 'The provided credentials are incorrect.' });
@@ -156,7 +150,7 @@ for (const target of databaseTargets()) {
       const response = await proxied.client.get('/health', { headers });
       assert.is(response.status, 200, `health call ${i + 1}`);
       assert.is(response.body.status, 'ok');
-  assert.equal(Object.keys(response.body.pressure).sort(), ['event_loop_delay_ms', 'heap_used_mb', 'overloaded', 'rss_mb']);
+      assert.equal(Object.keys(response.body.pressure).sort(), ['event_loop_delay_ms', 'heap_used_mb', 'overloaded', 'rss_mb']);
       assert.is(response.headers['x-ratelimit-limit'], undefined);
     }
     const response = await proxied.client.get(PROTECTED, { headers });

@@ -62,7 +62,10 @@ test('with Redis unreachable requests go through (no 500), and limits come back 
   const during = [];
   for (let i = 0; i < 6; i++) during.push((await banks()).status);
   assert.equal(during, [200, 200, 200, 200, 200, 200], 'unlimited, never a 500');
-  assert.ok(app.logs.some((line) => line.includes('Redis unavailable')), 'a warning is logged');
+  assert.ok(
+    app.logs.some((line) => line.includes('Redis unavailable')),
+    'a warning is logged',
+  );
 
   await listen();
   let limited = false;

@@ -11,7 +11,20 @@ import { seed, type SeedResult } from '../../src/seed/index.ts';
 import { databaseTargets, type Target } from '../helpers/targets.ts';
 
 const ADMIN = { adminEmail: 'owner@example.com', adminName: 'Owner', adminPassword: undefined };
-const TABLES = ['users', 'permissions', 'roles', 'role_permissions', 'user_roles', 'user_companies', 'currencies', 'countries', 'states', 'companies', 'unit_of_measure_categories', 'unit_of_measures'];
+const TABLES = [
+  'users',
+  'permissions',
+  'roles',
+  'role_permissions',
+  'user_roles',
+  'user_companies',
+  'currencies',
+  'countries',
+  'states',
+  'companies',
+  'unit_of_measure_categories',
+  'unit_of_measures',
+];
 const UOM_CATEGORIES = ['Unit', 'Weight', 'Working Time', 'Length / Distance', 'Surface', 'Volume'];
 
 interface FreshDatabase {
@@ -127,8 +140,14 @@ for (const target of databaseTargets()) {
   test('the states of the US include California (CA)', async () => {
     const states = await knex('states').join('countries', 'countries.id', 'states.country_id').where('countries.code', 'US').select('states.name', 'states.code');
     assert.ok(states.length >= 50, `${states.length} US states`);
-    assert.ok(states.some((s) => s.name === 'California' && s.code === 'CA'), 'California is there');
-    assert.ok(states.some((s) => s.name === 'Texas' && s.code === 'TX'), 'Texas is there');
+    assert.ok(
+      states.some((s) => s.name === 'California' && s.code === 'CA'),
+      'California is there',
+    );
+    assert.ok(
+      states.some((s) => s.name === 'Texas' && s.code === 'TX'),
+      'Texas is there',
+    );
     for (const state of states) assert.not.match(state.code, /^US-/, 'codes are without the country prefix');
   });
 
@@ -143,7 +162,10 @@ for (const target of databaseTargets()) {
 
   test('the six UOM categories, each with one reference unit', async () => {
     const categories = await knex('unit_of_measure_categories').orderBy('id').select('id', 'name');
-    assert.equal(categories.map((c) => c.name), UOM_CATEGORIES);
+    assert.equal(
+      categories.map((c) => c.name),
+      UOM_CATEGORIES,
+    );
     for (const category of categories) {
       const references = await knex('unit_of_measures').where({ category_id: category.id, type: 'reference' }).select('name', 'factor');
       assert.is(references.length, 1, `${category.name} has one reference unit`);

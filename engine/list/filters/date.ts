@@ -3,8 +3,7 @@ import type { FilterKind } from './types.ts';
 import { isCalendarDate } from '../../schema/formats.ts';
 
 export const date: FilterKind<string> = {
-  parse: (raw, filter) =>
-    isCalendarDate(raw) ? { value: raw } : { error: `The filter[${filter.name}] value must be a date in the format YYYY-MM-DD.` },
+  parse: (raw, filter) => (isCalendarDate(raw) ? { value: raw } : { error: `The filter[${filter.name}] value must be a date in the format YYYY-MM-DD.` }),
   condition(value, column, filter) {
     if (filter.field!.type === 'date') return { sql: `${column} = ?`, params: [value] };
     const next = new Date(`${value}T00:00:00Z`);

@@ -6,7 +6,10 @@ import { parseTypedValue } from './typed-value.ts';
 export const list: FilterKind<Array<string | number | boolean>> = {
   parse(raw, filter) {
     const values: Array<string | number | boolean> = [];
-    for (const item of raw.split(',').map((part) => part.trim()).filter(Boolean)) {
+    for (const item of raw
+      .split(',')
+      .map((part) => part.trim())
+      .filter(Boolean)) {
       const parsed = parseTypedValue(item, filter);
       if ('error' in parsed) return { error: parsed.error.replace('value must be', 'values must each be') };
       values.push(parsed.value);

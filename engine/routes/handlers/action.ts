@@ -26,7 +26,7 @@ export function actionHandler(runtime: ResourceRuntime, name: string) {
     authorize(runtime, request, name, { parent: parent?.record, record: found });
     const body = (request.body && typeof request.body === 'object' && !Array.isArray(request.body) ? request.body : {}) as Record<string, unknown>;
 
-    let result: ActionResult | void;
+    let result: ActionResult | undefined;
     try {
       result = await inTransaction(deps.knex, async (trx) => {
         const record = await trx(def.table).where('id', id).forUpdate().first();
@@ -34,7 +34,7 @@ export function actionHandler(runtime: ResourceRuntime, name: string) {
         for (const [column, allowed] of Object.entries(action.when ?? {})) {
           if (!allowed.includes(String(record[column]))) throw new ActionRefusedError(action.refused!);
         }
-        return run({ trx, def, user: request.authUser!, record, body, params: request.params as Record<string, string> });
+        return (await run({ trx, def, user: request.authUser!, record, body, params: request.params as Record<string, string> })) ?? undefined;
       });
     } catch (error) {
       throw clientErrorFromDb(error, def) ?? error;

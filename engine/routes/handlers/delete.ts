@@ -25,7 +25,9 @@ export function deleteHandler(runtime: ResourceRuntime) {
         await runHooks(context, def, 'beforeDelete', { trx, def, user: context.user, values: {}, record, params: context.params });
         if (def.softDelete) {
           const now = nowTimestamp();
-          await trx(def.table).where('id', id).update(def.timestamps ? { deleted_at: now, updated_at: now } : { deleted_at: now });
+          await trx(def.table)
+            .where('id', id)
+            .update(def.timestamps ? { deleted_at: now, updated_at: now } : { deleted_at: now });
         } else {
           await assertDeletable(runtime, trx, id);
           await trx(def.table).where('id', id).delete();

@@ -39,7 +39,10 @@ export function computeLine({ priceUnit, quantity, discount, taxes, precision }:
   const amounts = taxes.map((tax) => ({ id: tax.id, amount: roundTo(taxAmount(tax, base, quantity), precision) }));
   const includedTotal = amounts.filter((_, i) => taxes[i]!.priceInclude).reduce((sum, tax) => sum + tax.amount, 0);
   const subtotal = included.length > 0 ? roundTo(gross - includedTotal, precision) : gross;
-  const tax = roundTo(amounts.reduce((sum, item) => sum + item.amount, 0), precision);
+  const tax = roundTo(
+    amounts.reduce((sum, item) => sum + item.amount, 0),
+    precision,
+  );
   return { subtotal, tax, total: roundTo(subtotal + tax, precision), taxes: amounts };
 }
 

@@ -16,7 +16,10 @@ export const prepareLocation: Hook = async ({ trx, values, record }) => {
   if (parentId === undefined || parentId === null) return;
   const parent = await trx(TABLE).where('id', parentId).first('id', 'parent_path', 'company_id', 'warehouse_id');
   if (record) {
-    const ancestors = String(parent?.parent_path ?? '').split('/').filter(Boolean).map(Number);
+    const ancestors = String(parent?.parent_path ?? '')
+      .split('/')
+      .filter(Boolean)
+      .map(Number);
     if (Number(parentId) === Number(record.id) || ancestors.includes(Number(record.id))) {
       throw new ValidationError({ parent_id: ['The parent id cannot be the location itself or one of its sub-locations.'] });
     }

@@ -54,7 +54,8 @@ export const returnOperation: Action = async ({ trx, record, user, body }) => {
   const moves = (await trx('inventories_moves').where('operation_id', record.id).where('state', 'done').orderBy('id')).filter((move) => qty(move.quantity) > 0);
   const quantities = returnQuantities(body, moves);
   const type = await trx('inventories_operation_types').where('id', record.operation_type_id).first();
-  const returnType = (type.return_operation_type_id && (await trx('inventories_operation_types').where('id', type.return_operation_type_id).whereNull('deleted_at').first())) || type;
+  const returnType =
+    (type.return_operation_type_id && (await trx('inventories_operation_types').where('id', type.return_operation_type_id).whereNull('deleted_at').first())) || type;
   const now = nowTimestamp();
   const name = await nextDocumentName(trx, {
     code: operationTypeSequenceCode(returnType.id),
@@ -125,7 +126,8 @@ function returnQuantities(body: Record<string, unknown>, moves: Array<Record<str
   body.moves.forEach((entry, index) => {
     const { id, quantity } = (entry ?? {}) as { id?: unknown; quantity?: unknown };
     if (typeof id !== 'number' || !done.has(id)) errors[`moves.${index}.id`] = [`The selected moves.${index}.id is not a done move of this operation.`];
-    else if (typeof quantity !== 'number' || !Number.isFinite(quantity) || quantity <= 0) errors[`moves.${index}.quantity`] = [`The moves.${index}.quantity field must be greater than 0.`];
+    else if (typeof quantity !== 'number' || !Number.isFinite(quantity) || quantity <= 0)
+      errors[`moves.${index}.quantity`] = [`The moves.${index}.quantity field must be greater than 0.`];
     else if (qty(quantity) > done.get(id)!) errors[`moves.${index}.quantity`] = [`The moves.${index}.quantity field must not be greater than the ${done.get(id)} done.`];
     else chosen.set(id, qty(quantity));
   });

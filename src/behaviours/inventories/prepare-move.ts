@@ -10,9 +10,22 @@ export const prepareMoves: BatchHook = async (contexts) => {
   const operationIds = [...new Set(contexts.map(({ values, record }) => Number(values.operation_id ?? record?.operation_id)))];
   const operations = new Map((await trx('inventories_operations').whereIn('id', operationIds)).map((row) => [Number(row.id), row]));
   const productIds = contexts.map(({ values, record }) => values.product_id ?? record?.product_id);
-  const products = new Map((await trx('products_products').whereIn('id', [...new Set(productIds.map(Number))]).select('id', 'name', 'type', 'uom_id')).map((row) => [Number(row.id), row]));
+  const products = new Map(
+    (
+      await trx('products_products')
+        .whereIn('id', [...new Set(productIds.map(Number))])
+        .select('id', 'name', 'type', 'uom_id')
+    ).map((row) => [Number(row.id), row]),
+  );
   const destinations = new Map(
-    (await trx('inventories_locations').whereIn('id', [...operations.values()].map((operation) => operation.destination_location_id)).select('id', 'warehouse_id')).map((row) => [Number(row.id), row]),
+    (
+      await trx('inventories_locations')
+        .whereIn(
+          'id',
+          [...operations.values()].map((operation) => operation.destination_location_id),
+        )
+        .select('id', 'warehouse_id')
+    ).map((row) => [Number(row.id), row]),
   );
   const units = await unitsById(trx, [...contexts.map(({ values, record }) => values.uom_id ?? record?.uom_id), ...[...products.values()].map((product) => product.uom_id)]);
 

@@ -9,7 +9,8 @@ import { completeMoves } from './stock/validate.ts';
 export const prepareQuantity: Hook = async ({ trx, values, record, user }) => {
   if (record) {
     const moved = (['product_id', 'location_id'] as const).filter((key) => values[key] !== undefined && Number(values[key]) !== Number(record[key]));
-    if (moved.length > 0) throw new ValidationError(Object.fromEntries(moved.map((key) => [key, [`The ${key.replace('_', ' ')} of a quantity cannot change; count another row instead.`]])));
+    if (moved.length > 0)
+      throw new ValidationError(Object.fromEntries(moved.map((key) => [key, [`The ${key.replace('_', ' ')} of a quantity cannot change; count another row instead.`]])));
     values.user_id = user.id;
     return;
   }
@@ -74,8 +75,10 @@ export const clearCount: Action = async ({ trx, record }) => {
 };
 
 /** A product's stock over all internal locations: on hand, reserved, and free (on hand less reserved). */
-const sumOverInternal = (expression: string): Subquery => (table) =>
-  `SELECT COALESCE(SUM(${expression}), 0) FROM \`inventories_product_quantities\` q INNER JOIN \`inventories_locations\` l ON l.\`id\` = q.\`location_id\` AND l.\`type\` = 'internal' WHERE q.\`product_id\` = ${table}.\`id\``;
+const sumOverInternal =
+  (expression: string): Subquery =>
+  (table) =>
+    `SELECT COALESCE(SUM(${expression}), 0) FROM \`inventories_product_quantities\` q INNER JOIN \`inventories_locations\` l ON l.\`id\` = q.\`location_id\` AND l.\`type\` = 'internal' WHERE q.\`product_id\` = ${table}.\`id\``;
 
 export const onHandQuantity = sumOverInternal('q.`quantity`');
 export const reservedQuantity = sumOverInternal('q.`reserved_quantity`');

@@ -14,10 +14,16 @@ export const computeOrderTotals: Hook = async ({ trx, record }) => {
   const currency = await trx('currencies').where('id', order.currency_id).first('decimal_places');
   const precision = Number(currency?.decimal_places ?? 2);
   const lines = await trx('sales_order_lines').where('order_id', order.id).orderBy('id');
-  const taxRows = lines.length === 0 ? [] : await trx('sales_order_line_taxes')
-    .join('accounts_taxes', 'accounts_taxes.id', 'sales_order_line_taxes.tax_id')
-    .whereIn('sales_order_line_taxes.order_line_id', lines.map((line: any) => line.id))
-    .select('sales_order_line_taxes.order_line_id', 'accounts_taxes.id', 'accounts_taxes.amount_type', 'accounts_taxes.amount', 'accounts_taxes.price_include');
+  const taxRows =
+    lines.length === 0
+      ? []
+      : await trx('sales_order_line_taxes')
+          .join('accounts_taxes', 'accounts_taxes.id', 'sales_order_line_taxes.tax_id')
+          .whereIn(
+            'sales_order_line_taxes.order_line_id',
+            lines.map((line: any) => line.id),
+          )
+          .select('sales_order_line_taxes.order_line_id', 'accounts_taxes.id', 'accounts_taxes.amount_type', 'accounts_taxes.amount', 'accounts_taxes.price_include');
 
   let untaxed = 0;
   let tax = 0;
@@ -30,7 +36,9 @@ export const computeOrderTotals: Hook = async ({ trx, record }) => {
     const amounts = computeLine({ priceUnit: Number(line.price_unit), quantity, discount: Number(line.discount), taxes, precision });
     // Every value is within its own limit, but a product of them may not be: refused, never stored differently.
     if (![amounts.subtotal, amounts.tax, amounts.total].every((amount) => Math.abs(amount) <= MAX_AMOUNT)) {
-      throw new ValidationError({ [`lines.${index}`]: [`The lines.${index} total (${amounts.total}) is more than an amount can hold (${MAX_AMOUNT}): lower its quantity or unit price.`] });
+      throw new ValidationError({
+        [`lines.${index}`]: [`The lines.${index} total (${amounts.total}) is more than an amount can hold (${MAX_AMOUNT}): lower its quantity or unit price.`],
+      });
     }
     updates.push({
       id: Number(line.id),
@@ -49,9 +57,11 @@ export const computeOrderTotals: Hook = async ({ trx, record }) => {
     throw new ValidationError({ lines: [`The order total (${roundTo(untaxed + tax, precision)}) is more than an amount can hold (${MAX_AMOUNT}): split the order.`] });
   }
   await updateRows(trx, 'sales_order_lines', updates);
-  await trx('sales_orders').where('id', order.id).update({
-    amount_untaxed: roundTo(untaxed, precision),
-    amount_tax: roundTo(tax, precision),
-    amount_total: roundTo(untaxed + tax, precision),
-  });
+  await trx('sales_orders')
+    .where('id', order.id)
+    .update({
+      amount_untaxed: roundTo(untaxed, precision),
+      amount_tax: roundTo(tax, precision),
+      amount_total: roundTo(untaxed + tax, precision),
+    });
 };

@@ -36,7 +36,9 @@ export const setOrderAsQuotation: Action = async ({ trx, record }) => {
 };
 
 export const toggleOrderLock: Action = async ({ trx, record }) => {
-  await trx('sales_orders').where('id', record.id).update({ locked: !Number(record.locked), updated_at: nowTimestamp() });
+  await trx('sales_orders')
+    .where('id', record.id)
+    .update({ locked: !Number(record.locked), updated_at: nowTimestamp() });
 };
 
 /**
@@ -57,7 +59,12 @@ async function createDelivery(trx: Trx, order: Record<string, any>, userId: numb
   if (!type) throw new ActionRefusedError('The order cannot be confirmed: no delivery operation type is configured.');
   const source = warehouse?.lot_stock_location_id ?? type.source_location_id;
   const now = nowTimestamp();
-  const name = await nextDocumentName(trx, { code: operationTypeSequenceCode(type.id), companyId: order.company_id, prefix: await operationTypeSequencePrefix(trx, type), padding: 5 });
+  const name = await nextDocumentName(trx, {
+    code: operationTypeSequenceCode(type.id),
+    companyId: order.company_id,
+    prefix: await operationTypeSequencePrefix(trx, type),
+    padding: 5,
+  });
   const [id] = await trx('inventories_operations').insert({
     name,
     origin: order.name,

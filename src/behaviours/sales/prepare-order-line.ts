@@ -11,7 +11,11 @@ export const prepareOrderLines: BatchHook = async (contexts) => {
   const orders = new Map((await trx('sales_orders').whereIn('id', orderIds)).map((row) => [Number(row.id), row]));
   const productIds = contexts.map(({ values, record }) => Number(values.product_id ?? record?.product_id));
   const products = new Map(
-    (await trx('products_products').whereIn('id', [...new Set(productIds)]).select('id', 'name', 'price', 'cost', 'uom_id', 'category_id')).map((row) => [Number(row.id), row]),
+    (
+      await trx('products_products')
+        .whereIn('id', [...new Set(productIds)])
+        .select('id', 'name', 'price', 'cost', 'uom_id', 'category_id')
+    ).map((row) => [Number(row.id), row]),
   );
   const pricing = new Map<number, Promise<Pricing>>(); // per price list, read once
   let nextSort: number | undefined;
@@ -61,15 +65,34 @@ interface Pricing {
 /** What pricing lines with a price list needs, read once for all the lines of a write. */
 async function loadPricing(trx: Parameters<Hook>[0]['trx'], order: Record<string, any>, products: Array<Record<string, any>>): Promise<Pricing> {
   const rules = await trx('sales_price_list_rules').where('price_list_id', order.price_list_id);
-  const categoryRows = await trx('products_categories').whereIn('id', [...new Set(products.map((product) => Number(product.category_id)))]).select('id', 'parent_path');
+  const categoryRows = await trx('products_categories')
+    .whereIn('id', [...new Set(products.map((product) => Number(product.category_id)))])
+    .select('id', 'parent_path');
   // The category and its ancestors, nearest first, from the path the category keeps ("/1/6/").
-  const categories = new Map(categoryRows.map((row) => [Number(row.id), [Number(row.id), ...String(row.parent_path ?? '').split('/').filter(Boolean).map(Number).reverse()]]));
+  const categories = new Map(
+    categoryRows.map((row) => [
+      Number(row.id),
+      [
+        Number(row.id),
+        ...String(row.parent_path ?? '')
+          .split('/')
+          .filter(Boolean)
+          .map(Number)
+          .reverse(),
+      ],
+    ]),
+  );
   return { rules: rules.map(toRule), categories, rate: await companyToOrderRate(trx, order) };
 }
 
 function priceFor(pricing: Pricing, order: Record<string, any>, product: Record<string, any>, quantity: number): number {
   const price = priceFromRules(
-    { id: product.id, price: Number(product.price), cost: product.cost === null ? null : Number(product.cost), categoryIds: pricing.categories.get(Number(product.category_id)) ?? [] },
+    {
+      id: product.id,
+      price: Number(product.price),
+      cost: product.cost === null ? null : Number(product.cost),
+      categoryIds: pricing.categories.get(Number(product.category_id)) ?? [],
+    },
     quantity,
     String(order.date_order),
     pricing.rules,

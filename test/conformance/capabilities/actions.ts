@@ -46,7 +46,10 @@ export function actionChecks(test: Test, context: () => ResourceContext) {
       const id = await target(ctx, 210);
       for (const [column, allowed] of Object.entries(action.when)) {
         const other = ctx.def.fields.get(column)?.enum?.find((value) => !allowed.includes(value)) ?? `not-${allowed[0]}`;
-        await ctx.app.knex(ctx.def.table).where('id', id).update({ [column]: other });
+        await ctx.app
+          .knex(ctx.def.table)
+          .where('id', id)
+          .update({ [column]: other });
         const before = await ctx.app.knex(ctx.def.table).where('id', id).first();
         const response = await ctx.client.post(`${recordPath(ctx, id)}/${action.name}`, { token: ctx.token });
         assert.is(response.status, 422, `${action.name} when ${column} is ${other}`);

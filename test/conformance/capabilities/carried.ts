@@ -9,7 +9,9 @@ import { validPayload, writableFields } from '../payloads.ts';
 export function carriedChecks(test: Test, context: () => ResourceContext) {
   test('ids fields: the ids sent become the whole set; [] clears it; left out keeps it', async () => {
     const ctx = context();
-    for (const [index, field] of writableFields(ctx.def).filter((f) => f.type === 'ids').entries()) {
+    for (const [index, field] of writableFields(ctx.def)
+      .filter((f) => f.type === 'ids')
+      .entries()) {
       const relation = ctx.def.relations.get(field.relation!)!;
       const through = relation.through!;
       const stored = async (id: number) => (await ctx.app.knex(through.table).where(through.from, id).pluck(through.to)).map(Number).sort();
@@ -22,7 +24,11 @@ export function carriedChecks(test: Test, context: () => ResourceContext) {
       assert.equal(await stored(id), expected, `${field.name} stored on create`);
       if (ctx.def.allowedIncludes.has(field.relation!)) {
         const shown = await ctx.client.get(`${recordPath(ctx, id)}?include=${field.relation}`, { token: ctx.token });
-        assert.equal(shown.body.data[relation.outputKey].map((item: any) => item.id), expected, `include=${field.relation}`);
+        assert.equal(
+          shown.body.data[relation.outputKey].map((item: any) => item.id),
+          expected,
+          `include=${field.relation}`,
+        );
       }
       const untouched = await ctx.client.put(recordPath(ctx, id), { token: ctx.token, body: {} });
       assert.is(untouched.status, 200);
@@ -52,7 +58,10 @@ export function carriedChecks(test: Test, context: () => ResourceContext) {
       const after = await children(id);
       assert.is(after.length, 2, 'kept one, added one');
       assert.is(after[0].id, first.id, 'the entry with an id is the same child');
-      assert.not.ok(after.some((row: any) => row.id === second.id), 'the left-out child is removed');
+      assert.not.ok(
+        after.some((row: any) => row.id === second.id),
+        'the left-out child is removed',
+      );
 
       const untouched = await ctx.client.put(recordPath(ctx, id), { token: ctx.token, body: {} });
       assert.is(untouched.status, 200);

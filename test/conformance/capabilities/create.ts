@@ -73,4 +73,3 @@ async function countRows(ctx: ResourceContext): Promise<number> {
   const row = await ctx.app.knex(ctx.def.table).count({ count: '*' }).first();
   return Number(row!.count);
 }
-

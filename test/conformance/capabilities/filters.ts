@@ -21,20 +21,30 @@ export function filterChecks(test: Test, context: () => ResourceContext) {
 
       if (filter.kind === 'exact' || filter.kind === 'date') {
         const rows = await listAll(ctx, `${key}=${encodeURIComponent(filterValue(field, value))}`);
-        assert.ok(rows.some((row) => row.id === sample.id), `${key} finds the record`);
+        assert.ok(
+          rows.some((row) => row.id === sample.id),
+          `${key} finds the record`,
+        );
         for (const row of rows) assert.ok(sameValue(field, row[field.name], value), `${key}: ${row[field.name]} = ${value}`);
       } else if (filter.kind === 'list') {
         const other = samples.find((row) => !sameValue(field, row[field.name], value)) ?? sample;
         const wanted = [value, other[field.name]];
         const rows = await listAll(ctx, `${key}=${encodeURIComponent(wanted.map((v) => filterValue(field, v)).join(','))}`);
         assert.ok(rows.some((row) => row.id === sample.id) && rows.some((row) => row.id === other.id), `${key} finds both records`);
-        for (const row of rows) assert.ok(wanted.some((v) => sameValue(field, row[field.name], v)), `${key}: ${row[field.name]} in ${wanted}`);
+        for (const row of rows)
+          assert.ok(
+            wanted.some((v) => sameValue(field, row[field.name], v)),
+            `${key}: ${row[field.name]} in ${wanted}`,
+          );
       } else if (filter.kind === 'partial') {
         const text = String(value);
         // The API trims filter values, so the piece must not start or end with a space.
         const part = swapCase(text.slice(Math.floor(text.length / 3), Math.floor(text.length / 3) + 3).trim() || text);
         const rows = await listAll(ctx, `${key}=${encodeURIComponent(part)}`);
-        assert.ok(rows.some((row) => row.id === sample.id), `${key}=${part} finds "${text}" whatever the case`);
+        assert.ok(
+          rows.some((row) => row.id === sample.id),
+          `${key}=${part} finds "${text}" whatever the case`,
+        );
         for (const row of rows) assert.ok(String(row[field.name]).toLowerCase().includes(part.toLowerCase()), `${key}: "${row[field.name]}" contains "${part}"`);
         const wildcard = await listAll(ctx, `${key}=${encodeURIComponent('%_%')}`);
         for (const row of wildcard) assert.ok(String(row[field.name]).includes('%_%'), `${key}: % and _ match literally`);
@@ -54,7 +64,14 @@ export function filterChecks(test: Test, context: () => ResourceContext) {
 
 async function expectNoMatch(ctx: ResourceContext, filter: FilterDef) {
   const field = filter.field!;
-  const value = field.type === 'boolean' ? undefined : field.type === 'date' ? '1901-01-01' : ['integer', 'number', 'decimal'].includes(field.type) ? '99999999' : `no-such-value-${ctx.payload.tag}`;
+  const value =
+    field.type === 'boolean'
+      ? undefined
+      : field.type === 'date'
+        ? '1901-01-01'
+        : ['integer', 'number', 'decimal'].includes(field.type)
+          ? '99999999'
+          : `no-such-value-${ctx.payload.tag}`;
   if (value === undefined) return;
   const response = await ctx.client.get(`${ctx.listPath}?filter[${filter.name}]=${value}`, { token: ctx.token });
   assert.is(response.status, 200);

@@ -38,7 +38,10 @@ export function lifecycleChecks(test: Test, context: () => ResourceContext) {
       if (trashed.values.includes('with')) assert.ok(await inList('&filter[trashed]=with'), 'filter[trashed]=with shows it');
       if (trashed.values.includes('only')) {
         const only = await ctx.client.get(`${ctx.listPath}?per_page=100&filter[trashed]=only`, { token: ctx.token });
-        assert.ok(only.body.data.some((row: any) => row.id === id), 'filter[trashed]=only shows it');
+        assert.ok(
+          only.body.data.some((row: any) => row.id === id),
+          'filter[trashed]=only shows it',
+        );
         for (const row of only.body.data) assert.ok(row.deleted_at === undefined || row.deleted_at !== null, 'only trashed rows');
       }
       assert.not.ok(await inList('&filter[trashed]=without'), 'filter[trashed]=without hides it');

@@ -34,7 +34,12 @@ export function permissionChecks(test: Test, context: () => ResourceContext) {
 
   /** Sends the operation's request as `token`; returns the status and, for writes, a look at the row after. */
   const attempt = async (ctx: ResourceContext, operation: Operation, token: string) => {
-    const rows = () => ctx.app.knex(ctx.def.table).count({ n: '*' }).first().then((row) => Number(row!.n));
+    const rows = () =>
+      ctx.app
+        .knex(ctx.def.table)
+        .count({ n: '*' })
+        .first()
+        .then((row) => Number(row!.n));
     switch (operation) {
       case 'list':
         return { response: await ctx.client.get(ctx.listPath, { token }), expected: 200 };

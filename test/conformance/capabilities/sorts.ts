@@ -15,7 +15,11 @@ export function sortChecks(test: Test, context: () => ResourceContext) {
           .orderBy('id', 'asc')
           .limit(100)
           .pluck('id');
-        assert.equal(response.body.data.map((row: any) => row.id), expected.map(Number), `sort=${descending ? '-' : ''}${name}`);
+        assert.equal(
+          response.body.data.map((row: any) => row.id),
+          expected.map(Number),
+          `sort=${descending ? '-' : ''}${name}`,
+        );
       }
     }
   });
@@ -25,11 +29,19 @@ export function sortChecks(test: Test, context: () => ResourceContext) {
     const plain = await ctx.client.get(`${ctx.listPath}?per_page=100`, { token: ctx.token });
     const query = liveRows(ctx);
     for (const sort of ctx.def.defaultSort) query.orderBy(sort.name, sort.descending ? 'desc' : 'asc');
-    assert.equal(plain.body.data.map((row: any) => row.id), (await query.orderBy('id').limit(100).pluck('id')).map(Number), 'default sort');
+    assert.equal(
+      plain.body.data.map((row: any) => row.id),
+      (await query.orderBy('id').limit(100).pluck('id')).map(Number),
+      'default sort',
+    );
     if (ctx.def.sorts.length < 2) return;
     const [first, second] = ctx.def.sorts as [string, string];
     const combined = await ctx.client.get(`${ctx.listPath}?per_page=100&sort=-${first},${second}`, { token: ctx.token });
     const expected = await liveRows(ctx).orderBy(first, 'desc').orderBy(second, 'asc').orderBy('id').limit(100).pluck('id');
-    assert.equal(combined.body.data.map((row: any) => row.id), expected.map(Number), `sort=-${first},${second}`);
+    assert.equal(
+      combined.body.data.map((row: any) => row.id),
+      expected.map(Number),
+      `sort=-${first},${second}`,
+    );
   });
 }

@@ -40,7 +40,15 @@ test('a tax included in the price is taken out of it; the total stays the quoted
 
 test('fixed taxes count per unit; several taxes add up', () => {
   const line = computeLine({ priceUnit: 10, quantity: 4, discount: 25, taxes: [vat15, eco], precision: 2 });
-  assert.equal(line, { subtotal: 30, tax: 6.5, total: 36.5, taxes: [{ id: 1, amount: 4.5 }, { id: 3, amount: 2 }] });
+  assert.equal(line, {
+    subtotal: 30,
+    tax: 6.5,
+    total: 36.5,
+    taxes: [
+      { id: 1, amount: 4.5 },
+      { id: 3, amount: 2 },
+    ],
+  });
 });
 
 test('a currency without decimals rounds to units', () => {

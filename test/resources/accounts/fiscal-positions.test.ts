@@ -28,8 +28,17 @@ for (const target of databaseTargets()) {
     assert.is(created.status, 201, created.text);
     assert.is(created.body.message, 'Fiscal position created successfully.');
     const position = created.body.data;
-    assert.equal(position.taxes.map((t: any) => [t.tax_source_id, t.tax_destination_id]), [[taxes[0], taxes[1]], [taxes[1], null]]);
-    assert.equal(position.accounts.map((a: any) => [a.account_source_id, a.account_destination_id]), [[accounts[0], accounts[1]]]);
+    assert.equal(
+      position.taxes.map((t: any) => [t.tax_source_id, t.tax_destination_id]),
+      [
+        [taxes[0], taxes[1]],
+        [taxes[1], null],
+      ],
+    );
+    assert.equal(
+      position.accounts.map((a: any) => [a.account_source_id, a.account_destination_id]),
+      [[accounts[0], accounts[1]]],
+    );
 
     const [kept] = position.taxes;
     const updated = await client.put(`${API}/accounts/fiscal-positions/${position.id}?include=taxes,accounts`, {
@@ -37,8 +46,14 @@ for (const target of databaseTargets()) {
       body: { taxes: [{ id: kept.id, tax_source_id: taxes[1], tax_destination_id: null }], accounts: [{ account_source_id: accounts[2], account_destination_id: accounts[0] }] },
     });
     assert.is(updated.status, 200, updated.text);
-    assert.equal(updated.body.data.taxes.map((t: any) => [t.id, t.tax_source_id, t.tax_destination_id]), [[kept.id, taxes[1], null]]);
-    assert.equal(updated.body.data.accounts.map((a: any) => [a.account_source_id, a.account_destination_id]), [[accounts[2], accounts[0]]]);
+    assert.equal(
+      updated.body.data.taxes.map((t: any) => [t.id, t.tax_source_id, t.tax_destination_id]),
+      [[kept.id, taxes[1], null]],
+    );
+    assert.equal(
+      updated.body.data.accounts.map((a: any) => [a.account_source_id, a.account_destination_id]),
+      [[accounts[2], accounts[0]]],
+    );
 
     const renamed = await client.put(`${API}/accounts/fiscal-positions/${position.id}?include=taxes`, { token, body: { name: 'Export (renamed)' } });
     assert.is(renamed.body.data.taxes.length, 1, 'a body without taxes leaves them');

@@ -14,14 +14,21 @@ for (const target of databaseTargets()) {
     const { client, token } = await sharedApp(target);
     const listed = await client.get(`${API}/accounts/accounts?per_page=100&filter[id]=${STANDARD_ACCOUNTS.map((_, i) => i + 1).join(',')}&include=company`, { token });
     assert.is(listed.status, 200, listed.text);
-    assert.equal(listed.body.data.map((a: any) => a.code), STANDARD_ACCOUNTS.map(([code]) => code).sort(), 'the default sort is the code');
+    assert.equal(
+      listed.body.data.map((a: any) => a.code),
+      STANDARD_ACCOUNTS.map(([code]) => code).sort(),
+      'the default sort is the code',
+    );
     const receivable = listed.body.data.find((a: any) => a.code === '121000');
     assert.is(receivable.name, 'Account Receivable');
     assert.is(receivable.account_type, 'asset_receivable');
     assert.is(receivable.reconcile, true);
     assert.is(receivable.company.name, 'My Company');
     const income = await client.get(`${API}/accounts/accounts?filter[account_type]=income&filter[code]=400000`, { token });
-    assert.equal(income.body.data.map((a: any) => a.name), ['Product Sales']);
+    assert.equal(
+      income.body.data.map((a: any) => a.name),
+      ['Product Sales'],
+    );
   });
 
   test('the five journals, each with its default account', async () => {
@@ -33,7 +40,10 @@ for (const target of databaseTargets()) {
       STANDARD_JOURNALS.map(([name, code, type, account]) => [name, code, type, account]),
     );
     const bank = await client.get(`${API}/accounts/journals?filter[type]=bank`, { token });
-    assert.equal(bank.body.data.map((j: any) => j.code), ['BNK1']);
+    assert.equal(
+      bank.body.data.map((j: any) => j.code),
+      ['BNK1'],
+    );
     assert.is((await client.post(`${API}/accounts/journals`, { token, body: { name: 'x' } })).status, 405, 'journals are read-only');
   });
 
@@ -48,7 +58,10 @@ for (const target of databaseTargets()) {
     );
     assert.type(tax.tax_group_id, 'number');
     const purchase = await client.get(`${API}/accounts/taxes?filter[type_tax_use]=purchase&filter[id]=1,2`, { token });
-    assert.equal(purchase.body.data.map((t: any) => [t.name, t.amount]), [['15%', '15.0000']]);
+    assert.equal(
+      purchase.body.data.map((t: any) => [t.name, t.amount]),
+      [['15%', '15.0000']],
+    );
   });
 
   test('a new tax goes last unless it says its sort; its amount is a decimal string', async () => {

@@ -7,8 +7,16 @@ import { databaseTargets } from '../../helpers/targets.ts';
 
 const TERMS = `${API}/accounts/payment-terms`;
 const SEEDED = [
-  'Immediate Payment', '15 Days', '21 Days', '30 Days', '45 Days', 'End of Following Month',
-  '10 Days after End of Next Month', '30% Now, Balance 60 Days', '2/7 Net 30', '90 Days, on the 10th',
+  'Immediate Payment',
+  '15 Days',
+  '21 Days',
+  '30 Days',
+  '45 Days',
+  'End of Following Month',
+  '10 Days after End of Next Month',
+  '30% Now, Balance 60 Days',
+  '2/7 Net 30',
+  '90 Days, on the 10th',
 ];
 
 for (const target of databaseTargets()) {
@@ -30,12 +38,23 @@ for (const target of databaseTargets()) {
     assert.is(shown.body.data.due_terms.length, 1);
     const [due] = shown.body.data.due_terms;
     assert.equal(
-      { value: due.value, value_amount: due.value_amount, delay_type: due.delay_type, nb_days: due.nb_days, days_next_month: due.days_next_month, payment_id: due.payment_id, creator_id: due.creator_id },
+      {
+        value: due.value,
+        value_amount: due.value_amount,
+        delay_type: due.delay_type,
+        nb_days: due.nb_days,
+        days_next_month: due.days_next_month,
+        payment_id: due.payment_id,
+        creator_id: due.creator_id,
+      },
       { value: 'percent', value_amount: '100.0000', delay_type: 'days_after', nb_days: 0, days_next_month: 10, payment_id: term.id, creator_id: Number(admin.id) },
     );
 
     const nested = await client.get(`${TERMS}/${term.id}/due-terms`, { token });
-    assert.equal(nested.body.data.map((row: any) => row.id), [due.id]);
+    assert.equal(
+      nested.body.data.map((row: any) => row.id),
+      [due.id],
+    );
     assert.is(nested.body.data[0].value_amount, '100.0000');
   });
 
@@ -54,8 +73,15 @@ for (const target of databaseTargets()) {
     const { client, token } = await sharedApp(target);
     const listed = await client.get(`${TERMS}?sort=sort&per_page=100&filter[trashed]=with`, { token });
     assert.is(listed.status, 200);
-    assert.equal(listed.body.data.slice(0, 10).map((term: any) => term.name), SEEDED);
-    assert.equal(listed.body.data.slice(0, 10).map((term: any) => term.id), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 'ids 1–10 as in the original');
+    assert.equal(
+      listed.body.data.slice(0, 10).map((term: any) => term.name),
+      SEEDED,
+    );
+    assert.equal(
+      listed.body.data.slice(0, 10).map((term: any) => term.id),
+      [1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
+      'ids 1–10 as in the original',
+    );
     const immediate = await client.get(`${TERMS}/1?include=dueTerms,company`, { token });
     assert.is(immediate.body.data.name, 'Immediate Payment');
     assert.is(immediate.body.data.company.name, 'My Company');
@@ -64,23 +90,36 @@ for (const target of databaseTargets()) {
     assert.equal([seeded.value, seeded.value_amount, seeded.nb_days, seeded.delay_type], ['percent', '100.0000', 0, 'days_after']);
     const thirty = await client.get(`${TERMS}/4?include=dueTerms`, { token });
     assert.is(thirty.body.data.name, '30 Days');
-    assert.equal(thirty.body.data.due_terms.map((due: any) => [due.value, due.value_amount, due.nb_days, due.delay_type]), [['percent', '100.0000', 30, 'days_after']]);
+    assert.equal(
+      thirty.body.data.due_terms.map((due: any) => [due.value, due.value_amount, due.nb_days, due.delay_type]),
+      [['percent', '100.0000', 30, 'days_after']],
+    );
   });
 
   test('"30% Now, Balance 60 Days" is due 30 % at once and 70 % after 60 days', async () => {
     const { client, token } = await sharedApp(target);
     const found = await client.get(`${TERMS}?filter[name]=${encodeURIComponent('30% now')}&include=dueTerms`, { token });
     assert.is(found.status, 200);
-    assert.equal(found.body.data.map((term: any) => term.name), ['30% Now, Balance 60 Days'], 'a % in the filter matches literally');
+    assert.equal(
+      found.body.data.map((term: any) => term.name),
+      ['30% Now, Balance 60 Days'],
+      'a % in the filter matches literally',
+    );
     const dueTerms = found.body.data[0].due_terms.map((due: any) => [due.value, due.value_amount, due.nb_days, due.delay_type, due.days_next_month]);
     assert.equal(dueTerms, [
       ['percent', '30.0000', 0, 'days_after', 10],
       ['percent', '70.0000', 60, 'days_after', 10],
     ]);
     const byDays = await client.get(`${TERMS}/${found.body.data[0].id}/due-terms?sort=-nb_days`, { token });
-    assert.equal(byDays.body.data.map((due: any) => due.nb_days), [60, 0]);
+    assert.equal(
+      byDays.body.data.map((due: any) => due.nb_days),
+      [60, 0],
+    );
     const ninety = await client.get(`${TERMS}?filter[name]=${encodeURIComponent('on the 10th')}&include=dueTerms`, { token });
-    assert.equal(ninety.body.data[0].due_terms.map((due: any) => [due.nb_days, due.delay_type]), [[90, 'days_end_of_month_no_the']]);
+    assert.equal(
+      ninety.body.data[0].due_terms.map((due: any) => [due.nb_days, due.delay_type]),
+      [[90, 'days_end_of_month_no_the']],
+    );
   });
 
   test('a new payment term goes last; a sort sent is ignored', async () => {
@@ -97,7 +136,10 @@ for (const target of databaseTargets()) {
     const { client, token } = await sharedApp(target);
     const term = (await client.post(TERMS, { token, body: { name: 'Split (hand test)' } })).body.data;
     const base = `${TERMS}/${term.id}/due-terms`;
-    const created = await client.post(base, { token, body: { value: 'fixed', value_amount: 12.5, delay_type: 'days_after_end_of_month', nb_days: 15, days_next_month: null, payment_id: 1 } });
+    const created = await client.post(base, {
+      token,
+      body: { value: 'fixed', value_amount: 12.5, delay_type: 'days_after_end_of_month', nb_days: 15, days_next_month: null, payment_id: 1 },
+    });
     assert.is(created.status, 201, created.text);
     assert.is(created.body.message, 'Payment due term created successfully.');
     assert.is(created.body.data.payment_id, term.id, 'the path decides the term');
@@ -126,7 +168,12 @@ for (const target of databaseTargets()) {
   test('soft delete keeps the due terms; a permanent delete takes them along', async () => {
     const { client, token, knex } = await sharedApp(target);
     const term = (await client.post(TERMS, { token, body: { name: 'Short-lived' } })).body.data;
-    const dueTerms = () => knex('accounts_payment_due_terms').where('payment_id', term.id).count({ n: '*' }).first().then((row) => Number(row!.n));
+    const dueTerms = () =>
+      knex('accounts_payment_due_terms')
+        .where('payment_id', term.id)
+        .count({ n: '*' })
+        .first()
+        .then((row) => Number(row!.n));
     assert.equal((await client.delete(`${TERMS}/${term.id}`, { token })).body, { message: 'Payment term deleted successfully.' });
     assert.is(await dueTerms(), 1);
     assert.is((await client.get(`${TERMS}/${term.id}/due-terms`, { token })).status, 404, 'a trashed term hides its due terms');

@@ -25,7 +25,15 @@ for (const target of databaseTargets()) {
     const highest = Number((await knex('inventories_operation_types').max({ sort: 'sort' }).first())!.sort);
     const created = await client.post(TYPES, {
       token,
-      body: { name: 'Quality Control', type: 'internal', sequence_code: 'QC', create_backorder: 'never', source_location_id: stock, destination_location_id: stock, warehouse_id: warehouse.id },
+      body: {
+        name: 'Quality Control',
+        type: 'internal',
+        sequence_code: 'QC',
+        create_backorder: 'never',
+        source_location_id: stock,
+        destination_location_id: stock,
+        warehouse_id: warehouse.id,
+      },
     });
     assert.is(created.status, 201, created.text);
     assert.is(created.body.message, 'Operation type created successfully.');
@@ -68,7 +76,7 @@ for (const target of databaseTargets()) {
     assert.ok(refused.body.errors.company_id);
   });
 
-  test('a rule takes its operation type\'s warehouse and company; the route and type it uses stay', async () => {
+  test("a rule takes its operation type's warehouse and company; the route and type it uses stay", async () => {
     const { client, token } = await sharedApp(target);
     const { warehouse, stock } = await setup(client, token);
     const route = (await client.post(ROUTES, { token, body: { name: 'Replenish from the annex', warehouse_selectable: true } })).body.data;

@@ -28,7 +28,10 @@ for (const target of databaseTargets()) {
     const incoming = await typeOf('incoming');
     const response = await post('/inventories/receipts?include=operationType,moves', {
       origin: 'PO-1',
-      moves: [{ product_id: ids.flour, product_uom_qty: 1500, uom_id: ids.g }, { product_id: ids.flour, product_uom_qty: 2 }],
+      moves: [
+        { product_id: ids.flour, product_uom_qty: 1500, uom_id: ids.g },
+        { product_id: ids.flour, product_uom_qty: 2 },
+      ],
     });
     assert.is(response.status, 201, response.text);
     assert.is(response.body.message, 'Receipt created successfully.');
@@ -49,7 +52,10 @@ for (const target of databaseTargets()) {
   });
 
   test('internal transfers and dropships default to their own types; a type of another kind is refused', async () => {
-    for (const [path, type, label] of [['/inventories/internal-transfers', 'internal', 'Internal transfer'], ['/inventories/dropships', 'dropship', 'Dropship']] as const) {
+    for (const [path, type, label] of [
+      ['/inventories/internal-transfers', 'internal', 'Internal transfer'],
+      ['/inventories/dropships', 'dropship', 'Dropship'],
+    ] as const) {
       const expected = await typeOf(type);
       assert.ok(expected, `a fresh installation has a live ${type} operation type`);
       const response = await post(path, { moves: [{ product_id: ids.flour, product_uom_qty: 1 }] });
@@ -78,7 +84,10 @@ for (const target of databaseTargets()) {
     const beforeMoves = await app.knex('inventories_moves').count({ count: '*' }).first();
     const last = await post('/inventories/receipts', {});
     const response = await post('/inventories/receipts', {
-      moves: [{ product_id: ids.flour, product_uom_qty: 1 }, { product_id: 99999999, product_uom_qty: 100000000000 }],
+      moves: [
+        { product_id: ids.flour, product_uom_qty: 1 },
+        { product_id: 99999999, product_uom_qty: 100000000000 },
+      ],
     });
     assert.is(response.status, 422);
     assert.equal(response.body.errors, {
@@ -99,7 +108,12 @@ for (const target of databaseTargets()) {
     const last = await post('/inventories/receipts', {});
     // Both moves pass validation; the second is refused by its behaviour after the receipt and
     // the first move were written, inside the same transaction.
-    const response = await post('/inventories/receipts', { moves: [{ product_id: ids.flour, product_uom_qty: 1 }, { product_id: service.body.data.id, product_uom_qty: 1 }] });
+    const response = await post('/inventories/receipts', {
+      moves: [
+        { product_id: ids.flour, product_uom_qty: 1 },
+        { product_id: service.body.data.id, product_uom_qty: 1 },
+      ],
+    });
     assert.is(response.status, 422, response.text);
     assert.equal(response.body.errors, { 'moves.1.product_id': [`The product 'Installation ${target.name}' is a service and cannot be moved in stock.`] });
     assert.is(Number((await app.knex('inventories_operations').count({ count: '*' }).first())!.count), Number(before!.count) + 1, 'only the empty receipt');
@@ -109,14 +123,30 @@ for (const target of databaseTargets()) {
   });
 
   test('update: moves by id are updated, new ones added, left-out ones removed', async () => {
-    const created = await post('/inventories/receipts?include=moves', { moves: [{ product_id: ids.flour, product_uom_qty: 1 }, { product_id: ids.flour, product_uom_qty: 2 }] });
+    const created = await post('/inventories/receipts?include=moves', {
+      moves: [
+        { product_id: ids.flour, product_uom_qty: 1 },
+        { product_id: ids.flour, product_uom_qty: 2 },
+      ],
+    });
     const [first] = created.body.data.moves;
     const updated = await app.client.put(`${API}/inventories/receipts/${created.body.data.id}?include=moves`, {
       token: app.token,
-      body: { moves: [{ id: first.id, product_uom_qty: 5 }, { product_id: ids.flour, product_uom_qty: 250, uom_id: ids.g }] },
+      body: {
+        moves: [
+          { id: first.id, product_uom_qty: 5 },
+          { product_id: ids.flour, product_uom_qty: 250, uom_id: ids.g },
+        ],
+      },
     });
     assert.is(updated.status, 200, updated.text);
-    assert.equal(updated.body.data.moves.map((move: any) => [move.id === first.id, move.product_qty]), [[true, 5], [false, 0.25]]);
+    assert.equal(
+      updated.body.data.moves.map((move: any) => [move.id === first.id, move.product_qty]),
+      [
+        [true, 5],
+        [false, 0.25],
+      ],
+    );
   });
 
   test.run();

@@ -11,8 +11,15 @@ import { API, sharedApp } from '../../helpers/app.ts';
 import { databaseTargets } from '../../helpers/targets.ts';
 
 const TABLES = [
-  'inventories_locations', 'inventories_warehouses', 'inventories_operation_types', 'inventories_routes', 'inventories_route_warehouses',
-  'inventories_rules', 'sequences', 'inventories_tags', 'inventories_package_types',
+  'inventories_locations',
+  'inventories_warehouses',
+  'inventories_operation_types',
+  'inventories_routes',
+  'inventories_route_warehouses',
+  'inventories_rules',
+  'sequences',
+  'inventories_tags',
+  'inventories_package_types',
 ];
 const SEED_ADMIN = { adminEmail: 'owner@example.com', adminName: 'Owner', adminPassword: 'owner-password-1' };
 
@@ -21,7 +28,10 @@ for (const target of databaseTargets()) {
 
   test('the receipt type brings stock from Partners/Vendors into WH/Stock and numbers WH/IN/', async () => {
     const { client, token, knex } = await sharedApp(target);
-    const list = await client.get(`${API}/inventories/operation-types?filter[type]=incoming&sort=sort,id&include=sourceLocation,destinationLocation,returnOperationType,warehouse`, { token });
+    const list = await client.get(
+      `${API}/inventories/operation-types?filter[type]=incoming&sort=sort,id&include=sourceLocation,destinationLocation,returnOperationType,warehouse`,
+      { token },
+    );
     assert.is(list.status, 200, list.text);
     const receipts = list.body.data[0];
     assert.is(receipts.name, 'Receipts');
@@ -161,7 +171,12 @@ once('the setup is seeded once, with fresh sequences; a renamed or deleted row d
     const sequences = await knex('sequences').where('code', 'like', 'inventories.operation_type.%').orderBy('id').select('prefix', 'padding', 'next_number');
     assert.equal(
       sequences.map((s) => [s.prefix, Number(s.padding), Number(s.next_number)]),
-      [['WH/IN/', 5, 1], ['WH/OUT/', 5, 1], ['WH/INT/', 5, 1], ['DS/', 5, 1]],
+      [
+        ['WH/IN/', 5, 1],
+        ['WH/OUT/', 5, 1],
+        ['WH/INT/', 5, 1],
+        ['DS/', 5, 1],
+      ],
     );
 
     await knex('inventories_locations').where('name', 'Production').update({ name: 'Manufacturing', full_name: 'Virtual Locations/Manufacturing' });

@@ -59,7 +59,10 @@ for (const target of databaseTargets()) {
     assert.is(validated.body.message, 'Receipt validated successfully.');
     assert.is(validated.body.data.state, 'done');
     assert.ok(validated.body.data.closed_at, 'closed_at is set');
-    assert.equal(validated.body.data.moves.map((move: any) => [move.state, move.quantity]), [['done', 10]]);
+    assert.equal(
+      validated.body.data.moves.map((move: any) => [move.state, move.quantity]),
+      [['done', 10]],
+    );
     assert.is(await onHand(chair), 10);
     const shown = await get(`/inventories/products/${chair}`);
     assert.equal([shown.body.data.on_hand_quantity, shown.body.data.reserved_quantity, shown.body.data.free_quantity], [10, 0, 10]);
@@ -115,7 +118,10 @@ for (const target of databaseTargets()) {
     const id = await operation('deliveries', [[lamp, 6]]);
     await act('deliveries', id, 'todo');
     const move = await app.knex('inventories_moves').where('operation_id', id).first('id');
-    const updated = await app.client.put(`${API}/inventories/deliveries/${id}`, { token: app.token, body: { moves: [{ id: move.id, product_id: lamp, product_uom_qty: 6, quantity: 2 }] } });
+    const updated = await app.client.put(`${API}/inventories/deliveries/${id}`, {
+      token: app.token,
+      body: { moves: [{ id: move.id, product_id: lamp, product_uom_qty: 6, quantity: 2 }] },
+    });
     assert.is(updated.status, 200, updated.text);
     await act('deliveries', id, 'validate');
     assert.equal([await onHand(lamp), await reserved(lamp)], [8, 0]);
@@ -143,7 +149,13 @@ for (const target of databaseTargets()) {
     await act('internal-transfers', transfer, 'validate');
     assert.equal([await onHand(crate), await onHand(crate, shelf.body.data.id)], [2, 5]);
     const listed = await get(`/inventories/quantities?filter[product_id]=${crate}&sort=location_id`);
-    assert.equal(listed.body.data.map((row: any) => [row.location_id, row.quantity]), [[ids.stock, 2], [shelf.body.data.id, 5]]);
+    assert.equal(
+      listed.body.data.map((row: any) => [row.location_id, row.quantity]),
+      [
+        [ids.stock, 2],
+        [shelf.body.data.id, 5],
+      ],
+    );
 
     const dropship = await operation('dropships', [[crate, 9]]);
     await act('dropships', dropship, 'todo');
@@ -163,7 +175,10 @@ for (const target of databaseTargets()) {
     assert.is(response.body.message, 'Receipt return created successfully.');
     assert.match(back.name, /^WH\/OUT\/\d{5}$/, 'a receipt is returned by a delivery');
     assert.equal([back.return_id, back.return.id, back.state], [receipt, receipt, 'assigned']);
-    assert.equal(back.moves.map((m: any) => [m.product_uom_qty, m.origin_returned_move_id, m.source_location_id, m.destination_location_id]), [[2, move.id, ids.stock, ids.vendors]]);
+    assert.equal(
+      back.moves.map((m: any) => [m.product_uom_qty, m.origin_returned_move_id, m.source_location_id, m.destination_location_id]),
+      [[2, move.id, ids.stock, ids.vendors]],
+    );
     await act('deliveries', back.id, 'validate');
     assert.is(await onHand(box), 4);
     const tooMany = await post(`/inventories/receipts/${receipt}/return`, { moves: [{ id: move.id, quantity: 7 }] });
@@ -253,12 +268,20 @@ for (const target of databaseTargets()) {
     }
     for (const item of products) {
       const moves = await app.knex('inventories_moves').where({ product_id: item, state: 'done' }).select('quantity', 'source_location_id', 'destination_location_id');
-      const expected = moves.reduce((sum, m) => sum + (m.destination_location_id === ids.stock ? 1 : 0) * Number(m.quantity) - (m.source_location_id === ids.stock ? 1 : 0) * Number(m.quantity), 0);
+      const expected = moves.reduce(
+        (sum, m) => sum + (m.destination_location_id === ids.stock ? 1 : 0) * Number(m.quantity) - (m.source_location_id === ids.stock ? 1 : 0) * Number(m.quantity),
+        0,
+      );
       assert.is(await onHand(item), expected, `product ${item}: on hand equals done moves in minus out`);
-      assert.ok(await onHand(item) >= 0, 'never negative');
-      const open = await app.knex('inventories_moves').where({ product_id: item, source_location_id: ids.stock }).whereNotIn('state', ['done', 'cancel']).sum({ r: 'reserved_quantity' }).first();
+      assert.ok((await onHand(item)) >= 0, 'never negative');
+      const open = await app
+        .knex('inventories_moves')
+        .where({ product_id: item, source_location_id: ids.stock })
+        .whereNotIn('state', ['done', 'cancel'])
+        .sum({ r: 'reserved_quantity' })
+        .first();
       assert.is(await reserved(item), Number(open!.r ?? 0), 'reserved equals what open moves hold');
-      assert.ok(await reserved(item) <= await onHand(item), 'reserved never exceeds on hand');
+      assert.ok((await reserved(item)) <= (await onHand(item)), 'reserved never exceeds on hand');
     }
   });
 

@@ -62,9 +62,15 @@ for (const target of databaseTargets()) {
     assert.equal(listed.body.data, []);
     assert.is((await client.get(`${TAGS}/${tag.body.data.id}`, { token })).status, 404);
     const trashed = await client.get(`${TAGS}?filter[trashed]=only&filter[name]=short-lived`, { token });
-    assert.equal(trashed.body.data.map((row: any) => row.id), [tag.body.data.id]);
+    assert.equal(
+      trashed.body.data.map((row: any) => row.id),
+      [tag.body.data.id],
+    );
     assert.is((await client.post(`${TAGS}/${tag.body.data.id}/restore`, { token })).status, 200);
-    assert.equal((await client.get(`${TAGS}?filter[name]=short-lived`, { token })).body.data.map((row: any) => row.id), [tag.body.data.id]);
+    assert.equal(
+      (await client.get(`${TAGS}?filter[name]=short-lived`, { token })).body.data.map((row: any) => row.id),
+      [tag.body.data.id],
+    );
   });
 
   test.run();

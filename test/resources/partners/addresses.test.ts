@@ -28,14 +28,23 @@ for (const target of databaseTargets()) {
     assert.is(row.account_type, 'address', 'the scope is written, whatever the body says');
 
     const shown = await client.get(`${API}/partners/partners/${partnerId}?include=addresses,contacts`, { token });
-    assert.equal(shown.body.data.addresses.map((a: any) => a.id), [address.body.data.id]);
-    assert.equal(shown.body.data.contacts.map((c: any) => c.id), [contact.body.data.id]);
+    assert.equal(
+      shown.body.data.addresses.map((a: any) => a.id),
+      [address.body.data.id],
+    );
+    assert.equal(
+      shown.body.data.contacts.map((c: any) => c.id),
+      [contact.body.data.id],
+    );
 
     // The contact is a partner, not an address: the addresses routes do not see it.
     const asAddress = await client.get(`${API}/partners/partners/${partnerId}/addresses/${contact.body.data.id}`, { token });
     assert.is(asAddress.status, 404);
     const listed = await client.get(`${API}/partners/partners/${partnerId}/addresses`, { token });
-    assert.equal(listed.body.data.map((a: any) => a.id), [address.body.data.id]);
+    assert.equal(
+      listed.body.data.map((a: any) => a.id),
+      [address.body.data.id],
+    );
   });
 
   test('a soft-deleted address disappears from its partner until restored', async () => {

@@ -19,7 +19,13 @@ for (const target of databaseTargets()) {
     const { client, token } = await sharedApp(target);
     const titles = await client.get(`${API}/partners/titles?per_page=100&sort=id`, { token });
     const byName = new Map(titles.body.data.map((t: any) => [t.name, t.short_name]));
-    for (const [name, short] of [['Doctor', 'Dr.'], ['Madam', 'Mrs'], ['Miss', 'Miss'], ['Mister', 'Mr.'], ['Professor', 'Prof.']]) {
+    for (const [name, short] of [
+      ['Doctor', 'Dr.'],
+      ['Madam', 'Mrs'],
+      ['Miss', 'Miss'],
+      ['Mister', 'Mr.'],
+      ['Professor', 'Prof.'],
+    ]) {
       assert.is(byName.get(name), short, name);
     }
     const industries = await client.get(`${API}/partners/industries?per_page=100&filter[name]=manufacturing`, { token });

@@ -54,7 +54,10 @@ for (const target of databaseTargets()) {
     assert.is(negative.status, 422);
 
     const listed = await client.get(`${BASE}/${attribute.id}?include=options`, { token });
-    assert.equal(listed.body.data.options.map((o: any) => o.name), ['Oak', 'Pine']);
+    assert.equal(
+      listed.body.data.options.map((o: any) => o.name),
+      ['Oak', 'Pine'],
+    );
   });
 
   test('an option is only reachable under its own attribute', async () => {
@@ -84,7 +87,10 @@ for (const target of databaseTargets()) {
     assert.is(restored.status, 200, restored.text);
     assert.is(restored.body.message, 'Attribute restored successfully.');
     assert.is(restored.body.data.deleted_at, null);
-    assert.equal(restored.body.data.options.map((o: any) => o.name), ['Red']);
+    assert.equal(
+      restored.body.data.options.map((o: any) => o.name),
+      ['Red'],
+    );
   });
 
   test('force delete removes the attribute and its options, trashed or not', async () => {

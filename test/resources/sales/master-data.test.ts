@@ -57,16 +57,26 @@ for (const target of databaseTargets()) {
   test('UTM mediums and sources, and a campaign and order tags to point at', async () => {
     const { client, token } = await sharedApp(target);
     const mediums = await client.get(`${API}/sales/utm-mediums?filter[id]=1,2,3,4,5&sort=id`, { token });
-    assert.equal(mediums.body.data.map((m: any) => m.name), STANDARD_UTM_MEDIUMS);
+    assert.equal(
+      mediums.body.data.map((m: any) => m.name),
+      STANDARD_UTM_MEDIUMS,
+    );
     const sources = await client.get(`${API}/sales/utm-sources?filter[id]=1,2,3,4,5&sort=id`, { token });
-    assert.equal(sources.body.data.map((s: any) => s.name), STANDARD_UTM_SOURCES);
+    assert.equal(
+      sources.body.data.map((s: any) => s.name),
+      STANDARD_UTM_SOURCES,
+    );
     assert.is((await client.get(`${API}/sales/utm-campaigns/1`, { token })).status, 200);
     assert.is((await client.get(`${API}/sales/tags/1`, { token })).body.data.name, 'Product');
   });
 
   test('tag, medium and source names are unique (422)', async () => {
     const { client, token } = await sharedApp(target);
-    for (const [path, name] of [['tags', 'Product'], ['utm-mediums', 'Email'], ['utm-sources', 'Newsletter']]) {
+    for (const [path, name] of [
+      ['tags', 'Product'],
+      ['utm-mediums', 'Email'],
+      ['utm-sources', 'Newsletter'],
+    ]) {
       const response = await client.post(`${API}/sales/${path}`, { token, body: { name } });
       assert.is(response.status, 422, `${path}: ${response.text}`);
       assert.equal(response.body.errors, { name: ['The name has already been taken.'] });

@@ -27,7 +27,8 @@ for (const target of databaseTargets()) {
   test.before(async () => {
     app = await sharedApp(target);
     const category = (await app.knex('products_categories').orderBy('id').first('id')).id;
-    const product = async (name: string, type: string) => (await post('/inventories/products', { type, name: `${name} ${target.name}`, price: 100, category_id: category })).body.data.id as number;
+    const product = async (name: string, type: string) =>
+      (await post('/inventories/products', { type, name: `${name} ${target.name}`, price: 100, category_id: category })).body.data.id as number;
     ids.chair = await product('Workflow chair', 'goods');
     ids.service = await product('Assembly', 'service');
     ids.partner = (await post('/partners/partners', { account_type: 'company', name: `Workflow customer ${target.name}` })).body.data.id;
@@ -40,7 +41,10 @@ for (const target of databaseTargets()) {
     assert.is((await post(`/inventories/receipts/${receipt.body.data.id}/validate`)).status, 200);
     assert.is(await onHand(ids.chair!), 10);
 
-    const id = await order([[ids.chair!, 4], [ids.service!, 1]]);
+    const id = await order([
+      [ids.chair!, 4],
+      [ids.service!, 1],
+    ]);
     const confirmed = await post(`/sales/orders/${id}/confirm?include=deliveries.moves`);
     assert.is(confirmed.status, 200, confirmed.text);
     assert.is(confirmed.body.message, 'Order confirmed successfully.');
@@ -48,7 +52,11 @@ for (const target of databaseTargets()) {
     const [delivery] = confirmed.body.data.deliveries;
     assert.match(delivery.name, /^WH\/OUT\/\d{5}$/);
     assert.equal([delivery.origin, delivery.sale_order_id, delivery.state], [confirmed.body.data.name, id, 'assigned']);
-    assert.equal(delivery.moves.map((m: any) => [m.product_id, m.product_uom_qty]), [[ids.chair, 4]], 'the service line is not delivered');
+    assert.equal(
+      delivery.moves.map((m: any) => [m.product_id, m.product_uom_qty]),
+      [[ids.chair, 4]],
+      'the service line is not delivered',
+    );
     assert.is((await get(`/inventories/products/${ids.chair}`)).body.data.reserved_quantity, 4);
 
     assert.is((await post(`/inventories/deliveries/${delivery.id}/validate`)).status, 200);

@@ -34,7 +34,9 @@ for (const target of databaseTargets()) {
     ids.priceList = priceList.body.data.id;
     ids.eur = eur.id;
     // The desk costs 200 from 5 pieces on this price list (a rule as the price list screen would store it).
-    await app.knex('sales_price_list_rules').insert({ price_list_id: ids.priceList, product_id: ids.desk, min_quantity: 5, compute_price: 'fixed', fixed_price: 200, base: 'list_price' });
+    await app
+      .knex('sales_price_list_rules')
+      .insert({ price_list_id: ids.priceList, product_id: ids.desk, min_quantity: 5, compute_price: 'fixed', fixed_price: 200, base: 'list_price' });
   });
 
   const order = (lines: unknown[], extra: Record<string, unknown> = {}) => ({
@@ -46,10 +48,13 @@ for (const target of databaseTargets()) {
   });
 
   test('totals follow quantity, price, discount and taxes, rounded to the currency', async () => {
-    const response = await post('/sales/orders?include=lines', order([
-      { product_id: ids.chair, product_qty: 3, price_unit: 19.99, discount: 10, taxes: [ids.vat] },
-      { product_id: ids.desk, product_qty: 1, price_unit: 120, taxes: [ids.vatIncluded] },
-    ]));
+    const response = await post(
+      '/sales/orders?include=lines',
+      order([
+        { product_id: ids.chair, product_qty: 3, price_unit: 19.99, discount: 10, taxes: [ids.vat] },
+        { product_id: ids.desk, product_qty: 1, price_unit: 120, taxes: [ids.vatIncluded] },
+      ]),
+    );
     assert.is(response.status, 201, response.text);
     assert.is(response.body.message, 'Order created successfully.');
     const data = response.body.data;
@@ -70,10 +75,17 @@ for (const target of databaseTargets()) {
   });
 
   test('lines without a price are priced by the price list, whose currency the order takes', async () => {
-    const response = await post('/sales/orders?include=lines,currency', order(
-      [{ product_id: ids.desk, product_qty: 5 }, { product_id: ids.desk, product_qty: 1 }, { product_id: ids.chair, product_qty: 2, price_unit: 90 }],
-      { price_list_id: ids.priceList, currency_id: 1 },
-    ));
+    const response = await post(
+      '/sales/orders?include=lines,currency',
+      order(
+        [
+          { product_id: ids.desk, product_qty: 5 },
+          { product_id: ids.desk, product_qty: 1 },
+          { product_id: ids.chair, product_qty: 2, price_unit: 90 },
+        ],
+        { price_list_id: ids.priceList, currency_id: 1 },
+      ),
+    );
     assert.is(response.status, 201, response.text);
     const data = response.body.data;
     assert.is(data.currency_id, ids.eur, 'the price list currency wins over currency_id');
@@ -89,7 +101,9 @@ for (const target of databaseTargets()) {
     const child = await app.knex('products_categories').whereNotNull('parent_id').orderBy('id').first('id', 'parent_id');
     const lamp = await post('/products/products', { type: 'goods', name: `Lamp ${target.name}`, price: 40, category_id: child.id });
     const priceList = await post('/sales/price-lists', { name: `Category deal ${target.name}`, currency_id: 1 });
-    await app.knex('sales_price_list_rules').insert({ price_list_id: priceList.body.data.id, category_id: child.parent_id, compute_price: 'percentage', percent_price: 25, base: 'list_price', min_quantity: 0 });
+    await app
+      .knex('sales_price_list_rules')
+      .insert({ price_list_id: priceList.body.data.id, category_id: child.parent_id, compute_price: 'percentage', percent_price: 25, base: 'list_price', min_quantity: 0 });
     const response = await post('/sales/orders?include=lines', order([{ product_id: lamp.body.data.id, product_qty: 1 }], { price_list_id: priceList.body.data.id }));
     assert.is(response.status, 201, response.text);
     assert.is(response.body.data.lines[0].price_unit, 30, '25 % off the parent category');
@@ -103,10 +117,13 @@ for (const target of databaseTargets()) {
     const noPrice = await post('/sales/orders', order([{ product_id: ids.chair, product_qty: 1 }]));
     assert.is(noPrice.status, 422);
     assert.equal(noPrice.body.errors, { 'lines.0.price_unit': ['The lines.0.price unit field is required when price list id is not present.'] });
-    const badLine = await post('/sales/orders', order([
-      { product_id: ids.chair, product_qty: 1, price_unit: 1 },
-      { product_id: 99999999, product_qty: -1, price_unit: 1, discount: 120, taxes: [99999999] },
-    ]));
+    const badLine = await post(
+      '/sales/orders',
+      order([
+        { product_id: ids.chair, product_qty: 1, price_unit: 1 },
+        { product_id: 99999999, product_qty: -1, price_unit: 1, discount: 120, taxes: [99999999] },
+      ]),
+    );
     assert.is(badLine.status, 422);
     assert.equal(badLine.body.errors, {
       'lines.1.product_id': ['The selected lines.1.product id is invalid.'],
@@ -130,18 +147,32 @@ for (const target of databaseTargets()) {
   });
 
   test('update: lines sent replace the lines (by id, new, removed) and the totals follow', async () => {
-    const created = await post('/sales/orders?include=lines', order([
-      { product_id: ids.chair, product_qty: 1, price_unit: 100 },
-      { product_id: ids.desk, product_qty: 1, price_unit: 250 },
-    ]));
+    const created = await post(
+      '/sales/orders?include=lines',
+      order([
+        { product_id: ids.chair, product_qty: 1, price_unit: 100 },
+        { product_id: ids.desk, product_qty: 1, price_unit: 250 },
+      ]),
+    );
     const [chair] = created.body.data.lines;
     const updated = await app.client.put(`${API}/sales/orders/${created.body.data.id}?include=lines`, {
       token: app.token,
-      body: { lines: [{ id: chair.id, product_qty: 2 }, { product_id: ids.chair, product_qty: 1, price_unit: 50, taxes: [ids.vat] }] },
+      body: {
+        lines: [
+          { id: chair.id, product_qty: 2 },
+          { product_id: ids.chair, product_qty: 1, price_unit: 50, taxes: [ids.vat] },
+        ],
+      },
     });
     assert.is(updated.status, 200, updated.text);
     const lines = updated.body.data.lines;
-    assert.equal(lines.map((line: any) => [line.id === chair.id, line.product_qty, line.price_subtotal]), [[true, 2, 200], [false, 1, 50]]);
+    assert.equal(
+      lines.map((line: any) => [line.id === chair.id, line.product_qty, line.price_subtotal]),
+      [
+        [true, 2, 200],
+        [false, 1, 50],
+      ],
+    );
     assert.equal([updated.body.data.amount_untaxed, updated.body.data.amount_tax, updated.body.data.amount_total], [250, 7.5, 257.5]);
     const notes = await app.client.put(`${API}/sales/orders/${created.body.data.id}?include=lines`, { token: app.token, body: { note: 'Call first' } });
     assert.is(notes.body.data.lines.length, 2, 'lines left out of the body stay');

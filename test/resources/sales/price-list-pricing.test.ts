@@ -5,8 +5,18 @@ import { priceFromRules, type PriceRule } from '../../../src/behaviours/sales/pr
 const test = suite('price list pricing');
 const chair = { id: 7, price: 100, cost: 60, categoryIds: [3, 1] };
 const rule = (overrides: Partial<PriceRule>): PriceRule => ({
-  productId: null, categoryId: null, minQuantity: 0, computePrice: 'fixed', fixedPrice: null, percentPrice: null,
-  base: 'list_price', priceDiscount: null, priceSurcharge: null, dateStart: null, dateEnd: null, ...overrides,
+  productId: null,
+  categoryId: null,
+  minQuantity: 0,
+  computePrice: 'fixed',
+  fixedPrice: null,
+  percentPrice: null,
+  base: 'list_price',
+  priceDiscount: null,
+  priceSurcharge: null,
+  dateStart: null,
+  dateEnd: null,
+  ...overrides,
 });
 
 test('without a rule the product keeps its sales price', () => {
@@ -22,7 +32,11 @@ test('the product rule wins over the category rule, which wins over the global o
 });
 
 test('quantity breaks and dates', () => {
-  const rules = [rule({ productId: 7, fixedPrice: 95 }), rule({ productId: 7, minQuantity: 10, fixedPrice: 90 }), rule({ productId: 7, minQuantity: 10, fixedPrice: 50, dateEnd: '2025-01-31' })];
+  const rules = [
+    rule({ productId: 7, fixedPrice: 95 }),
+    rule({ productId: 7, minQuantity: 10, fixedPrice: 90 }),
+    rule({ productId: 7, minQuantity: 10, fixedPrice: 50, dateEnd: '2025-01-31' }),
+  ];
   assert.is(priceFromRules(chair, 5, '2025-05-01', rules), 95);
   assert.is(priceFromRules(chair, 10, '2025-05-01', rules), 90);
   assert.is(priceFromRules(chair, 10, '2025-01-15', rules) < 95, true);

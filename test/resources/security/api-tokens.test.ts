@@ -19,7 +19,10 @@ for (const target of databaseTargets()) {
   test.before(async () => {
     app = await sharedApp(target);
     other = await startApp(target, { knex: app.knex });
-    const role = await app.client.post(ROLES, { token: app.token, body: { name: `Tag sync ${target.name}`, permissions: ['view_any_inventory_tag', 'view_inventory_tag', 'create_inventory_tag'] } });
+    const role = await app.client.post(ROLES, {
+      token: app.token,
+      body: { name: `Tag sync ${target.name}`, permissions: ['view_any_inventory_tag', 'view_inventory_tag', 'create_inventory_tag'] },
+    });
     roleId = role.body.data.id;
     const email = `sync.${target.name}@example.com`;
     await app.client.post(USERS, { token: app.token, body: { name: 'Sync owner', email, password: 'sync-password', roles: [roleId] } });
@@ -54,7 +57,10 @@ for (const target of databaseTargets()) {
     assert.not.ok('token' in mine || 'token_hash' in mine, 'never the secret');
     assert.ok(mine.last_used_at, 'last use recorded');
     const admins = await app.client.get(TOKENS, { token: app.token });
-    assert.not.ok(admins.body.data.some((row: any) => row.id === created.body.data.id), 'nobody else’s tokens');
+    assert.not.ok(
+      admins.body.data.some((row: any) => row.id === created.body.data.id),
+      'nobody else’s tokens',
+    );
   });
 
   test('abilities must be known permissions the caller holds; an expiry must be in the future', async () => {
@@ -67,7 +73,10 @@ for (const target of databaseTargets()) {
     assert.equal(past.body.errors, { expires_at: ['The expires at field must be a date after now.'] });
     const missing = await app.client.post(TOKENS, { token: userToken, body: {} });
     assert.equal(Object.keys(missing.body.errors), ['name', 'abilities']);
-    const expiring = await app.client.post(TOKENS, { token: userToken, body: { name: 'Tomorrow', abilities: ['view_any_inventory_tag'], expires_at: new Date(Date.now() + 86_400_000).toISOString() } });
+    const expiring = await app.client.post(TOKENS, {
+      token: userToken,
+      body: { name: 'Tomorrow', abilities: ['view_any_inventory_tag'], expires_at: new Date(Date.now() + 86_400_000).toISOString() },
+    });
     assert.is(expiring.status, 201);
     assert.ok(expiring.body.data.expires_at);
   });
@@ -85,7 +94,10 @@ for (const target of databaseTargets()) {
     assert.is((await create(app.client, 4)).status, 403);
     assert.is((await app.client.get(`${API}/inventories/tags`, { token: secret })).status, 200);
 
-    assert.is((await app.client.put(`${ROLES}/${roleId}`, { token: app.token, body: { permissions: ['view_any_inventory_tag', 'view_inventory_tag', 'create_inventory_tag'] } })).status, 200);
+    assert.is(
+      (await app.client.put(`${ROLES}/${roleId}`, { token: app.token, body: { permissions: ['view_any_inventory_tag', 'view_inventory_tag', 'create_inventory_tag'] } })).status,
+      200,
+    );
     assert.is((await create(other.client, 5)).status, 201, 'and given back');
 
     const revoked = await app.client.delete(`${TOKENS}/${created.body.data.id}`, { token: userToken });

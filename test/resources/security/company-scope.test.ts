@@ -18,12 +18,16 @@ for (const target of databaseTargets()) {
 
   test.before(async () => {
     app = await sharedApp(target);
-    const company = async (name: string) => (await app.client.post(`${API}/support/companies`, { token: app.token, body: { name: `${name} ${target.name}`, currency_id: 1 } })).body.data.id as number;
+    const company = async (name: string) =>
+      (await app.client.post(`${API}/support/companies`, { token: app.token, body: { name: `${name} ${target.name}`, currency_id: 1 } })).body.data.id as number;
     ids.north = await company('North');
     ids.south = await company('South');
     const category = await app.knex('products_categories').orderBy('id').first('id');
     const product = async (name: string, companyId: number | null) => {
-      const response = await app.client.post(PRODUCTS, { token: app.token, body: { type: 'goods', name: `${name} ${target.name}`, price: 10, category_id: category.id, company_id: companyId } });
+      const response = await app.client.post(PRODUCTS, {
+        token: app.token,
+        body: { type: 'goods', name: `${name} ${target.name}`, price: 10, category_id: category.id, company_id: companyId },
+      });
       assert.is(response.status, 201, response.text);
       return response.body.data.id as number;
     };

@@ -8,7 +8,15 @@ import { API, sharedApp, type TestApp } from '../../helpers/app.ts';
 import { databaseTargets } from '../../helpers/targets.ts';
 
 const ORDERS = `${API}/sales/orders`;
-const ORDER_PERMISSIONS = ['view_any_sale_order', 'view_sale_order', 'create_sale_order', 'update_sale_order', 'delete_sale_order', 'restore_sale_order', 'force_delete_sale_order'];
+const ORDER_PERMISSIONS = [
+  'view_any_sale_order',
+  'view_sale_order',
+  'create_sale_order',
+  'update_sale_order',
+  'delete_sale_order',
+  'restore_sale_order',
+  'force_delete_sale_order',
+];
 
 for (const target of databaseTargets()) {
   const test = suite(`record scope [${target.name}]`);
@@ -18,7 +26,13 @@ for (const target of databaseTargets()) {
 
   test.before(async () => {
     app = await sharedApp(target);
-    for (const [name, scope] of [['solo', 'individual'], ['lead', 'group'], ['mate', 'group'], ['outsider', 'group'], ['boss', 'global']] as const) {
+    for (const [name, scope] of [
+      ['solo', 'individual'],
+      ['lead', 'group'],
+      ['mate', 'group'],
+      ['outsider', 'group'],
+      ['boss', 'global'],
+    ] as const) {
       const user = await userWith(app, { only: ORDER_PERMISSIONS, resourcePermission: scope, companies: [1], name });
       ids[name] = user.id;
       tokens[name] = user.token;
@@ -26,17 +40,29 @@ for (const target of databaseTargets()) {
     // A sales team: `lead` leads it, `mate` is a member.
     const team = await app.client.post(`${API}/sales/teams?include=members`, { token: app.token, body: { name: `Team ${target.name}`, user_id: ids.lead, members: [ids.mate] } });
     assert.is(team.status, 201, team.text);
-    assert.equal(team.body.data.members.map((m: any) => m.id), [ids.mate]);
+    assert.equal(
+      team.body.data.members.map((m: any) => m.id),
+      [ids.mate],
+    );
     ids.partner = (await app.client.post(`${API}/partners/partners`, { token: app.token, body: { account_type: 'company', name: `Scope customer ${target.name}` } })).body.data.id;
     const category = await app.knex('products_categories').orderBy('id').first('id');
-    const product = await app.client.post(`${API}/products/products`, { token: app.token, body: { type: 'goods', name: `Scope product ${target.name}`, price: 10, category_id: category.id } });
+    const product = await app.client.post(`${API}/products/products`, {
+      token: app.token,
+      body: { type: 'goods', name: `Scope product ${target.name}`, price: 10, category_id: category.id },
+    });
     assert.is(product.status, 201, product.text);
     ids.product = product.body.data.id;
     ids.term = (await app.knex('accounts_payment_terms').whereNull('deleted_at').orderBy('id').first('id')).id;
   });
 
   const orderOf = async (owner: string) => {
-    const body = { partner_id: ids.partner, payment_term_id: ids.term, date_order: '2025-03-14', user_id: ids[owner], lines: [{ product_id: ids.product, product_qty: 1, price_unit: 10 }] };
+    const body = {
+      partner_id: ids.partner,
+      payment_term_id: ids.term,
+      date_order: '2025-03-14',
+      user_id: ids[owner],
+      lines: [{ product_id: ids.product, product_qty: 1, price_unit: 10 }],
+    };
     const created = await app.client.post(ORDERS, { token: app.token, body });
     assert.is(created.status, 201, created.text);
     return created.body.data.id as number;

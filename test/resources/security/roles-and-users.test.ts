@@ -11,8 +11,17 @@ const USERS = `${API}/security/users`;
 const FORBIDDEN = { message: 'This action is unauthorized.' };
 /** What a user manager holds: the users and roles screens, nothing else. */
 const USER_MANAGER = [
-  'view_any_security_user', 'view_security_user', 'create_security_user', 'update_security_user', 'delete_security_user', 'restore_security_user',
-  'view_any_security_role', 'view_security_role', 'create_security_role', 'update_security_role', 'delete_security_role',
+  'view_any_security_user',
+  'view_security_user',
+  'create_security_user',
+  'update_security_user',
+  'delete_security_user',
+  'restore_security_user',
+  'view_any_security_role',
+  'view_security_role',
+  'create_security_role',
+  'update_security_role',
+  'delete_security_role',
 ];
 
 for (const target of databaseTargets()) {
@@ -26,7 +35,10 @@ for (const target of databaseTargets()) {
   });
 
   test('a role takes permission names, shows them, and names an unknown one by its place', async () => {
-    const created = await app.client.post(`${ROLES}?include=users`, { token: admin(), body: { name: `Viewer ${target.name}`, permissions: ['view_any_inventory_tag', 'view_inventory_tag', 'view_any_inventory_tag'] } });
+    const created = await app.client.post(`${ROLES}?include=users`, {
+      token: admin(),
+      body: { name: `Viewer ${target.name}`, permissions: ['view_any_inventory_tag', 'view_inventory_tag', 'view_any_inventory_tag'] },
+    });
     assert.is(created.status, 201, created.text);
     assert.is(created.body.message, 'Role created successfully.');
     assert.equal(created.body.data.permissions.map((p: any) => p.name).sort(), ['view_any_inventory_tag', 'view_inventory_tag']);
@@ -47,8 +59,14 @@ for (const target of databaseTargets()) {
     const data = created.body.data;
     assert.is(data.email, `bea.${target.name}@example.com`);
     assert.not.ok('password' in data, 'the password never appears');
-    assert.equal(data.roles.map((r: any) => r.name), [`Tag reader ${target.name}`]);
-    assert.equal(data.companies.map((c: any) => c.id), [company.id]);
+    assert.equal(
+      data.roles.map((r: any) => r.name),
+      [`Tag reader ${target.name}`],
+    );
+    assert.equal(
+      data.companies.map((c: any) => c.id),
+      [company.id],
+    );
     assert.is(data.is_active, true);
     assert.is(data.resource_permission, 'global');
     const stored = await app.knex('users').where('id', data.id).first('password');
@@ -103,12 +121,21 @@ for (const target of databaseTargets()) {
     assert.is(narrowed.status, 200, 'taking permissions away is fine');
 
     const admins = await app.knex('roles').where('name', 'Admin').first('id');
-    const asAdmin = await app.client.post(USERS, { token: manager.token, body: { name: 'Mallory', email: `mallory.${target.name}@example.com`, password: 'mallory-pw', roles: [admins.id] } });
+    const asAdmin = await app.client.post(USERS, {
+      token: manager.token,
+      body: { name: 'Mallory', email: `mallory.${target.name}@example.com`, password: 'mallory-pw', roles: [admins.id] },
+    });
     assert.is(asAdmin.status, 403, 'a user with the Admin role');
-    const global = await app.client.post(USERS, { token: manager.token, body: { name: 'Mallory', email: `mallory.${target.name}@example.com`, password: 'mallory-pw', resource_permission: 'global' } });
+    const global = await app.client.post(USERS, {
+      token: manager.token,
+      body: { name: 'Mallory', email: `mallory.${target.name}@example.com`, password: 'mallory-pw', resource_permission: 'global' },
+    });
     assert.is(global.status, 403, 'a wider record scope than the caller’s');
     const other = await app.client.post(`${API}/support/companies`, { token: admin(), body: { name: `Elsewhere ${target.name}`, currency_id: 1 } });
-    const elsewhere = await app.client.post(USERS, { token: manager.token, body: { name: 'Mallory', email: `mallory.${target.name}@example.com`, password: 'mallory-pw', allowed_companies: [other.body.data.id] } });
+    const elsewhere = await app.client.post(USERS, {
+      token: manager.token,
+      body: { name: 'Mallory', email: `mallory.${target.name}@example.com`, password: 'mallory-pw', allowed_companies: [other.body.data.id] },
+    });
     assert.is(elsewhere.status, 403, 'a company the caller does not work in');
     assert.is(await app.knex('users').where('email', `mallory.${target.name}@example.com`).first(), undefined, 'nobody was created');
 
@@ -121,7 +148,10 @@ for (const target of databaseTargets()) {
 
   test('nobody takes away their own right to manage users, or deletes themselves', async () => {
     const role = await app.client.post(ROLES, { token: admin(), body: { name: `User managers ${target.name}`, permissions: USER_MANAGER } });
-    const created = await app.client.post(USERS, { token: admin(), body: { name: 'Uma', email: `uma.${target.name}@example.com`, password: 'uma-password', roles: [role.body.data.id], resource_permission: 'individual' } });
+    const created = await app.client.post(USERS, {
+      token: admin(),
+      body: { name: 'Uma', email: `uma.${target.name}@example.com`, password: 'uma-password', roles: [role.body.data.id], resource_permission: 'individual' },
+    });
     const me = created.body.data.id;
     const token = await login(`uma.${target.name}@example.com`, 'uma-password');
     const refusal = { message: 'You cannot remove your own permission to manage users.' };
@@ -165,12 +195,33 @@ for (const target of databaseTargets()) {
     assert.is(tags.status, 200);
     assert.equal(
       tags.body.data.map((p: any) => [p.name, p.ability]),
-      [['view_any_inventory_tag', 'view_any'], ['view_inventory_tag', 'view'], ['create_inventory_tag', 'create'], ['update_inventory_tag', 'update'], ['delete_inventory_tag', 'delete'], ['restore_inventory_tag', 'restore'], ['force_delete_inventory_tag', 'force_delete']],
+      [
+        ['view_any_inventory_tag', 'view_any'],
+        ['view_inventory_tag', 'view'],
+        ['create_inventory_tag', 'create'],
+        ['update_inventory_tag', 'update'],
+        ['delete_inventory_tag', 'delete'],
+        ['restore_inventory_tag', 'restore'],
+        ['force_delete_inventory_tag', 'force_delete'],
+      ],
     );
     const uoms = await app.client.get(`${API}/security/permissions?filter[name]=u::o::m&per_page=100`, { token: admin() });
-    assert.equal(uoms.body.data.map((p: any) => p.name), ['view_any_support_u::o::m::category', 'view_support_u::o::m::category', 'create_support_u::o::m::category', 'update_support_u::o::m::category', 'delete_support_u::o::m::category']);
+    assert.equal(
+      uoms.body.data.map((p: any) => p.name),
+      [
+        'view_any_support_u::o::m::category',
+        'view_support_u::o::m::category',
+        'create_support_u::o::m::category',
+        'update_support_u::o::m::category',
+        'delete_support_u::o::m::category',
+      ],
+    );
     const rates = await app.client.get(`${API}/security/permissions?filter[resource]=support/currencies&per_page=100`, { token: admin() });
-    assert.equal(rates.body.data.map((p: any) => p.ability), ['view_any', 'view', 'update', 'delete'], 'currency rates need update and delete on their currency');
+    assert.equal(
+      rates.body.data.map((p: any) => p.ability),
+      ['view_any', 'view', 'update', 'delete'],
+      'currency rates need update and delete on their currency',
+    );
     const unknown = await app.client.get(`${API}/security/permissions?filter[guard]=web`, { token: admin() });
     assert.is(unknown.status, 400);
   });

@@ -27,7 +27,10 @@ for (const target of databaseTargets()) {
     const user = await app.client.post(`${API}/security/users`, { token: admin, body: { name: 'Carl Clerk', email, password: 'carl-password', roles: [role.body.data.id] } });
     assert.is(user.status, 201, user.text);
     const category = await app.knex('products_categories').orderBy('id').first('id');
-    const product = await app.client.post(`${API}/inventories/products`, { token: admin, body: { type: 'goods', name: `Pallet ${target.name}`, price: 12, category_id: category.id } });
+    const product = await app.client.post(`${API}/inventories/products`, {
+      token: admin,
+      body: { type: 'goods', name: `Pallet ${target.name}`, price: 12, category_id: category.id },
+    });
     assert.is(product.status, 201, product.text);
 
     const clerk = await login(email, 'carl-password');

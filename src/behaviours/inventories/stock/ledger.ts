@@ -55,7 +55,16 @@ export async function changeQuant(trx: Trx, location: Location, productId: numbe
   const now = nowTimestamp();
   // An upsert: the row of a product that was never at this location yet is created on the way.
   await trx(QUANTS)
-    .insert({ product_id: productId, location_id: location.id, quantity, reserved_quantity: reserved, warehouse_id: location.warehouse_id, company_id: location.company_id, created_at: now, updated_at: now })
+    .insert({
+      product_id: productId,
+      location_id: location.id,
+      quantity,
+      reserved_quantity: reserved,
+      warehouse_id: location.warehouse_id,
+      company_id: location.company_id,
+      created_at: now,
+      updated_at: now,
+    })
     .onConflict(['product_id', 'location_id'])
     .merge({
       quantity: trx.raw('?? + ?', [`${QUANTS}.quantity`, quantity]),

@@ -9,9 +9,15 @@ const WAITING = ['waiting', 'confirmed', 'partially_available'];
 export async function reserveOperation(trx: Trx, operationId: number): Promise<number> {
   const moves = await trx('inventories_moves').where('operation_id', operationId).whereIn('state', WAITING).orderBy('id');
   if (moves.length === 0) return 0;
-  const locations = await locationsById(trx, moves.map((move) => move.source_location_id));
+  const locations = await locationsById(
+    trx,
+    moves.map((move) => move.source_location_id),
+  );
   const internal = moves.filter((move) => isInternal(locations.get(Number(move.source_location_id))));
-  const quants = await lockQuants(trx, internal.map((move) => ({ productId: Number(move.product_id), locationId: Number(move.source_location_id) })));
+  const quants = await lockQuants(
+    trx,
+    internal.map((move) => ({ productId: Number(move.product_id), locationId: Number(move.source_location_id) })),
+  );
   const free = new Map([...quants].map(([key, quant]) => [key, qty(Number(quant.quantity) - Number(quant.reserved_quantity))]));
 
   for (const move of moves) {
@@ -31,7 +37,9 @@ export async function reserveOperation(trx: Trx, operationId: number): Promise<n
     }
     const state = reserved >= demand ? 'assigned' : reserved > 0 ? 'partially_available' : 'confirmed';
     // Stock of a non-internal source is not reserved in the ledger: the move is simply ready.
-    await trx('inventories_moves').where('id', move.id).update({ state, reserved_quantity: isInternal(location) ? reserved : 0 });
+    await trx('inventories_moves')
+      .where('id', move.id)
+      .update({ state, reserved_quantity: isInternal(location) ? reserved : 0 });
   }
   return moves.length;
 }
@@ -40,11 +48,22 @@ export async function reserveOperation(trx: Trx, operationId: number): Promise<n
 export async function releaseReservations(trx: Trx, moves: Array<Record<string, any>>): Promise<void> {
   const reserving = moves.filter((move) => qty(move.reserved_quantity) > 0);
   if (reserving.length === 0) return;
-  const locations = await locationsById(trx, reserving.map((move) => move.source_location_id));
-  await lockQuants(trx, reserving.map((move) => ({ productId: Number(move.product_id), locationId: Number(move.source_location_id) })));
+  const locations = await locationsById(
+    trx,
+    reserving.map((move) => move.source_location_id),
+  );
+  await lockQuants(
+    trx,
+    reserving.map((move) => ({ productId: Number(move.product_id), locationId: Number(move.source_location_id) })),
+  );
   for (const move of reserving) {
     const location = locations.get(Number(move.source_location_id));
     if (isInternal(location)) await changeQuant(trx, location!, Number(move.product_id), { reserved: -qty(move.reserved_quantity) });
   }
-  await trx('inventories_moves').whereIn('id', reserving.map((move) => move.id)).update({ reserved_quantity: 0 });
+  await trx('inventories_moves')
+    .whereIn(
+      'id',
+      reserving.map((move) => move.id),
+    )
+    .update({ reserved_quantity: 0 });
 }

@@ -9,7 +9,9 @@ import { refreshOperationState } from './operation-state.ts';
 
 /** Validates the moves of an operation (or the moves given: an inventory adjustment has no operation). */
 export async function completeMoves(trx: Trx, moves: Array<Record<string, any>>): Promise<void> {
-  const products = await trx('products_products').whereIn('id', [...new Set(moves.map((move) => Number(move.product_id)))]).select('id', 'name', 'uom_id');
+  const products = await trx('products_products')
+    .whereIn('id', [...new Set(moves.map((move) => Number(move.product_id)))])
+    .select('id', 'name', 'uom_id');
   const productById = new Map(products.map((product) => [Number(product.id), product]));
   // Done quantities in the product's unit: the quantity set on the move (in the move's unit), else its demand.
   const done = new Map<number, number>();
@@ -17,9 +19,15 @@ export async function completeMoves(trx: Trx, moves: Array<Record<string, any>>)
     const product = productById.get(Number(move.product_id))!;
     done.set(Number(move.id), move.quantity === null ? qty(move.product_qty) : qty(await convertQuantity(trx, Number(move.quantity), move.uom_id, product.uom_id)));
   }
-  const locations = await locationsById(trx, moves.flatMap((move) => [move.source_location_id, move.destination_location_id]));
+  const locations = await locationsById(
+    trx,
+    moves.flatMap((move) => [move.source_location_id, move.destination_location_id]),
+  );
   const leaving = moves.filter((move) => isInternal(locations.get(Number(move.source_location_id))));
-  const quants = await lockQuants(trx, leaving.map((move) => ({ productId: Number(move.product_id), locationId: Number(move.source_location_id) })));
+  const quants = await lockQuants(
+    trx,
+    leaving.map((move) => ({ productId: Number(move.product_id), locationId: Number(move.source_location_id) })),
+  );
 
   // What each (product, internal source) gives, against what it has beyond others' reservations.
   const needs = new Map<string, { productId: number; locationId: number; needed: number; ownReserved: number }>();
@@ -36,9 +44,7 @@ export async function completeMoves(trx: Trx, moves: Array<Record<string, any>>)
     if (need.needed > available) {
       const product = productById.get(need.productId)!;
       const location = locations.get(need.locationId)!;
-      throw new ActionRefusedError(
-        `Not enough "${product.name}" at ${location.full_name}: ${formatQty(Math.max(available, 0))} available, ${formatQty(need.needed)} needed.`,
-      );
+      throw new ActionRefusedError(`Not enough "${product.name}" at ${location.full_name}: ${formatQty(Math.max(available, 0))} available, ${formatQty(need.needed)} needed.`);
     }
   }
 
@@ -53,7 +59,10 @@ export async function completeMoves(trx: Trx, moves: Array<Record<string, any>>)
     arriving.set(key, entry);
   }
   if (arriving.size > 0) {
-    const held = await lockQuants(trx, [...arriving.values()].map((entry) => ({ productId: entry.productId, locationId: entry.location.id })));
+    const held = await lockQuants(
+      trx,
+      [...arriving.values()].map((entry) => ({ productId: entry.productId, locationId: entry.location.id })),
+    );
     for (const [key, entry] of arriving) {
       if (Number(held.get(key)?.quantity ?? 0) + entry.quantity > MAX_QUANTITY) {
         throw new ActionRefusedError(`${entry.location.full_name} cannot hold more than ${MAX_QUANTITY} of "${productById.get(entry.productId)!.name}".`);
