@@ -38,6 +38,7 @@ export async function readSchemaBounds(knex: Knex, registry: Registry): Promise<
   if (knex.client.config.client === 'better-sqlite3') {
     for (const table of tables) {
       const columns = (await knex.raw('PRAGMA table_info(??)', [table])) as Array<{ name: string; type: string; notnull: number; pk: number }>;
+      if (columns.length === 0) continue; // no such table
       bounds.set(table, new Map(columns.map((column) => [column.name, fromDeclaredType(column.type, column.notnull === 0 && column.pk === 0)])));
     }
     return bounds;
@@ -101,6 +102,15 @@ export function boundedField(field: FieldDef, column: ColumnBounds | undefined):
   if ((field.type === 'string' || field.type === 'text') && column.maxLength !== undefined) bounded.maxLength = Math.min(field.maxLength ?? Infinity, column.maxLength);
   if ((field.type === 'string' || field.type === 'text' || field.type === 'strings') && column.maxBytes !== undefined) bounded.maxBytes = column.maxBytes;
   return bounded;
+}
+
+/** Every table of the database (pivot tables included). */
+export async function listTables(knex: Knex): Promise<Set<string>> {
+  if (knex.client.config.client === 'better-sqlite3') {
+    return new Set((await knex('sqlite_master').where('type', 'table').pluck('name')) as string[]);
+  }
+  const [rows] = await knex.raw('SELECT TABLE_NAME AS t FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE()');
+  return new Set((rows as Array<{ t: string }>).map((row) => row.t));
 }
 
 /** Stored fields whose column is missing: a definition the migrations do not match (boot refuses it). */

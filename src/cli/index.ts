@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { DefinitionError, missingColumns, readSchemaBounds, routeTable } from '../../engine/index.ts';
+import { DefinitionError, generateMigration, listTables, missingColumns, readSchemaBounds, routeTable } from '../../engine/index.ts';
 import { ConfigError, loadConfig } from '../config.ts';
 import { createKnex } from '../db.ts';
 import { migrateLatest } from '../migrate.ts';
@@ -27,6 +27,8 @@ Commands:
   role:list                                 list the roles, with how many permissions and users each has
   check [--database]                        load and check every resource definition; with --database also
                                             against the migrated schema of DATABASE_URL (every column there)
+  make:migration [module/name]              write the knex migration that gives the database what the definitions
+                                            need and it lacks (tables, columns, indexes); never drops anything
   routes                                    print the generated routes
   openapi                                   print the OpenAPI 3.1 document (as served at /api/docs/openapi.json)
   docs:markdown [--write]                   print the Markdown reference, or write it to docs/api.md
@@ -94,6 +96,22 @@ async function main(argv: string[]): Promise<number> {
       }
       console.log('Every stored field has its column in the database; each field takes no more than its column stores.');
       return 0;
+    }
+    case 'make:migration': {
+      const only = rest.find((arg) => !arg.startsWith('-'));
+      const registry = loadResources();
+      return withDatabase(async (knex) => {
+        await migrateLatest(knex);
+        const migration = generateMigration(registry, await readSchemaBounds(knex, registry), await listTables(knex), only);
+        if (!migration) {
+          console.log('Nothing to add: the database has every table and column the definitions need.');
+          return;
+        }
+        const stamp = new Date().toISOString().replace(/\D/g, '').slice(0, 14);
+        const file = fileURLToPath(new URL(`../../migrations/${stamp}_${migration.name}.ts`, import.meta.url));
+        writeFileSync(file, migration.source);
+        console.log(`Wrote migrations/${stamp}_${migration.name}.ts: review it, then npm run erp -- migrate.`);
+      });
     }
     case 'routes': {
       const lines = loadResources()

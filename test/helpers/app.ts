@@ -11,6 +11,7 @@ import { loadConfig, type Config } from '../../src/config.ts';
 import { createKnex } from '../../src/db.ts';
 import { migrateLatest } from '../../src/migrate.ts';
 import { seed } from '../../src/seed/index.ts';
+import { syncPermissions } from '../../src/access/permissions.ts';
 import { buildServer, loadResources } from '../../src/server.ts';
 import { Client } from './http.ts';
 import type { Target } from './targets.ts';
@@ -39,6 +40,10 @@ export interface StartOptions {
   /** Seed only the administrator (fast), not the reference data. */
   minimalSeed?: boolean;
   jwtSecret?: string;
+  /** Definitions from another folder (a test's own copy). */
+  resourcesDir?: string;
+  /** Runs on the migrated, seeded database before the server is built. */
+  prepare?: (knex: Knex) => Promise<void>;
 }
 
 export async function startApp(target: Target, options: StartOptions = {}): Promise<TestApp> {
@@ -59,11 +64,10 @@ export async function startApp(target: Target, options: StartOptions = {}): Prom
   await migrateLatest(knex);
   if (options.minimalSeed) {
     const { seedAdmin } = await import('../../src/seed/users.ts');
-    const { syncPermissions } = await import('../../src/access/permissions.ts');
-    await syncPermissions(knex, loadResources());
+    await syncPermissions(knex, loadResources(options.resourcesDir));
     await seedAdmin(knex, { email: ADMIN.email, name: ADMIN.name, password: ADMIN.password });
   } else {
-    await seed(knex, { adminEmail: ADMIN.email, adminName: ADMIN.name, adminPassword: ADMIN.password });
+    await seed(knex, { adminEmail: ADMIN.email, adminName: ADMIN.name, adminPassword: ADMIN.password }, loadResources(options.resourcesDir));
   }
   const logs: string[] = [];
   const logStream = new Writable({
@@ -72,7 +76,8 @@ export async function startApp(target: Target, options: StartOptions = {}): Prom
       done();
     },
   });
-  const app = await buildServer({ config, knex, jwtSecret: options.jwtSecret ?? TEST_JWT_SECRET, logStream });
+  await options.prepare?.(knex);
+  const app = await buildServer({ config, knex, jwtSecret: options.jwtSecret ?? TEST_JWT_SECRET, logStream, resourcesDir: options.resourcesDir });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
