@@ -9,7 +9,11 @@ export interface DefinitionProblem {
 
 export class DefinitionError extends Error {
   constructor(readonly problems: DefinitionProblem[]) {
-    super(`Invalid resource definitions:\n` + problems.map((p) => `  ${p.file}${p.line ? `:${p.line}` : ''}: ${p.at ? `${p.at}: ` : ''}${p.message}`).join('\n'));
+    super(['Invalid resource definitions:', ...problems.map(describeProblem)].join('\n'));
     this.name = 'DefinitionError';
   }
+}
+
+function describeProblem(p: DefinitionProblem): string {
+  return `  ${p.file}${p.line ? `:${p.line}` : ''}: ${p.at ? `${p.at}: ` : ''}${p.message}`;
 }
