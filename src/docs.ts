@@ -138,8 +138,13 @@ function serviceDocs(prefix: string): ServiceDocs {
             500: { $ref: '#/components/responses/ServerError' },
             503: { $ref: '#/components/responses/ServiceUnavailable' },
           },
-          // Postman: keep the token for the other requests.
-          'x-postman-test': ["if (pm.response.code === 200) pm.collectionVariables.set('token', pm.response.json().token);"],
+          // Postman: first of the run, with the collection's variables; keeps the token for the other requests.
+          'x-postman': {
+            position: 'first',
+            body: { email: '{{email}}', password: '{{password}}' },
+            prerequest: ['// A suffix of this run for the values that must be unique.', "pm.collectionVariables.set('run', Date.now().toString(36));"],
+            test: ["if (pm.response.code === 200) pm.collectionVariables.set('token', pm.response.json().token);"],
+          },
         },
       },
       [`${prefix}/logout`]: {
@@ -148,6 +153,7 @@ function serviceDocs(prefix: string): ServiceDocs {
           summary: 'Log out',
           description: 'Revokes the token the request carries, on every process sharing the database. The user’s other tokens keep working.',
           operationId: 'logout',
+          'x-postman': { position: 'last' },
           responses: {
             200: { description: 'Revoked.', headers: rateLimitHeaders(), content: json(ref(SHARED.message), { message: 'Logout successful' }) },
             400: error('Malformed JSON.', 'The request body is not valid JSON.'),
@@ -187,6 +193,7 @@ function serviceDocs(prefix: string): ServiceDocs {
             'Prometheus text format: requests and latency per route template and status, rate-limit rejections, the database pool, event-loop lag and memory. Asks for `Authorization: Bearer <METRICS_TOKEN>` when that variable is set.',
           operationId: 'metrics',
           security: [],
+          'x-postman': { bearer: 'metricsToken' },
           responses: {
             200: {
               description: 'The metrics.',
@@ -238,7 +245,7 @@ export function buildApiDocument(registry: Registry, prefix: string): OpenApiDoc
 }
 
 export function buildApiPostman(registry: Registry, prefix: string): PostmanCollection {
-  return buildPostmanCollection(buildApiDocument(registry, prefix));
+  return buildPostmanCollection(buildApiDocument(registry, prefix), { registry, prefix });
 }
 
 export function buildApiMarkdown(registry: Registry, prefix: string): string {
@@ -295,7 +302,7 @@ export function undocumentedRoutes(routes: RegisteredRoute[], document: OpenApiD
 /** Serves the reference: GET /api/docs, /api/docs/openapi.json, /api/docs.openapi, /api/docs.postman. */
 export async function registerApiDocs(app: FastifyInstance, registry: Registry, prefix: string): Promise<void> {
   const document = buildApiDocument(registry, prefix);
-  await registerDocsRoutes(app, { document, prefix: DOCS_PREFIX });
+  await registerDocsRoutes(app, { document, prefix: DOCS_PREFIX, postman: buildPostmanCollection(document, { registry, prefix }) });
   // A route added beside the registry without its entry in serviceDocs() is worth a warning.
   app.addHook('onReady', async () => {
     const missing = undocumentedRoutes(registeredRoutes(app), document);

@@ -98,6 +98,39 @@ export const AbilitiesFormat = Type.Partial(Type.Object(Object.fromEntries(Opera
   description: 'the abilities an operation needs, when not its own (a nested resource: of its parent)',
 });
 
+/** How the runnable Postman collection exercises a resource, where its dependencies and `to` do not tell. */
+export const WalkthroughFormat = Type.Object(
+  {
+    after: Type.Optional(
+      Type.Array(ResourceName, { uniqueItems: true, description: 'resources whose requests must come first (deliveries need the stock that validated receipts bring)' }),
+    ),
+    records: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            actions: Type.Array(Type.String({ pattern: '^[a-z][a-z]*(-[a-z]+)*$' }), { minItems: 1 }),
+            with: Type.Optional(
+              Type.Record(Name, ResourceName, { additionalProperties: false, description: 'reference fields set to the record the run created of that resource' }),
+            ),
+          },
+          { additionalProperties: false },
+        ),
+        { description: 'the actions to call, in order, each list on a record of its own; actions left out are planned from `when` and `to`' },
+      ),
+    ),
+    deleting: Type.Optional(
+      Type.Object(
+        {
+          values: Type.Optional(Type.Record(Name, Type.Union([Type.String(), Type.Number(), Type.Boolean()]), { additionalProperties: false })),
+          actions: Type.Optional(Type.Array(Type.String({ pattern: '^[a-z][a-z]*(-[a-z]+)*$' }))),
+        },
+        { additionalProperties: false, description: 'the record the run deletes: values of its create body, and actions called before deleting it (a count of 0, applied)' },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+
 export const ActionFormat = Type.Object(
   {
     behaviour: BehaviourName,
@@ -115,6 +148,13 @@ export const ActionFormat = Type.Object(
       }),
     ),
     refused: Type.Optional(Type.String({ minLength: 1, description: 'the message of that 422' })),
+    to: Type.Optional(
+      Type.Record(Name, Type.Array(Type.String(), { minItems: 1 }), {
+        additionalProperties: false,
+        description:
+          'the values those columns can have afterwards (state: [done]); unchanged when absent. The runnable Postman collection plans its walk through the workflow with it',
+      }),
+    ),
     result: Type.Optional(ResourceName),
     description: Type.Optional(Type.String()),
   },
@@ -194,6 +234,7 @@ export const ResourceFormat = Type.Object(
     upsertOn: Type.Optional(
       Type.Array(Name, { minItems: 1, uniqueItems: true, description: 'create with the values of an existing record in these fields updates that record instead' }),
     ),
+    walkthrough: Type.Optional(WalkthroughFormat),
     behaviours: Type.Optional(
       Type.Object(
         {
@@ -219,5 +260,6 @@ export type ResourceFormat = Static<typeof ResourceFormat>;
 export type Operation = (typeof Operations)[number];
 export type Ability = (typeof Abilities)[number];
 export type ActionFormat = Static<typeof ActionFormat>;
+export type WalkthroughFormat = Static<typeof WalkthroughFormat>;
 export type FieldType = (typeof FieldTypes)[number];
 export type FilterKind = (typeof FilterKinds)[number];

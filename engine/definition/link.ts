@@ -158,6 +158,30 @@ export function link(
         if (!def.fields.get(column)?.stored) problem(`${at}.when.${column}`, `"${column}" is not a field of this resource${didYouMean(column, def.fields.keys())}`);
       }
       if (action.when && !action.refused) problem(at, 'an action with "when" needs "refused" (the message of its 422)');
+      for (const [column, values] of Object.entries(action.to ?? {})) {
+        const field = def.fields.get(column);
+        if (!field?.stored) problem(`${at}.to.${column}`, `"${column}" is not a field of this resource${didYouMean(column, def.fields.keys())}`);
+        for (const value of values) {
+          if (field?.enum && !field.enum.includes(value)) problem(`${at}.to.${column}`, `"${value}" is not one of ${column}'s values (${field.enum.join(', ')})`);
+        }
+      }
+    }
+
+    for (const [index, name] of def.walkthrough.after.entries()) knownResource(`walkthrough.after.${index}`, name);
+    for (const action of def.walkthrough.deleting.actions) {
+      if (!def.actions.has(action)) problem('walkthrough.deleting.actions', `"${action}" is not an action of this resource${didYouMean(action, def.actions.keys())}`);
+    }
+    for (const name of Object.keys(def.walkthrough.deleting.values)) {
+      if (!def.fields.get(name)?.writable) problem(`walkthrough.deleting.values.${name}`, `"${name}" is not a writable field of this resource`);
+    }
+    for (const [index, record] of def.walkthrough.records.entries()) {
+      const at = `walkthrough.records.${index}`;
+      for (const action of record.actions) {
+        if (!def.actions.has(action)) problem(`${at}.actions`, `"${action}" is not an action of this resource${didYouMean(action, def.actions.keys())}`);
+      }
+      for (const [fieldName, resource] of Object.entries(record.with)) {
+        if (def.fields.get(fieldName)?.references !== resource) problem(`${at}.with.${fieldName}`, `"${fieldName}" is not a field referencing ${resource}`);
+      }
     }
 
     for (const operation of ['restore', 'forceDelete'] as const) {

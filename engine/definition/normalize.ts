@@ -68,6 +68,11 @@ export function normalize(file: LoadedFile): ResourceDef {
       forceDeleted: raw.messages?.forceDeleted ?? `${raw.label} permanently deleted.`,
     },
     upsertOn: raw.upsertOn,
+    walkthrough: {
+      after: raw.walkthrough?.after ?? [],
+      records: (raw.walkthrough?.records ?? []).map((record) => ({ actions: record.actions, with: record.with ?? {} })),
+      deleting: { values: raw.walkthrough?.deleting?.values ?? {}, actions: raw.walkthrough?.deleting?.actions ?? [] },
+    },
     actions: new Map(Object.entries(raw.actions ?? {}).map(([name, action]) => [name, { ...action, name }])),
     // Filled by resolveAccess once every definition is linked (a nested one needs its parent's).
     access: { subject: '', subjectResource: file.name, permissions: {} },

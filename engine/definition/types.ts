@@ -64,6 +64,12 @@ export interface Behaviours {
   beforeUpdateMany: string[];
 }
 
+export interface Walkthrough {
+  after: string[];
+  records: Array<{ actions: string[]; with: Record<string, string> }>;
+  deleting: { values: Record<string, string | number | boolean>; actions: string[] };
+}
+
 /** A workflow action: `POST {id}/<name>`. */
 export interface ActionDef extends ActionFormat {
   name: string;
@@ -99,6 +105,8 @@ export interface ResourceDef {
   messages: Messages;
   behaviours: Behaviours;
   actions: ReadonlyMap<string, ActionDef>;
+  /** How the runnable Postman collection orders this resource and walks its actions (engine/docs/postman-plan.ts). */
+  walkthrough: Walkthrough;
   /** Create with these columns equal to an existing record's updates it (a stock count). */
   upsertOn?: readonly string[];
   /** Permissions per operation and the row scopes of the authorization policy (access.ts). */

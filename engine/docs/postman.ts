@@ -1,111 +1,228 @@
-// A Postman v2.1 collection with one request per documented route, built from the OpenAPI
-// document (itself built from the route table): a folder per module, a sub-folder per resource,
-// the bearer token as a collection variable, example bodies, and the list parameters as
-// disabled query entries. Logging in stores the token in the `token` variable.
+// A Postman v2.1 collection that runs green end to end on any installation (Postman's "Run
+// collection", or newman): Log in first, then a folder per resource in the order the plan gives
+// (engine/docs/postman-plan.ts), each creating its own record, reading, updating and walking it
+// through its workflow, then deleting a record of its own; Log out last. Every request checks
+// its status and envelope. Requests, descriptions and examples come from the OpenAPI document.
 import { STATUS_CODES } from 'node:http';
+import type { Registry } from '../definition/registry.ts';
+import type { ResourceDef } from '../definition/types.ts';
+import { routeTable, type RouteSpec } from '../routes/route-table.ts';
 import type { OpenApiDocument } from './openapi.ts';
+import { type BodyOptions, createBody, idVariable, keyColumns, keyVariable, runOrder, updateBody } from './postman-plan.ts';
+import { COLLECTION_TEST, expectations, retrying, storeCreated, storeFirstListed } from './postman-scripts.ts';
+import { planWalks } from './postman-walk.ts';
 
 export const POSTMAN_SCHEMA = 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json';
 const METHODS = ['get', 'post', 'put', 'patch', 'delete', 'head', 'options'];
 
 export type PostmanCollection = Record<string, any>;
 
-export function buildPostmanCollection(document: OpenApiDocument, baseUrl = 'http://127.0.0.1:3000'): PostmanCollection {
-  const groups: Array<{ name: string; tags: string[] }> = document['x-tagGroups'] ?? [];
-  const groupOf = new Map<string, string>();
-  for (const group of groups) for (const tag of group.tags) groupOf.set(tag, group.name);
+/** How a route the app adds itself (login, tokens, ...) takes part in the run: `x-postman` on its operation. */
+export interface PostmanHints {
+  /** Log in runs first, Log out last; the others after Log in. */
+  position?: 'first' | 'last';
+  /** The body to send instead of the example (`{{email}}`). */
+  body?: Record<string, unknown>;
+  /** A pre-request script. */
+  prerequest?: string[];
+  /** A test script run after the status and envelope checks. */
+  test?: string[];
+  /** The variable holding a bearer token of its own (`/metrics` with METRICS_TOKEN). */
+  bearer?: string;
+}
 
-  // module → resource (tag) → requests, in document order.
-  const folders = new Map<string, Map<string, any[]>>();
-  for (const group of groups) folders.set(group.name, new Map(group.tags.map((tag) => [tag, []])));
+export interface PostmanOptions {
+  registry: Registry;
+  /** The API prefix the registry's paths are under (/admin/api/v1). */
+  prefix: string;
+  baseUrl?: string;
+}
+
+interface RequestSpec {
+  name: string;
+  method: string;
+  /** The OpenAPI path, `{param}` placeholders included. */
+  path: string;
+  /** Placeholder → the text to put there (`{{support_uoms_id}}`). */
+  params?: Record<string, string>;
+  body?: string;
+  prerequest?: string[];
+  test?: string[];
+  bearer?: string;
+}
+
+export function buildPostmanCollection(document: OpenApiDocument, { registry, prefix, baseUrl = 'http://127.0.0.1:3000' }: PostmanOptions): PostmanCollection {
+  const operations = new Map<string, Record<string, any>>();
   for (const [path, item] of Object.entries<Record<string, any>>(document.paths)) {
-    for (const method of METHODS) {
-      const operation = item[method];
-      if (!operation) continue;
+    for (const method of METHODS) if (item[method]) operations.set(`${method.toUpperCase()} ${path}`, item[method]);
+  }
+  const render = (spec: RequestSpec) => postmanRequest(document, spec, operations.get(`${spec.method} ${spec.path}`) ?? {});
+
+  const generated = new Set(registry.all().flatMap((def) => routeTable(def, prefix).map((route) => `${route.method} ${route.path}`)));
+  const first: any[] = [];
+  const last: any[] = [];
+  const service = new Map<string, any[]>();
+  for (const [key, operation] of operations) {
+    if (generated.has(key)) continue;
+    const [method, path] = key.split(' ') as [string, string];
+    const hints: PostmanHints = operation['x-postman'] ?? {};
+    const request = render(serviceRequest(method, path, operation, hints, prefix));
+    if (hints.position === 'first') first.push(request);
+    else if (hints.position === 'last') last.push(request);
+    else {
       const tag: string = operation.tags?.[0] ?? 'Other';
-      const module = groupOf.get(tag) ?? 'Other';
-      if (!folders.has(module)) folders.set(module, new Map());
-      const tags = folders.get(module)!;
-      if (!tags.has(tag)) tags.set(tag, []);
-      tags.get(tag)!.push(request(document, path, method, operation));
+      if (!service.has(tag)) service.set(tag, []);
+      service.get(tag)!.push(request);
     }
   }
 
-  const item = [...folders.entries()]
-    .filter(([, tags]) => [...tags.values()].some((requests) => requests.length > 0))
-    .map(([module, tags]) => ({
-      name: module,
-      item: [...tags.entries()]
-        .filter(([, requests]) => requests.length > 0)
-        .map(([tag, requests]) => ({ name: tag.includes(' / ') ? tag.split(' / ').slice(1).join(' / ') : tag, description: tagDescription(document, tag), item: requests })),
-    }));
+  const order = runOrder(registry);
+  // Resources without routes of their own (written through their owner) have no folder.
+  const resources = order
+    .filter((def) => routeTable(def, prefix).length > 0)
+    .map((def) => {
+      const [route] = routeTable(def, prefix);
+      const tag: string = operations.get(`${route!.method} ${route!.path}`)?.tags?.[0] ?? def.label;
+      return { name: tag, description: tagDescription(document, tag), item: resourceRequests(def, registry, prefix).map(render) };
+    });
+  const item = [...first, ...[...service].map(([tag, requests]) => ({ name: tag, description: tagDescription(document, tag), item: requests })), ...resources, ...last];
+  // Every variable a request uses is declared, so that the collection shows them all before a run.
+  const fixed = ['baseUrl', 'email', 'password', 'metricsToken', 'token', 'run'];
+  const used = new Set([...JSON.stringify(item).matchAll(/\{\{([A-Za-z0-9_]+)\}\}/g)].map((match) => match[1]!));
+  const variables = [...used].filter((name) => !fixed.includes(name)).sort();
 
   return {
     info: {
       name: document.info.title,
-      description: `${document.info.description}\n\nSet \`baseUrl\` to the installation's address; sending **Login** stores the token in the \`token\` variable.`,
+      description: `${document.info.description}\n\n## Running the collection\n\nSet \`baseUrl\`, \`email\` and \`password\` (and \`metricsToken\` when the installation sets METRICS_TOKEN), then run the whole collection: **Log in** stores the token, each resource's folder creates the records the following ones point at (unique values carry the run's suffix, so a second run works too), and **Log out** comes last. Every request checks its status and envelope. Records the run creates stay unless the folder deletes them: run it against a test company or a staging copy. \`npm run smoke\` runs it with newman.`,
       schema: POSTMAN_SCHEMA,
     },
     auth: { type: 'bearer', bearer: [{ key: 'token', value: '{{token}}', type: 'string' }] },
+    event: [{ listen: 'test', script: { type: 'text/javascript', exec: COLLECTION_TEST } }],
     variable: [
       { key: 'baseUrl', value: baseUrl, type: 'string' },
+      { key: 'email', value: 'admin@example.com', type: 'string' },
+      { key: 'password', value: '', type: 'string' },
+      { key: 'metricsToken', value: '', type: 'string' },
       { key: 'token', value: '', type: 'string' },
+      { key: 'run', value: '', type: 'string' },
+      ...variables.map((key) => ({ key, value: '', type: 'string' })),
     ],
     item,
   };
+}
+
+/** The requests of one resource's folder, in an order where each has what it needs. */
+function resourceRequests(def: ResourceDef, registry: Registry, prefix: string): RequestSpec[] {
+  const routes = new Map<string, RouteSpec>();
+  for (const route of routeTable(def, prefix)) routes.set(route.action ?? `${route.operation} ${route.method}`, route);
+  const parentParam: Record<string, string> = def.parent ? { [def.parent.param]: `{{${idVariable(registry.get(def.parent.resource))}}}` } : {};
+  const on = (variable: string) => ({ ...parentParam, id: `{{${variable}}}` });
+  const keys = keyColumns(def, registry).map((column) => ({ column, variable: keyVariable(def, column) }));
+  const specs: RequestSpec[] = [];
+  const add = (key: string, name: string, extra: Partial<RequestSpec> = {}) => {
+    const route = routes.get(key);
+    if (route) specs.push({ name, method: route.method, path: route.path, params: parentParam, ...extra });
+  };
+  const create = (name: string, copy: string, suffix: string, overrides: Partial<BodyOptions> = {}) =>
+    add('create POST', name, { body: createBody(def, registry, { suffix, ...overrides }), test: storeCreated(idVariable(def, copy), copy ? [] : keys) });
+
+  const main = idVariable(def);
+  create('Create', '', '{{run}}');
+  add('list GET', 'List', def.operations.has('create') ? {} : { test: storeFirstListed(main, keys) });
+  add('show GET', 'Show', { params: on(main) });
+  add('update PUT', 'Update', { params: on(main), body: updateBody(def, registry, { suffix: '{{run}}' }) });
+  add('update PATCH', 'Update some fields', { params: on(main), body: updateBody(def, registry, { suffix: '{{run}}' }) });
+
+  // Each walk through the workflow on a record of its own, created for it.
+  for (const [index, walk] of planWalks(def).entries()) {
+    const copy = `walk${index + 1}`;
+    create(`Create for ${walk.actions.join(', ')}`, copy, `{{run}}-w${index + 1}`, { with: walk.with });
+    for (const action of walk.actions) add(action, actionName(action), { params: on(idVariable(def, copy)) });
+  }
+
+  // Deleting (and restoring) a record nothing else points at.
+  if (def.operations.has('create') && def.operations.has('delete')) {
+    const disposable = idVariable(def, 'deleted');
+    create('Create to delete', 'deleted', '{{run}}-d', { values: def.walkthrough.deleting.values });
+    for (const action of def.walkthrough.deleting.actions) add(action, actionName(action), { params: on(disposable) });
+    add('delete DELETE', 'Delete', { params: on(disposable) });
+    add('restore POST', 'Restore', { params: on(disposable) });
+    // Trashed or not, a record can be deleted for good.
+    add('forceDelete DELETE', 'Delete permanently', { params: on(disposable) });
+  }
+  return specs;
+}
+
+function serviceRequest(method: string, path: string, operation: Record<string, any>, hints: PostmanHints, prefix: string): RequestSpec {
+  // A route of its own under the prefix keeps its record in a variable named after its path.
+  const collectionPath = path.replace(/\/\{[^}]+\}$/, '');
+  const variable = `${collectionPath.slice(prefix.length + 1).replace(/[/-]/g, '_')}_id`;
+  const created = method === 'POST' && !path.endsWith('}') && operation.responses?.['201'] !== undefined;
+  return {
+    name: operation.summary ?? `${method} ${path}`,
+    method,
+    path,
+    params: path.includes('{id}') ? { id: `{{${variable}}}` } : {},
+    ...(hints.body && { body: JSON.stringify(hints.body, null, 2) }),
+    prerequest: hints.prerequest,
+    test: [...(created ? storeCreated(variable, []) : []), ...(hints.test ?? [])],
+    bearer: hints.bearer,
+  };
+}
+
+function actionName(action: string): string {
+  const words = action.replace(/-/g, ' ');
+  return words[0]!.toUpperCase() + words.slice(1);
 }
 
 function tagDescription(document: OpenApiDocument, tag: string): string | undefined {
   return (document.tags as Array<{ name: string; description?: string }> | undefined)?.find((entry) => entry.name === tag)?.description;
 }
 
-function request(document: OpenApiDocument, path: string, method: string, operation: Record<string, any>): Record<string, any> {
+function postmanRequest(document: OpenApiDocument, spec: RequestSpec, operation: Record<string, any>): Record<string, any> {
   const parameters: Array<Record<string, any>> = (operation.parameters ?? []).map((parameter: Record<string, any>) => resolve(document, parameter));
-  const segments = path
-    .split('/')
-    .filter(Boolean)
-    .map((segment) => segment.replace(/^\{([^}]+)\}$/, ':$1'));
+  const path = spec.path.replace(/\{([^}]+)\}/g, (placeholder, name: string) => spec.params?.[name] ?? placeholder);
+  const segments = path.split('/').filter(Boolean);
   const query = parameters
     .filter((parameter) => parameter.in === 'query')
     .map((parameter) => ({ key: parameter.name, value: queryExample(parameter), description: parameter.description, disabled: true }));
-  const variables = parameters
-    .filter((parameter) => parameter.in === 'path')
-    .map((parameter) => ({ key: parameter.name, value: String(parameter.example ?? 1), description: parameter.description }));
 
   const headers: Array<Record<string, string>> = [{ key: 'Accept', value: 'application/json' }];
   const content = operation.requestBody?.content?.['application/json'];
+  const body = spec.body ?? (content ? JSON.stringify(content.example ?? {}, null, 2) : undefined);
+  const url = { raw: `{{baseUrl}}/${segments.join('/')}`, host: ['{{baseUrl}}'], path: segments, ...(query.length > 0 && { query }) };
   const result: Record<string, any> = {
-    name: operation.summary ?? `${method.toUpperCase()} ${path}`,
-    request: {
-      method: method.toUpperCase(),
-      header: headers,
-      url: {
-        raw: `{{baseUrl}}/${segments.join('/')}`,
-        host: ['{{baseUrl}}'],
-        path: segments,
-        ...(query.length > 0 && { query }),
-        ...(variables.length > 0 && { variable: variables }),
-      },
-      description: operation.description ?? '',
-    },
+    name: spec.name,
+    request: { method: spec.method, header: headers, url, description: operation.description ?? '' },
     response: [],
   };
-  if (Array.isArray(operation.security) && operation.security.length === 0) result.request.auth = { type: 'noauth' };
-  if (content) {
+  if (spec.bearer) result.request.auth = { type: 'bearer', bearer: [{ key: 'token', value: `{{${spec.bearer}}}`, type: 'string' }] };
+  else if (Array.isArray(operation.security) && operation.security.length === 0) result.request.auth = { type: 'noauth' };
+  if (body !== undefined) {
     headers.push({ key: 'Content-Type', value: 'application/json' });
-    result.request.body = { mode: 'raw', raw: JSON.stringify(content.example ?? {}, null, 2), options: { raw: { language: 'json' } } };
+    result.request.body = { mode: 'raw', raw: body, options: { raw: { language: 'json' } } };
   }
-  if (operation['x-postman-test']) {
-    result.event = [{ listen: 'test', script: { type: 'text/javascript', exec: operation['x-postman-test'] } }];
-  }
-  const success = Object.entries<Record<string, any>>(operation.responses ?? {}).find(([status]) => status.startsWith('2'));
-  const example = success?.[1]?.content?.['application/json']?.example;
-  if (success && example !== undefined) {
+  const success = Object.entries<Record<string, any>>(operation.responses ?? {}).filter(([status]) => status.startsWith('2'));
+  const example = success[0]?.[1]?.content?.['application/json']?.example;
+  const test = [
+    ...retrying(
+      expectations(
+        success.map(([status]) => Number(status)),
+        example,
+      ),
+    ),
+    ...(spec.test ?? []).map((line) => `  ${line}`),
+    '}',
+  ];
+  result.event = [{ listen: 'test', script: { type: 'text/javascript', exec: test } }];
+  if (spec.prerequest) result.event.push({ listen: 'prerequest', script: { type: 'text/javascript', exec: spec.prerequest } });
+  if (success[0] && example !== undefined) {
     result.response.push({
-      name: `${success[0]} ${success[1].description ?? ''}`.trim(),
-      originalRequest: { method: result.request.method, header: headers, url: result.request.url, ...(result.request.body && { body: result.request.body }) },
-      status: STATUS_CODES[Number(success[0])] ?? 'OK',
-      code: Number(success[0]),
+      name: `${success[0][0]} ${success[0][1].description ?? ''}`.trim(),
+      originalRequest: { method: spec.method, header: headers, url, ...(result.request.body && { body: result.request.body }) },
+      status: STATUS_CODES[Number(success[0][0])] ?? 'OK',
+      code: Number(success[0][0]),
       _postman_previewlanguage: 'json',
       header: [{ key: 'Content-Type', value: 'application/json' }],
       body: JSON.stringify(example, null, 2),

@@ -4,12 +4,14 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { OpenApiDocument } from './openapi.ts';
-import { buildPostmanCollection } from './postman.ts';
+import type { PostmanCollection } from './postman.ts';
 
 export interface DocsRoutesOptions {
   document: OpenApiDocument;
   /** Where the page lives; the files are at `<prefix>/openapi.json`, `<prefix>.openapi`, `<prefix>.postman`. */
   prefix: string;
+  /** The runnable collection (buildPostmanCollection), served with `baseUrl` naming this host. */
+  postman: PostmanCollection;
 }
 
 /** The address the client reached this installation at (X-Forwarded-* when TRUST_PROXY is set). */
@@ -22,8 +24,7 @@ export function documentFor(document: OpenApiDocument, baseUrl: string): OpenApi
   return { ...document, servers: [{ url: baseUrl, description: 'This installation' }] };
 }
 
-export async function registerDocsRoutes(app: FastifyInstance, { document, prefix }: DocsRoutesOptions): Promise<void> {
-  const postman = buildPostmanCollection(document);
+export async function registerDocsRoutes(app: FastifyInstance, { document, prefix, postman }: DocsRoutesOptions): Promise<void> {
   // The serialized files, per address the installation is reached at (few: bounded anyway).
   const cache = new Map<string, string>();
   const cached = (key: string, build: () => unknown) => {

@@ -297,6 +297,15 @@ test('a reference to an unknown resource is refused', () => {
   assert.match(problem.message, /unknown resource "support\/countries"/);
 });
 
+test('a walkthrough naming an unknown action or resource is refused', () => {
+  const action = onlyProblem({ 'support/things.yaml': `${BASE}walkthrough: { records: [{ actions: [approve] }] }\n` });
+  assert.is(action.problem.at, 'walkthrough.records.0.actions');
+  assert.match(action.problem.message, /"approve" is not an action of this resource/);
+  const after = onlyProblem({ 'support/things.yaml': `${BASE}walkthrough: { after: [support/nothings] }\n` });
+  assert.is(after.problem.at, 'walkthrough.after.0');
+  assert.match(after.problem.message, /unknown resource "support\/nothings"/);
+});
+
 test('an unknown behaviour name is refused with the behaviour meant', () => {
   const { problem } = onlyProblem({ 'support/things.yaml': `${BASE}behaviours:\n  beforeCreate: [support.stampNumbr]\n` });
   assert.is(problem.at, 'behaviours.beforeCreate.0');

@@ -1,3 +1,9 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import knexFactory from 'knex';
+import { parseDatabaseUrl } from '../../src/config.ts';
+
 // The databases the suite runs on: SQLite always, MariaDB/MySQL when TEST_MYSQL_URL is set
 // (test/run.ts creates a fresh database for the run and passes it as TEST_MYSQL_DATABASE_URL).
 export interface Target {
@@ -10,4 +16,27 @@ export function databaseTargets(): Target[] {
   const mysql = process.env.TEST_MYSQL_DATABASE_URL;
   if (mysql) targets.push({ name: 'mysql', databaseUrl: mysql });
   return targets;
+}
+
+/** A database of its own for a test that needs a fresh installation: a temporary SQLite file, or a new MySQL database. */
+export async function freshDatabase(target: Target, name: string): Promise<{ target: Target; drop(): Promise<void> }> {
+  if (target.name === 'sqlite') {
+    const dir = mkdtempSync(join(tmpdir(), `erp-${name}-`));
+    return { target: { ...target, databaseUrl: `sqlite:${join(dir, 'erp.sqlite')}` }, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+  }
+  const config = parseDatabaseUrl(target.databaseUrl);
+  if (config.client !== 'mysql') throw new Error('a MySQL target needs a mysql:// URL');
+  const admin = knexFactory({ client: 'mysql2', connection: { host: config.host, port: config.port, user: config.user, password: config.password } });
+  const database = `${config.database}_${name}`;
+  await admin.raw(`DROP DATABASE IF EXISTS \`${database}\``);
+  await admin.raw(`CREATE DATABASE \`${database}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+  const url = new URL(target.databaseUrl);
+  url.pathname = `/${database}`;
+  return {
+    target: { ...target, databaseUrl: url.toString() },
+    async drop() {
+      await admin.raw(`DROP DATABASE IF EXISTS \`${database}\``);
+      await admin.destroy();
+    },
+  };
 }

@@ -37,12 +37,10 @@ export const applyCount: Action = async ({ trx, record, user }) => {
   const difference = qty(counted - qty(quant!.quantity));
   if (difference !== 0) {
     const location = (await locationsById(trx, [record.location_id])).get(Number(record.location_id))!;
-    const adjustment = await trx('inventories_locations')
-      .where({ type: 'inventory', is_scrap: false })
-      .where((query) => query.where('company_id', location.company_id ?? null).orWhereNull('company_id'))
-      .whereNull('deleted_at')
-      .orderBy('id')
-      .first('id');
+    // The company's adjustment location (or a shared one); a location of no company takes the first.
+    const adjustments = trx('inventories_locations').where({ type: 'inventory', is_scrap: false }).whereNull('deleted_at').orderBy('id').first('id');
+    if (location.company_id != null) adjustments.where((query) => query.where('company_id', location.company_id).orWhereNull('company_id'));
+    const adjustment = await adjustments;
     if (!adjustment) throw new ActionRefusedError('No inventory adjustment location is configured.');
     const product = await trx('products_products').where('id', record.product_id).first('name', 'uom_id');
     const now = nowTimestamp();
