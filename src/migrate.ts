@@ -1,10 +1,13 @@
-// Runs the knex migrations in migrations/ (TypeScript files, loaded through tsx).
+// Runs the knex migrations in migrations/: the TypeScript files through tsx, or their compiled
+// JavaScript under dist/. Either way a migration is recorded under its .ts name, so a database
+// migrated by one is up to date for the other.
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import type { Knex } from 'knex';
+import { MIGRATIONS_DIR } from './paths.ts';
 
-const MIGRATIONS_DIR = fileURLToPath(new URL('../migrations/', import.meta.url));
+const MIGRATION_FILE = /^\d{14}_[a-z0-9_]+\.(ts|js)$/;
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -14,10 +17,10 @@ interface Migration {
 const migrationSource: Knex.MigrationSource<string> = {
   async getMigrations() {
     return readdirSync(MIGRATIONS_DIR)
-      .filter((file) => /^\d{14}_[a-z0-9_]+\.ts$/.test(file))
+      .filter((file) => MIGRATION_FILE.test(file))
       .sort();
   },
-  getMigrationName: (file) => file,
+  getMigrationName: (file) => file.replace(/\.js$/, '.ts'),
   async getMigration(file) {
     return (await import(pathToFileURL(join(MIGRATIONS_DIR, file)).href)) as Migration;
   },

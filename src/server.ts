@@ -1,5 +1,4 @@
 // Builds the Fastify app: errors, authentication, rate limiting, health and the generated routes.
-import { fileURLToPath } from 'node:url';
 import jwt from '@fastify/jwt';
 import Fastify, { type FastifyInstance } from 'fastify';
 import secureJson from 'secure-json-parse';
@@ -31,9 +30,10 @@ import { registerMetrics } from './metrics.ts';
 import { registerLoadShedding } from './pressure.ts';
 import { registerRequestIds, requestId } from './request-id.ts';
 import { policy } from './policy.ts';
+import { RESOURCES_DIR } from './paths.ts';
 
 export const API_PREFIX = '/admin/api/v1';
-export const RESOURCES_DIR = fileURLToPath(new URL('../resources/', import.meta.url));
+export { RESOURCES_DIR };
 
 export interface ServerOptions {
   config: Config;
