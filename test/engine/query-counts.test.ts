@@ -59,6 +59,25 @@ for (const target of databaseTargets()) {
     assert.is(fifty, five, `5 lines: ${five} statements, 50 lines: ${fifty}`);
   });
 
+  test('confirming an order with lines in dozens: 50 lines take as many statements as 5', async () => {
+    const unit = await app.knex('unit_of_measures').where('name', 'Units').first('category_id');
+    const dozens = (await app.knex('unit_of_measures').where({ name: 'Dozens', category_id: unit.category_id }).first('id')).id;
+    const confirm = (lines: number) => async () => {
+      const body = order(lines);
+      body.lines = body.lines.map((line) => ({ ...line, product_uom_id: dozens }));
+      const created = await app.client.post(`${API}/sales/orders`, { token: app.token, body });
+      assert.is(created.status, 201, created.text);
+      return async () => {
+        const confirmed = await app.client.post(`${API}/sales/orders/${created.body.data.id}/confirm`, { token: app.token });
+        assert.is(confirmed.status, 200, confirmed.text);
+      };
+    };
+    await (await confirm(5)())(); // warm: the delivery type's sequence exists
+    const five = await counted(await confirm(5)());
+    const fifty = await counted(await confirm(50)());
+    assert.is(fifty, five, `5 lines: ${five} statements, 50 lines: ${fifty}`);
+  });
+
   test('listing orders with include=lines.product,partner: a page of big orders takes as many statements as one of small ones', async () => {
     const list = () => app.client.get(`${API}/sales/orders?include=lines.product,partner&per_page=5&sort=-id`, { token: app.token });
     for (let i = 0; i < 5; i++) await createOrder(2)();
@@ -79,6 +98,26 @@ for (const target of databaseTargets()) {
     await receipt(5)();
     const five = await counted(receipt(5));
     const fifty = await counted(receipt(50));
+    assert.is(fifty, five, `5 moves: ${five} statements, 50 moves: ${fifty}`);
+  });
+
+  test('receiving stock: todo and validate of 50 moves take as many statements as of 5', async () => {
+    const receive = (moves: number) => async () => {
+      const created = await app.client.post(`${API}/inventories/receipts`, {
+        token: app.token,
+        body: { moves: Array.from({ length: moves }, (_, i) => ({ product_id: i % 2 ? ids.chair : ids.desk, product_uom_qty: 1 + i })) },
+      });
+      assert.is(created.status, 201, created.text);
+      return async () => {
+        for (const action of ['todo', 'validate']) {
+          const response = await app.client.post(`${API}/inventories/receipts/${created.body.data.id}/${action}`, { token: app.token });
+          assert.is(response.status, 200, response.text);
+        }
+      };
+    };
+    await (await receive(5)())();
+    const five = await counted(await receive(5)());
+    const fifty = await counted(await receive(50)());
     assert.is(fifty, five, `5 moves: ${five} statements, 50 moves: ${fifty}`);
   });
 

@@ -3,8 +3,7 @@
 // declared with the action in the resource's definition (`when`); these do the rest.
 import { ActionRefusedError, ValidationError, nowTimestamp, type Action } from '../../../engine/index.ts';
 import { recomputeDeliveredQuantities } from '../sales/delivered-quantities.ts';
-import { nextDocumentName } from '../support/next-document-name.ts';
-import { operationTypeSequenceCode, operationTypeSequencePrefix } from './operation-type-sequence.ts';
+import { nextOperationName } from './operation-type-sequence.ts';
 import { confirmOperation } from './stock/confirm.ts';
 import { qty, type Trx } from './stock/ledger.ts';
 import { refreshOperationState } from './stock/operation-state.ts';
@@ -57,12 +56,7 @@ export const returnOperation: Action = async ({ trx, record, user, body }) => {
   const returnType =
     (type.return_operation_type_id && (await trx('inventories_operation_types').where('id', type.return_operation_type_id).whereNull('deleted_at').first())) || type;
   const now = nowTimestamp();
-  const name = await nextDocumentName(trx, {
-    code: operationTypeSequenceCode(returnType.id),
-    companyId: record.company_id,
-    prefix: await operationTypeSequencePrefix(trx, returnType),
-    padding: 5,
-  });
+  const name = await nextOperationName(trx, returnType, record.company_id);
   const [id] = await trx('inventories_operations').insert({
     name,
     origin: `Return of ${record.name}`,

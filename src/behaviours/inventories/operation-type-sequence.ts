@@ -2,6 +2,7 @@
 // (code `inventories.operation_type.<id>`), e.g. WH/IN/00001. The row holds the prefix,
 // `<warehouse code>/<sequence code>/`, or `<sequence code>/` for a type without a warehouse.
 import { nowTimestamp, type Hook } from '../../../engine/index.ts';
+import { nextDocumentName } from '../support/next-document-name.ts';
 
 type Trx = Parameters<Hook>[0]['trx'];
 
@@ -10,6 +11,16 @@ export const operationTypeSequenceCode = (id: number | string) => `inventories.o
 export async function operationTypeSequencePrefix(trx: Trx, operationType: Record<string, any>): Promise<string> {
   const warehouse = operationType.warehouse_id ? await trx('inventories_warehouses').where('id', operationType.warehouse_id).first('code') : undefined;
   return warehouse?.code ? `${warehouse.code}/${operationType.sequence_code}/` : `${operationType.sequence_code}/`;
+}
+
+/** The next name of an operation of this type for the company: WH/IN/00001. */
+export async function nextOperationName(trx: Trx, operationType: Record<string, any>, companyId: number | null): Promise<string> {
+  return nextDocumentName(trx, {
+    code: operationTypeSequenceCode(operationType.id),
+    companyId,
+    prefix: await operationTypeSequencePrefix(trx, operationType),
+    padding: 5,
+  });
 }
 
 /** afterCreate: the new type's sequence, for its company, starting at 1 with 5 digits. */

@@ -3,9 +3,8 @@
 // locations and company it implies, the responsible user, the state and the name from the
 // operation type's sequence (WH/IN/00001).
 import { ActionRefusedError, nowTimestamp, ValidationError, type Hook } from '../../../engine/index.ts';
-import { nextDocumentName } from '../support/next-document-name.ts';
 import { releaseReservations } from './stock/reserve.ts';
-import { operationTypeSequenceCode, operationTypeSequencePrefix } from './operation-type-sequence.ts';
+import { nextOperationName } from './operation-type-sequence.ts';
 
 export const prepareOperation: Hook = async ({ trx, def, values, record, user }) => {
   const type = def.scope['operationType.type'] as string;
@@ -25,12 +24,7 @@ export const prepareOperation: Hook = async ({ trx, def, values, record, user })
       const location = await trx('inventories_locations').where('id', locationId).first('company_id');
       const company = location?.company_id ?? operationType.company_id ?? (await trx('companies').orderBy('id').first('id'))?.id ?? null;
       values.company_id = company;
-      values.name = await nextDocumentName(trx, {
-        code: operationTypeSequenceCode(operationType.id),
-        companyId: company,
-        prefix: await operationTypeSequencePrefix(trx, operationType),
-        padding: 5,
-      });
+      values.name = await nextOperationName(trx, operationType, company);
       values.move_type ??= operationType.move_type ?? 'direct';
     }
   }

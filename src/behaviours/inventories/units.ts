@@ -28,8 +28,3 @@ export function convertWith(units: ReadonlyMap<number, Unit>, quantity: number, 
   const decimals = Math.max(0, Math.ceil(-Math.log10(to.rounding)));
   return roundTo(roundTo(converted / to.rounding, 0) * to.rounding, decimals);
 }
-
-export async function convertQuantity(trx: Knex.Transaction | Knex, quantity: number, fromId: number | null, toId: number | null): Promise<number> {
-  if (!fromId || !toId || Number(fromId) === Number(toId)) return quantity;
-  return convertWith(await unitsById(trx, [fromId, toId]), quantity, fromId, toId);
-}

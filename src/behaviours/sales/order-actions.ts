@@ -3,11 +3,10 @@
 // deliveries not yet done. The state each needs is declared in resources/sales/orders.yaml.
 import { ActionRefusedError, nowTimestamp, type Action } from '../../../engine/index.ts';
 import { cancelOperation } from '../inventories/operation-actions.ts';
-import { operationTypeSequenceCode, operationTypeSequencePrefix } from '../inventories/operation-type-sequence.ts';
+import { nextOperationName } from '../inventories/operation-type-sequence.ts';
 import { confirmOperation } from '../inventories/stock/confirm.ts';
 import type { Trx } from '../inventories/stock/ledger.ts';
-import { convertQuantity } from '../inventories/units.ts';
-import { nextDocumentName } from '../support/next-document-name.ts';
+import { convertWith, unitsById } from '../inventories/units.ts';
 
 /** Product types kept in stock: their lines are delivered. */
 const STOCKED = ['goods', 'consu'];
@@ -59,12 +58,7 @@ async function createDelivery(trx: Trx, order: Record<string, any>, userId: numb
   if (!type) throw new ActionRefusedError('The order cannot be confirmed: no delivery operation type is configured.');
   const source = warehouse?.lot_stock_location_id ?? type.source_location_id;
   const now = nowTimestamp();
-  const name = await nextDocumentName(trx, {
-    code: operationTypeSequenceCode(type.id),
-    companyId: order.company_id,
-    prefix: await operationTypeSequencePrefix(trx, type),
-    padding: 5,
-  });
+  const name = await nextOperationName(trx, type, order.company_id);
   const [id] = await trx('inventories_operations').insert({
     name,
     origin: order.name,
@@ -82,10 +76,14 @@ async function createDelivery(trx: Trx, order: Record<string, any>, userId: numb
     created_at: now,
     updated_at: now,
   });
-  const moves = [];
-  for (const line of lines) {
+  // The units of every line, read at once: a move's product quantity is in the product's unit.
+  const units = await unitsById(
+    trx,
+    lines.flatMap((line) => [line.product_uom_id, line.product_uom]),
+  );
+  const moves = lines.map((line) => {
     const uom = line.product_uom_id ?? line.product_uom;
-    moves.push({
+    return {
       name: line.product_name,
       state: 'draft',
       procure_method: 'make_to_stock',
@@ -94,7 +92,7 @@ async function createDelivery(trx: Trx, order: Record<string, any>, userId: numb
       product_id: line.product_id,
       uom_id: uom,
       product_uom_qty: line.product_uom_qty,
-      product_qty: await convertQuantity(trx, Number(line.product_uom_qty), uom, line.product_uom),
+      product_qty: convertWith(units, Number(line.product_uom_qty), uom, line.product_uom),
       source_location_id: source,
       destination_location_id: type.destination_location_id,
       operation_id: id,
@@ -107,8 +105,8 @@ async function createDelivery(trx: Trx, order: Record<string, any>, userId: numb
       creator_id: userId,
       created_at: now,
       updated_at: now,
-    });
-  }
+    };
+  });
   await trx('inventories_moves').insert(moves);
   await confirmOperation(trx, Number(id));
 }

@@ -47,28 +47,50 @@ export async function lockQuants(trx: Trx, pairs: Array<{ productId: number; loc
   return new Map(rows.filter((row) => wanted.has(quantKey(row.product_id, row.location_id))).map((row) => [quantKey(row.product_id, row.location_id), row]));
 }
 
-/** Adds to (or takes from) the on-hand and reserved quantity of a product at an internal location. */
-export async function changeQuant(trx: Trx, location: Location, productId: number, change: { quantity?: number; reserved?: number }): Promise<void> {
-  const quantity = qty(change.quantity ?? 0);
-  const reserved = qty(change.reserved ?? 0);
-  if (quantity === 0 && reserved === 0) return;
+export interface QuantChange {
+  location: Location;
+  productId: number;
+  quantity?: number;
+  reserved?: number;
+}
+
+// Rows per upsert statement: one for a typical operation, a few for a 1,000-line one.
+const QUANTS_PER_STATEMENT = 200;
+
+/**
+ * Adds to (or takes from) the on-hand and reserved quantities of products at internal locations:
+ * every change of one step at once, summed per product and location, in one upsert per
+ * QUANTS_PER_STATEMENT rows (a product new at a location gets its row on the way).
+ */
+export async function changeQuants(trx: Trx, changes: QuantChange[]): Promise<void> {
+  const totals = new Map<string, { location: Location; productId: number; quantity: number; reserved: number }>();
+  for (const change of changes) {
+    const key = quantKey(change.productId, change.location.id);
+    const total = totals.get(key) ?? { location: change.location, productId: change.productId, quantity: 0, reserved: 0 };
+    total.quantity = qty(total.quantity + (change.quantity ?? 0));
+    total.reserved = qty(total.reserved + (change.reserved ?? 0));
+    totals.set(key, total);
+  }
   const now = nowTimestamp();
-  // An upsert: the row of a product that was never at this location yet is created on the way.
-  await trx(QUANTS)
-    .insert({
-      product_id: productId,
-      location_id: location.id,
-      quantity,
-      reserved_quantity: reserved,
-      warehouse_id: location.warehouse_id,
-      company_id: location.company_id,
+  const rows = [...totals.values()]
+    .filter((total) => total.quantity !== 0 || total.reserved !== 0)
+    .map((total) => ({
+      product_id: total.productId,
+      location_id: total.location.id,
+      quantity: total.quantity,
+      reserved_quantity: total.reserved,
+      warehouse_id: total.location.warehouse_id,
+      company_id: total.location.company_id,
       created_at: now,
       updated_at: now,
-    })
-    .onConflict(['product_id', 'location_id'])
-    .merge({
-      quantity: trx.raw('?? + ?', [`${QUANTS}.quantity`, quantity]),
-      reserved_quantity: trx.raw('?? + ?', [`${QUANTS}.reserved_quantity`, reserved]),
-      updated_at: now,
-    });
+    }));
+  // The row's value plus the one this statement proposes for it (VALUES() on MySQL, excluded on SQLite).
+  const mysql = trx.client.config.client === 'mysql2';
+  const plus = (column: string) => trx.raw(mysql ? '?? + VALUES(??)' : '?? + excluded.??', [`${QUANTS}.${column}`, column]);
+  for (let start = 0; start < rows.length; start += QUANTS_PER_STATEMENT) {
+    await trx(QUANTS)
+      .insert(rows.slice(start, start + QUANTS_PER_STATEMENT))
+      .onConflict(['product_id', 'location_id'])
+      .merge({ quantity: plus('quantity'), reserved_quantity: plus('reserved_quantity'), updated_at: now });
+  }
 }

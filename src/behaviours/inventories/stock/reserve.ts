@@ -1,7 +1,8 @@
 // Reserving stock for an operation's moves: each move takes what its (internal) source location
 // has free, up to its demand; a move from a vendor or another non-internal location is always
 // available. Moves become assigned, partially_available or stay confirmed.
-import { changeQuant, isInternal, locationsById, lockQuants, qty, quantKey, type Trx } from './ledger.ts';
+import { updateRows } from '../../support/update-rows.ts';
+import { changeQuants, isInternal, locationsById, lockQuants, type QuantChange, qty, quantKey, type Trx } from './ledger.ts';
 
 const WAITING = ['waiting', 'confirmed', 'partially_available'];
 
@@ -20,7 +21,8 @@ export async function reserveOperation(trx: Trx, operationId: number): Promise<n
   );
   const free = new Map([...quants].map(([key, quant]) => [key, qty(Number(quant.quantity) - Number(quant.reserved_quantity))]));
 
-  for (const move of moves) {
+  const changes: QuantChange[] = [];
+  const updates = moves.map((move) => {
     const location = locations.get(Number(move.source_location_id));
     const demand = qty(move.product_qty);
     let reserved = qty(move.reserved_quantity);
@@ -30,17 +32,17 @@ export async function reserveOperation(trx: Trx, operationId: number): Promise<n
       if (take > 0) {
         free.set(key, qty((free.get(key) ?? 0) - take));
         reserved = qty(reserved + take);
-        await changeQuant(trx, location!, Number(move.product_id), { reserved: take });
+        changes.push({ location: location!, productId: Number(move.product_id), reserved: take });
       }
     } else {
       reserved = demand;
     }
     const state = reserved >= demand ? 'assigned' : reserved > 0 ? 'partially_available' : 'confirmed';
     // Stock of a non-internal source is not reserved in the ledger: the move is simply ready.
-    await trx('inventories_moves')
-      .where('id', move.id)
-      .update({ state, reserved_quantity: isInternal(location) ? reserved : 0 });
-  }
+    return { id: Number(move.id), values: { state, reserved_quantity: isInternal(location) ? reserved : 0 } };
+  });
+  await changeQuants(trx, changes);
+  await updateRows(trx, 'inventories_moves', updates);
   return moves.length;
 }
 
@@ -56,10 +58,12 @@ export async function releaseReservations(trx: Trx, moves: Array<Record<string, 
     trx,
     reserving.map((move) => ({ productId: Number(move.product_id), locationId: Number(move.source_location_id) })),
   );
-  for (const move of reserving) {
-    const location = locations.get(Number(move.source_location_id));
-    if (isInternal(location)) await changeQuant(trx, location!, Number(move.product_id), { reserved: -qty(move.reserved_quantity) });
-  }
+  await changeQuants(
+    trx,
+    reserving
+      .filter((move) => isInternal(locations.get(Number(move.source_location_id))))
+      .map((move) => ({ location: locations.get(Number(move.source_location_id))!, productId: Number(move.product_id), reserved: -qty(move.reserved_quantity) })),
+  );
   await trx('inventories_moves')
     .whereIn(
       'id',

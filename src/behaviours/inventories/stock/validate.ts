@@ -3,8 +3,9 @@
 // reservations are consumed, and the operation is done. Asking more of a location than it has
 // is refused and changes nothing.
 import { ActionRefusedError, nowTimestamp } from '../../../../engine/index.ts';
-import { convertQuantity } from '../units.ts';
-import { changeQuant, isInternal, locationsById, lockQuants, MAX_QUANTITY, qty, quantKey, type Location, type Trx } from './ledger.ts';
+import { convertWith, unitsById } from '../units.ts';
+import { updateRows } from '../../support/update-rows.ts';
+import { changeQuants, isInternal, locationsById, lockQuants, MAX_QUANTITY, type QuantChange, qty, quantKey, type Location, type Trx } from './ledger.ts';
 import { refreshOperationState } from './operation-state.ts';
 
 /** Validates the moves of an operation (or the moves given: an inventory adjustment has no operation). */
@@ -14,10 +15,14 @@ export async function completeMoves(trx: Trx, moves: Array<Record<string, any>>)
     .select('id', 'name', 'uom_id');
   const productById = new Map(products.map((product) => [Number(product.id), product]));
   // Done quantities in the product's unit: the quantity set on the move (in the move's unit), else its demand.
+  const units = await unitsById(
+    trx,
+    moves.flatMap((move) => (move.quantity === null ? [] : [move.uom_id, productById.get(Number(move.product_id))!.uom_id])),
+  );
   const done = new Map<number, number>();
   for (const move of moves) {
     const product = productById.get(Number(move.product_id))!;
-    done.set(Number(move.id), move.quantity === null ? qty(move.product_qty) : qty(await convertQuantity(trx, Number(move.quantity), move.uom_id, product.uom_id)));
+    done.set(Number(move.id), move.quantity === null ? qty(move.product_qty) : qty(convertWith(units, Number(move.quantity), move.uom_id, product.uom_id)));
   }
   const locations = await locationsById(
     trx,
@@ -70,15 +75,19 @@ export async function completeMoves(trx: Trx, moves: Array<Record<string, any>>)
     }
   }
 
-  for (const move of moves) {
+  const changes: QuantChange[] = [];
+  const now = nowTimestamp();
+  const updates = moves.map((move) => {
     const quantity = done.get(Number(move.id))!;
     const source = locations.get(Number(move.source_location_id));
     const destination = locations.get(Number(move.destination_location_id));
-    if (isInternal(source)) await changeQuant(trx, source!, Number(move.product_id), { quantity: -quantity, reserved: -qty(move.reserved_quantity) });
-    if (isInternal(destination)) await changeQuant(trx, destination!, Number(move.product_id), { quantity });
+    if (isInternal(source)) changes.push({ location: source!, productId: Number(move.product_id), quantity: -quantity, reserved: -qty(move.reserved_quantity) });
+    if (isInternal(destination)) changes.push({ location: destination!, productId: Number(move.product_id), quantity });
     const inMoveUnit = move.quantity === null ? qty(move.product_uom_qty) : qty(move.quantity);
-    await trx('inventories_moves').where('id', move.id).update({ state: 'done', quantity: inMoveUnit, reserved_quantity: 0, is_picked: true, updated_at: nowTimestamp() });
-  }
+    return { id: Number(move.id), values: { state: 'done', quantity: inMoveUnit, reserved_quantity: 0, is_picked: 1, updated_at: now } };
+  });
+  await changeQuants(trx, changes);
+  await updateRows(trx, 'inventories_moves', updates);
 }
 
 export async function validateOperation(trx: Trx, operationId: number): Promise<void> {
