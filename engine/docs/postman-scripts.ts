@@ -20,9 +20,9 @@ export const COLLECTION_TEST = [
   '}',
 ];
 
-/** Opens the request's checks, which run unless the request is being sent again; the caller closes the block. */
-export function retrying(checks: string[]): string[] {
-  return ["if (pm.collectionVariables.get('retrying') !== 'yes') {", ...checks.map((line) => `  ${line}`)];
+/** The request's checks, skipped while the request is being sent again. */
+export function unlessRetrying(checks: string[]): string[] {
+  return ["if (pm.collectionVariables.get('retrying') !== 'yes') {", ...checks.map((line) => `  ${line}`), '}'];
 }
 
 /** The documented success status and, for JSON, the envelope's keys (those of the documented example). */

@@ -9,7 +9,7 @@ import type { ResourceDef } from '../definition/types.ts';
 import { routeTable, type RouteSpec } from '../routes/route-table.ts';
 import type { OpenApiDocument } from './openapi.ts';
 import { type BodyOptions, createBody, idVariable, keyColumns, keyVariable, runOrder, updateBody } from './postman-plan.ts';
-import { COLLECTION_TEST, expectations, retrying, storeCreated, storeFirstListed } from './postman-scripts.ts';
+import { COLLECTION_TEST, expectations, storeCreated, storeFirstListed, unlessRetrying } from './postman-scripts.ts';
 import { planWalks } from './postman-walk.ts';
 
 export const POSTMAN_SCHEMA = 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json';
@@ -205,16 +205,8 @@ function postmanRequest(document: OpenApiDocument, spec: RequestSpec, operation:
   }
   const success = Object.entries<Record<string, any>>(operation.responses ?? {}).filter(([status]) => status.startsWith('2'));
   const example = success[0]?.[1]?.content?.['application/json']?.example;
-  const test = [
-    ...retrying(
-      expectations(
-        success.map(([status]) => Number(status)),
-        example,
-      ),
-    ),
-    ...(spec.test ?? []).map((line) => `  ${line}`),
-    '}',
-  ];
+  const statuses = success.map(([status]) => Number(status));
+  const test = unlessRetrying([...expectations(statuses, example), ...(spec.test ?? [])]);
   result.event = [{ listen: 'test', script: { type: 'text/javascript', exec: test } }];
   if (spec.prerequest) result.event.push({ listen: 'prerequest', script: { type: 'text/javascript', exec: spec.prerequest } });
   if (success[0] && example !== undefined) {
