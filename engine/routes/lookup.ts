@@ -15,13 +15,19 @@ export type { Row };
 
 /** The parent a nested path names (a trashed or hidden parent counts as missing); undefined for a top-level resource. */
 export async function findParent(runtime: ResourceRuntime, request: FastifyRequest): Promise<{ id: number; record: Row } | undefined> {
+  const parent = await lookUpParent(runtime, request);
+  if (parent === null) throw new NotFoundError();
+  return parent;
+}
+
+/** The parent a nested path names, or null when there is none the user may see (undefined: not a nested resource). */
+export async function lookUpParent(runtime: ResourceRuntime, request: FastifyRequest): Promise<{ id: number; record: Row } | null | undefined> {
   const { def, parentDef, deps } = runtime;
   if (!def.parent || !parentDef) return undefined;
   const id = pathId(request, def.parent.param);
   const rows = deps.policy.rowScope(request.authUser!, parentDef);
   const record = await selectById(runtime, parentDef, id, resourceRows(parentDef, deps.registry, { rows }));
-  if (!record) throw new NotFoundError();
-  return { id, record };
+  return record ? { id, record } : null;
 }
 
 /**

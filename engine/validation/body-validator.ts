@@ -42,6 +42,8 @@ export interface ValidateOptions {
   id?: number;
   /** For nested entries: `lines.0.`, prefixed to error keys and labels. */
   prefix?: string;
+  /** References the request already proved to exist (field → id: the parent the path names): not looked up again. */
+  known?: Record<string, number>;
 }
 
 /** One body to validate. */
@@ -50,6 +52,7 @@ interface Input {
   mode: Mode;
   id?: number;
   prefix?: string;
+  known?: Record<string, number>;
 }
 
 /** A body once validated: its values and its errors (keys prefixed), with the helpers that name them. */
@@ -59,6 +62,7 @@ interface Checked {
   prefix: string;
   mode: Mode;
   id?: number;
+  known?: Record<string, number>;
   input: Record<string, unknown>;
   named(field: FieldDef): FieldDef;
   fail(field: FieldDef, message: string, key?: string): void;
@@ -118,14 +122,18 @@ function buildValidator(def: ResourceDef, registry: Registry, bounds: SchemaBoun
         } else if (nested) {
           await validateNested(nested, present, field, statements, registry, bounds);
         } else if (target) {
+          // A reference the request already proved (the path's parent) needs no query, unless this field asks more of it.
+          const proven = (entry: Checked) => Object.keys(conditions ?? {}).length === 0 && entry.known?.[field.name] === Number(entry.values[field.name]);
+          const unproven = present.filter((entry) => !proven(entry));
+          if (unproven.length === 0) return;
           const found = await existing(
             statements,
             registry,
             target,
-            present.map((entry) => entry.values[field.name]),
+            unproven.map((entry) => entry.values[field.name]),
             conditions,
           );
-          for (const entry of present) if (!found.has(Number(entry.values[field.name]))) entry.fail(field, messages.notFound(entry.named(field)));
+          for (const entry of unproven) if (!found.has(Number(entry.values[field.name]))) entry.fail(field, messages.notFound(entry.named(field)));
         } else if (field.unique) {
           for (const entry of present) {
             if (await taken(statements, def.table, field.name, entry.values[field.name], entry.id)) entry.fail(field, messages.taken(entry.named(field)));
@@ -137,7 +145,7 @@ function buildValidator(def: ResourceDef, registry: Registry, bounds: SchemaBoun
   };
 
   /** The fields' types and rules, without the database. */
-  const checkShape = ({ body, mode, id, prefix = '' }: Input): Checked => {
+  const checkShape = ({ body, mode, id, prefix = '', known }: Input): Checked => {
     if (body === undefined || body === null) body = {};
     if (typeof body !== 'object' || Array.isArray(body)) {
       if (prefix) throw new ValidationError({ [prefix.slice(0, -1)]: [`The ${prefix.slice(0, -1)} field must be an object.`] });
@@ -179,12 +187,12 @@ function buildValidator(def: ResourceDef, registry: Registry, bounds: SchemaBoun
       }
       values[field.name] = stored;
     }
-    return { values, errors, prefix, mode, id, input, named, fail };
+    return { values, errors, prefix, mode, id, known, input, named, fail };
   };
 
   const validator: BodyValidator = {
     async validate(body, statements, options) {
-      const [checked] = await validateMany([{ body, mode: options.mode, id: options.id, prefix: options.prefix }], statements);
+      const [checked] = await validateMany([{ body, mode: options.mode, id: options.id, prefix: options.prefix, known: options.known }], statements);
       if (Object.keys(checked!.errors).length > 0) throw new ValidationError(inFieldOrder(checked!.errors, fields, checked!.prefix));
       return checked!.values;
     },

@@ -12,9 +12,12 @@ for (const target of databaseTargets()) {
   const ids: Record<string, number> = {};
 
   /** Statements run while `work` runs (the app's only traffic in the meantime). */
-  async function counted(work: () => Promise<unknown>): Promise<number> {
+  async function counted(work: () => Promise<unknown>, sqls: string[] = []): Promise<number> {
     let count = 0;
-    const listener = () => count++;
+    const listener = (query: { sql: string }) => {
+      count++;
+      sqls.push(query.sql);
+    };
     app.knex.on('query', listener);
     try {
       await work();
@@ -119,6 +122,22 @@ for (const target of databaseTargets()) {
     const five = await counted(await receive(5)());
     const fifty = await counted(await receive(50)());
     assert.is(fifty, five, `5 moves: ${five} statements, 50 moves: ${fifty}`);
+  });
+
+  test('creating a UOM under its category: the category the body names is the path’s, looked up once', async () => {
+    const category = (await app.knex('unit_of_measure_categories').orderBy('id').first('id')).id;
+    const sqls: string[] = [];
+    const created = await counted(async () => {
+      const response = await app.client.post(`${API}/support/uom-categories/${category}/uoms`, {
+        token: app.token,
+        body: { type: 'bigger', name: `Counted box ${target.name}`, factor: 10, rounding: 0.01, category_id: category },
+      });
+      assert.is(response.status, 201, response.text);
+    }, sqls);
+    const categoryReads = sqls.filter((sql) => /FROM `unit_of_measure_categories`/.test(sql));
+    assert.is(categoryReads.length, 1, sqls.join('\n'));
+    // The token check, the category, the insert, the new record read back.
+    assert.is(created, 4, sqls.join('\n'));
   });
 
   test.run();

@@ -239,6 +239,22 @@ for (const target of databaseTargets()) {
     }
   });
 
+  test('a create under a category that does not exist: an invalid body is 422 first (reference §1.2), a valid one 404', async () => {
+    const testApp = await sharedApp(target);
+    const { client, token, knex } = testApp;
+    const weight = await category(testApp, 'Weight');
+    const orphans = `${API}/support/uom-categories/999999999/uoms`;
+    const naming = await client.post(orphans, { token, body: { type: 'bigger', name: 'Orphan', factor: 2, rounding: 0.01, category_id: 999999999 } });
+    assert.is(naming.status, 422, naming.text);
+    assert.equal(naming.body.errors, { category_id: ['The selected category id is invalid.'] });
+    const empty = await client.post(orphans, { token, body: {} });
+    assert.is(empty.status, 422, empty.text);
+    const valid = await client.post(orphans, { token, body: { type: 'bigger', name: 'Orphan', factor: 2, rounding: 0.01, category_id: weight } });
+    assert.is(valid.status, 404, valid.text);
+    assert.equal(valid.body, NOT_FOUND);
+    assert.is(await knex('unit_of_measures').where('name', 'Orphan').first(), undefined, 'nothing stored');
+  });
+
   test('a UOM asked for under a category it does not belong to is 404, and left unchanged', async () => {
     const testApp = await sharedApp(target);
     const { client, token, knex } = testApp;

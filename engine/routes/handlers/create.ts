@@ -3,7 +3,8 @@ import { clientErrorFromDb } from '../../errors/db-errors.ts';
 import { parseIncludes, type RawQuery } from '../../list/parse-list-query.ts';
 import { condition, quote, whereClause } from '../../sql/quote.ts';
 import { recordETag } from '../etag.ts';
-import { authorize, checkValues, findParent, findRecord } from '../lookup.ts';
+import { NotFoundError } from '../../errors/http-errors.ts';
+import { authorize, checkValues, findRecord, lookUpParent } from '../lookup.ts';
 import type { ResourceRuntime } from '../runtime.ts';
 import { inTransaction } from '../transaction.ts';
 import { writeContext } from '../write-context.ts';
@@ -13,9 +14,13 @@ export function createHandler(runtime: ResourceRuntime) {
   const { def, deps } = runtime;
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const includes = parseIncludes(request.query as RawQuery, def);
-    const values = await runtime.validator.validate(request.body, runtime.statements, { mode: 'create' });
+    // The parent is read first so that a body naming it needs no second look, but an invalid body
+    // is still a 422 before a missing parent's 404 (reference §1.2).
+    const parent = await lookUpParent(runtime, request);
+    const known = parent && def.parent ? { [def.parent.foreignKey]: parent.id } : undefined;
+    const values = await runtime.validator.validate(request.body, runtime.statements, { mode: 'create', known });
     checkValues(runtime, request, values, 'create');
-    const parent = await findParent(runtime, request);
+    if (parent === null) throw new NotFoundError();
     authorize(runtime, request, 'create', { parent: parent?.record });
 
     let id: number;
