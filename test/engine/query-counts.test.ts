@@ -55,17 +55,29 @@ for (const target of databaseTargets()) {
     assert.is(response.status, 201, response.text);
   };
 
+  /**
+   * Asserts that the counted step takes as many statements for 50 lines as for 5. `prepare(n)`
+   * writes what the step needs (not counted) and returns the step; a first run warms sequences and caches.
+   */
+  async function sameForFiveAndFifty(prepare: (lines: number) => Promise<() => Promise<unknown>>, unit = 'lines'): Promise<void> {
+    await (await prepare(5))();
+    const five = await counted(await prepare(5));
+    const fifty = await counted(await prepare(50));
+    assert.is(fifty, five, `5 ${unit}: ${five} statements, 50 ${unit}: ${fifty}`);
+  }
+
+  const receiptBody = (moves: number) => ({
+    moves: Array.from({ length: moves }, (_, i) => ({ product_id: i % 2 ? ids.chair : ids.desk, product_uom_qty: 1 + i })),
+  });
+
   test('creating a sales order: 50 lines take as many statements as 5', async () => {
-    await createOrder(5)(); // warm: sequences and caches exist
-    const five = await counted(createOrder(5));
-    const fifty = await counted(createOrder(50));
-    assert.is(fifty, five, `5 lines: ${five} statements, 50 lines: ${fifty}`);
+    await sameForFiveAndFifty(async (lines) => createOrder(lines));
   });
 
   test('confirming an order with lines in dozens: 50 lines take as many statements as 5', async () => {
     const unit = await app.knex('unit_of_measures').where('name', 'Units').first('category_id');
     const dozens = (await app.knex('unit_of_measures').where({ name: 'Dozens', category_id: unit.category_id }).first('id')).id;
-    const confirm = (lines: number) => async () => {
+    const confirm = async (lines: number) => {
       const body = order(lines);
       body.lines = body.lines.map((line) => ({ ...line, product_uom_id: dozens }));
       const created = await app.client.post(`${API}/sales/orders`, { token: app.token, body });
@@ -75,10 +87,7 @@ for (const target of databaseTargets()) {
         assert.is(confirmed.status, 200, confirmed.text);
       };
     };
-    await (await confirm(5)())(); // warm: the delivery type's sequence exists
-    const five = await counted(await confirm(5)());
-    const fifty = await counted(await confirm(50)());
-    assert.is(fifty, five, `5 lines: ${five} statements, 50 lines: ${fifty}`);
+    await sameForFiveAndFifty(confirm);
   });
 
   test('listing orders with include=lines.product,partner: a page of big orders takes as many statements as one of small ones', async () => {
@@ -91,25 +100,18 @@ for (const target of databaseTargets()) {
   });
 
   test('creating a receipt: 50 moves take as many statements as 5', async () => {
-    const receipt = (moves: number) => async () => {
-      const response = await app.client.post(`${API}/inventories/receipts`, {
-        token: app.token,
-        body: { moves: Array.from({ length: moves }, (_, i) => ({ product_id: i % 2 ? ids.chair : ids.desk, product_uom_qty: 1 + i })) },
-      });
-      assert.is(response.status, 201, response.text);
-    };
-    await receipt(5)();
-    const five = await counted(receipt(5));
-    const fifty = await counted(receipt(50));
-    assert.is(fifty, five, `5 moves: ${five} statements, 50 moves: ${fifty}`);
+    await sameForFiveAndFifty(
+      async (moves) => async () => {
+        const response = await app.client.post(`${API}/inventories/receipts`, { token: app.token, body: receiptBody(moves) });
+        assert.is(response.status, 201, response.text);
+      },
+      'moves',
+    );
   });
 
   test('receiving stock: todo and validate of 50 moves take as many statements as of 5', async () => {
-    const receive = (moves: number) => async () => {
-      const created = await app.client.post(`${API}/inventories/receipts`, {
-        token: app.token,
-        body: { moves: Array.from({ length: moves }, (_, i) => ({ product_id: i % 2 ? ids.chair : ids.desk, product_uom_qty: 1 + i })) },
-      });
+    await sameForFiveAndFifty(async (moves) => {
+      const created = await app.client.post(`${API}/inventories/receipts`, { token: app.token, body: receiptBody(moves) });
       assert.is(created.status, 201, created.text);
       return async () => {
         for (const action of ['todo', 'validate']) {
@@ -117,11 +119,7 @@ for (const target of databaseTargets()) {
           assert.is(response.status, 200, response.text);
         }
       };
-    };
-    await (await receive(5)())();
-    const five = await counted(await receive(5)());
-    const fifty = await counted(await receive(50)());
-    assert.is(fifty, five, `5 moves: ${five} statements, 50 moves: ${fifty}`);
+    }, 'moves');
   });
 
   test('creating a UOM under its category: the category the body names is the path’s, looked up once', async () => {
