@@ -2,8 +2,10 @@
 export { loadRegistry, Registry } from './definition/registry.ts';
 export { DefinitionError } from './definition/definition-error.ts';
 export { registerResources } from './routes/register-resources.ts';
-export { createStatements, type Statements } from './sql/statements.ts';
+export { createStatements, type Row, type Statements } from './sql/statements.ts';
+export { AUTH_COLUMN_PREFIX, type PendingAuthentication } from './routes/pending-authentication.ts';
 export { quote } from './sql/quote.ts';
+export { supportsInsertReturning } from './sql/dialect.ts';
 export { routeTable } from './routes/route-table.ts';
 export { errorHandler, notFoundHandler } from './errors/error-handler.ts';
 export { registerFormats } from './schema/formats.ts';

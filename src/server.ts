@@ -7,6 +7,7 @@ import {
   actionNames,
   behaviourNames,
   createStatements,
+  supportsInsertReturning,
   missingColumns,
   readSchemaBounds,
   errorHandler,
@@ -18,7 +19,7 @@ import {
   type Registry,
 } from '../engine/index.ts';
 import { registerApiTokenRoutes } from './auth/api-tokens.ts';
-import { createAuthenticate } from './auth/authenticate.ts';
+import { createAuthentication } from './auth/authenticate.ts';
 import { registerRateLimit } from './auth/rate-limit.ts';
 import { registerAuthRoutes } from './auth/routes.ts';
 import { behaviours } from './behaviours/index.ts';
@@ -95,13 +96,13 @@ export async function buildServer({ config, knex, jwtSecret, resourcesDir, logSt
   const missing = missingColumns(registry, bounds);
   if (missing.length > 0) throw new Error(`The resource definitions do not match the database schema:\n  ${missing.join('\n  ')}`);
   // Reads run as prepared statements on their own connection (engine/sql/statements.ts).
-  const statements = createStatements(knex);
+  const statements = createStatements(knex, { insertReturns: await supportsInsertReturning(knex) });
   app.addHook('onClose', () => statements.close());
-  const authenticate = createAuthenticate(app, knex, statements);
+  const { authenticate, authenticateWithFirstRead } = createAuthentication(app, knex, statements);
   registerIdempotency(app, knex, API_PREFIX);
   registerAuthRoutes(app, knex, config, authenticate, API_PREFIX);
   registerApiTokenRoutes(app, knex, registry, authenticate, API_PREFIX);
-  registerResources(app, { knex, statements, bounds, registry, behaviours, authenticate, policy: options.policy ?? policy, prefix: API_PREFIX });
+  registerResources(app, { knex, statements, bounds, registry, behaviours, authenticate, authenticateWithFirstRead, policy: options.policy ?? policy, prefix: API_PREFIX });
   await registerApiDocs(app, registry, API_PREFIX);
   return app;
 }

@@ -1,6 +1,7 @@
 // Every error becomes JSON: {message} (plus errors for 422). A 500 never shows internals;
 // the details go to the log.
 import type { FastifyError, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import { settleAuthentication } from '../routes/pending-authentication.ts';
 import { HttpError, NOT_FOUND_MESSAGE } from './http-errors.ts';
 
 const CLIENT_MESSAGES: Record<string, string> = {
@@ -12,7 +13,16 @@ const CLIENT_MESSAGES: Record<string, string> = {
   FST_ERR_BAD_URL: 'The request URL is not valid.',
 };
 
-export function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+export async function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  // A request that failed before its token was checked (a malformed query, a missing parent)
+  // answers as an unauthenticated one would if the check fails: 401 comes before anything else.
+  if (request.pendingAuthentication) {
+    try {
+      await settleAuthentication(request);
+    } catch (authenticationError) {
+      error = authenticationError as FastifyError;
+    }
+  }
   if (error instanceof HttpError) {
     return reply.code(error.statusCode).headers(error.headers).send(error.body());
   }

@@ -3,12 +3,14 @@
 import type { FastifyRequest } from 'fastify';
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors/http-errors.ts';
 import type { ResourceDef } from '../definition/types.ts';
+import type { AuthUser } from '../behaviours/types.ts';
 import type { TrashedMode } from '../list/filters/trashed.ts';
 import { includeTree, loadRelations } from '../sql/load-relations.ts';
 import { condition, quote, whereClause, type Condition } from '../sql/quote.ts';
 import type { Row } from '../sql/statements.ts';
 import { resourceRows } from '../sql/resource-rows.ts';
 import { pathId } from './path-params.ts';
+import { readAuthenticated } from './pending-authentication.ts';
 import type { ResourceRuntime, RowScope } from './runtime.ts';
 
 export type { Row };
@@ -20,25 +22,44 @@ export async function findParent(runtime: ResourceRuntime, request: FastifyReque
   return parent;
 }
 
-/** The parent a nested path names, or null when there is none the user may see (undefined: not a nested resource). */
+/**
+ * The parent a nested path names, or null when there is none the user may see (undefined: not a
+ * nested resource). A pending authentication check goes with this read.
+ */
 export async function lookUpParent(runtime: ResourceRuntime, request: FastifyRequest): Promise<{ id: number; record: Row } | null | undefined> {
   const { def, parentDef, deps } = runtime;
   if (!def.parent || !parentDef) return undefined;
   const id = pathId(request, def.parent.param);
-  const rows = deps.policy.rowScope(request.authUser!, parentDef);
-  const record = await selectById(runtime, parentDef, id, resourceRows(parentDef, deps.registry, { rows }));
+  const record = await readAuthenticated(runtime.statements, request, (user) =>
+    byId(runtime, parentDef, id, resourceRows(parentDef, deps.registry, { rows: deps.policy.rowScope(user, parentDef) })),
+  );
   return record ? { id, record } : null;
+}
+
+/**
+ * The record a show names, among the rows the user may see, with its includes; else 404. Its
+ * parent's existence is checked in the same query, and a pending authentication check goes with it.
+ */
+export async function findShownRecord(runtime: ResourceRuntime, request: FastifyRequest, id: number, includes: readonly string[]): Promise<Row> {
+  const { def, deps } = runtime;
+  const record = await readAuthenticated(runtime.statements, request, (user) => {
+    const parent = parentExists(runtime, request, user);
+    const rows = resourceRows(def, deps.registry, { parentId: parent?.id, rows: deps.policy.rowScope(user, def) });
+    return byId(runtime, def, id, parent ? [...rows, parent.condition] : rows);
+  });
+  if (!record) throw new NotFoundError();
+  return withRelations(runtime, record, includes);
 }
 
 /**
  * The parent a nested path names, as a condition for a read that needs no parent row (show and
  * list: the policy looks at a parent only for changes): one query instead of two.
  */
-export function parentExists(runtime: ResourceRuntime, request: FastifyRequest): { id: number; condition: Condition } | undefined {
+export function parentExists(runtime: ResourceRuntime, request: FastifyRequest, user: AuthUser = request.authUser!): { id: number; condition: Condition } | undefined {
   const { def, parentDef, deps } = runtime;
   if (!def.parent || !parentDef) return undefined;
   const id = pathId(request, def.parent.param);
-  const rows = deps.policy.rowScope(request.authUser!, parentDef);
+  const rows = deps.policy.rowScope(user, parentDef);
   const where = whereClause([condition(`${quote(`${parentDef.table}.id`)} = ?`, id), ...resourceRows(parentDef, deps.registry, { rows })]);
   return { id, condition: { sql: `EXISTS (SELECT 1 FROM ${quote(parentDef.table)}${where.sql})`, params: where.params } };
 }
@@ -75,21 +96,29 @@ export interface FindOptions {
   trashed?: TrashedMode;
   includes?: readonly string[];
   rows?: RowScope;
-  /** More conditions the record must meet (its parent exists). */
-  also?: Condition[];
 }
 
 /** The record with this id among the rows the request may read, with its includes loaded; else 404. */
 export async function findRecord(runtime: ResourceRuntime, id: number, options: FindOptions): Promise<Row> {
   const { def, deps } = runtime;
-  const record = await selectById(runtime, def, id, [...resourceRows(def, deps.registry, options), ...(options.also ?? [])]);
+  const record = await selectById(runtime, def, id, resourceRows(def, deps.registry, options));
   if (!record) throw new NotFoundError();
-  await loadRelations(runtime.statements, deps.registry, runtime.columns, def, [record], includeTree(runtime.loaded(options.includes)));
+  return withRelations(runtime, record, options.includes);
+}
+
+/** The record with the relations its resource always embeds and those the client asked for. */
+export async function withRelations(runtime: ResourceRuntime, record: Row, includes?: readonly string[]): Promise<Row> {
+  await loadRelations(runtime.statements, runtime.deps.registry, runtime.columns, runtime.def, [record], includeTree(runtime.loaded(includes)));
   return record;
 }
 
 async function selectById(runtime: ResourceRuntime, def: ResourceDef, id: number, conditions: Condition[]): Promise<Row | undefined> {
-  const where = whereClause([condition(`${quote(`${def.table}.id`)} = ?`, id), ...conditions]);
-  const [row] = await runtime.statements.all(`SELECT ${runtime.columns(def)} FROM ${quote(def.table)}${where.sql} LIMIT 1`, where.params);
+  const query = byId(runtime, def, id, conditions);
+  const [row] = await runtime.statements.all(query.sql, query.params);
   return row;
+}
+
+function byId(runtime: ResourceRuntime, def: ResourceDef, id: number, conditions: Condition[]): Condition {
+  const where = whereClause([condition(`${quote(`${def.table}.id`)} = ?`, id), ...conditions]);
+  return { sql: `SELECT ${runtime.columns(def)} FROM ${quote(def.table)}${where.sql} LIMIT 1`, params: where.params };
 }

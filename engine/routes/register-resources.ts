@@ -1,5 +1,5 @@
 // Generates the Fastify routes of every resource from the registry, once, at boot.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Operation } from '../definition/format.ts';
 import { registerResponseSchemas } from '../docs/serializer-schemas.ts';
 import { buildSerializers } from '../serialize/record.ts';
@@ -15,6 +15,7 @@ import { showHandler } from './handlers/show.ts';
 import { updateHandler } from './handlers/update.ts';
 import { fastifyPath, routeKey, routeTable } from './route-table.ts';
 import type { EngineDeps, ResourceRuntime } from './runtime.ts';
+import type { ResourceDef } from '../definition/types.ts';
 import { loadedRelations } from './scope.ts';
 
 const handlers: Record<Operation, (runtime: ResourceRuntime) => (request: any, reply: any) => Promise<unknown>> = {
@@ -54,11 +55,27 @@ export function registerResources(app: FastifyInstance, deps: EngineDeps): void 
       app.route({
         method: route.method,
         url: fastifyPath(route.path),
-        onRequest: deps.authenticate,
+        ...authentication(deps, def, route.operation),
         handler: route.action ? actionHandler(runtime, route.action) : handlers[route.operation as Operation](runtime),
         ...responseSchemas(route),
         config: { resource: def.name, operation: routeKey(route) },
       });
     }
   }
+}
+
+/**
+ * The authentication hook of a route. Show, and create under a parent, read one row first: their
+ * token check can go with that read (engine/routes/pending-authentication.ts). Such a route may
+ * not answer with the check still pending; the error handler settles it before any error.
+ */
+function authentication(deps: EngineDeps, def: ResourceDef, operation: string | undefined) {
+  const firstReadIsOneRow = operation === 'show' || (operation === 'create' && def.parent !== undefined);
+  if (!firstReadIsOneRow || !deps.authenticateWithFirstRead) return { onRequest: deps.authenticate };
+  return {
+    onRequest: deps.authenticateWithFirstRead,
+    onSend: async (request: FastifyRequest) => {
+      if (request.pendingAuthentication) throw new Error('A response was about to be sent before the token check ran.');
+    },
+  };
 }

@@ -66,6 +66,8 @@ export interface EngineDeps {
   behaviours: Behaviours;
   /** onRequest hook that sets request.authUser or answers 401. */
   authenticate: (request: FastifyRequest) => Promise<void>;
+  /** onRequest hook that may leave the check to the route's first read (request.pendingAuthentication). */
+  authenticateWithFirstRead?: (request: FastifyRequest) => Promise<void>;
   policy: Policy;
   /** URL prefix of every resource path, e.g. /admin/api/v1. */
   prefix: string;

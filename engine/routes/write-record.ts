@@ -9,7 +9,7 @@ import type { Behaviours as PhaseNames, FieldDef, ResourceDef } from '../definit
 import { ValidationError, type FieldErrors } from '../errors/http-errors.ts';
 import { nowTimestamp } from '../serialize/formats.ts';
 import { placeholders, quote } from '../sql/quote.ts';
-import type { Statements } from '../sql/statements.ts';
+import type { Row, Statements } from '../sql/statements.ts';
 import type { NestedEntry, Values } from '../validation/body-validator.ts';
 
 export interface WriteContext {
@@ -52,15 +52,25 @@ export function singleStatementCreate(def: ResourceDef, values: Values): boolean
   return ![...def.fields.values()].some((field) => (field.type === 'ids' || field.type === 'records') && values[field.name] != null);
 }
 
-/** Such a create, as one prepared INSERT; returns the new id. */
-export async function insertSingle(statements: Statements, user: AuthUser, def: ResourceDef, values: Values, fixed: Values = {}): Promise<number> {
+/**
+ * Such a create, as one prepared INSERT; returns the new id, and the new row where the server
+ * returns it with the insert (a resource with subquery fields is read back instead).
+ */
+export async function insertSingle(statements: Statements, user: AuthUser, def: ResourceDef, values: Values, fixed: Values = {}): Promise<{ id: number; row?: Row }> {
   completeNewRecord(def, values, fixed, user);
   const row = Object.entries(columns(def, values)).filter(([, value]) => value !== undefined);
   const sql = `INSERT INTO ${quote(def.table)} (${row.map(([column]) => quote(column)).join(', ')}) VALUES (${placeholders(row.length)})`;
-  return statements.insert(
-    sql,
-    row.map(([, value]) => value),
-  );
+  const params = row.map(([, value]) => value);
+  if (statements.insertReturns && !hasSubqueryFields(def)) {
+    const inserted = await statements.insertReturning(`${sql} RETURNING *`, params);
+    return { id: Number(inserted.id), row: inserted };
+  }
+  return { id: await statements.insert(sql, params) };
+}
+
+function hasSubqueryFields(def: ResourceDef): boolean {
+  for (const field of def.fields.values()) if (field.subquery) return true;
+  return false;
 }
 
 /** Updates the fields sent, and replaces the ids and nested records sent. */

@@ -15,6 +15,10 @@ export interface Statements {
   all(sql: string, params: readonly unknown[]): Promise<Row[]>;
   /** Runs an INSERT on the writing connection; returns the new row's id. */
   insert(sql: string, params: readonly unknown[]): Promise<number>;
+  /** Whether an INSERT can end in `RETURNING *` (SQLite 3.35+, MariaDB 10.5+; not MySQL). */
+  readonly insertReturns: boolean;
+  /** Runs an `INSERT ... RETURNING` on the writing connection; returns the new row as a read would. */
+  insertReturning(sql: string, params: readonly unknown[]): Promise<Row>;
   close(): Promise<void>;
 }
 
@@ -27,7 +31,8 @@ interface MysqlConnection {
   execute(sql: string, params: unknown[], callback: (error: Error | null, result: any) => void): void;
 }
 
-export function createStatements(knex: Knex): Statements {
+/** `insertReturns`: what the server supports (engine/sql/dialect.ts), read once at boot. */
+export function createStatements(knex: Knex, { insertReturns = false } = {}): Statements {
   const statements = driverStatements(knex);
   // Reported like knex's own queries ('query' events), so a listener counts every statement.
   const report = (sql: string, params: readonly unknown[]) => {
@@ -42,11 +47,18 @@ export function createStatements(knex: Knex): Statements {
       report(sql, params);
       return statements.insert(sql, params);
     },
+    insertReturns,
+    insertReturning(sql, params) {
+      report(sql, params);
+      return statements.insertReturning(sql, params);
+    },
     close: () => statements.close(),
   };
 }
 
-function driverStatements(knex: Knex): Statements {
+type DriverStatements = Omit<Statements, 'insertReturns'>;
+
+function driverStatements(knex: Knex): DriverStatements {
   const client = knex.client.config.client as string;
   const filename = (knex.client.config.connection as { filename?: string } | undefined)?.filename;
   const pooled = <T>(work: (connection: any) => T | Promise<T>) => withPoolConnection(knex, work);
@@ -59,6 +71,7 @@ function driverStatements(knex: Knex): Statements {
     return {
       all: (sql, params) => execute(sql, params),
       insert: async (sql, params) => Number((await execute(sql, params)).insertId),
+      insertReturning: async (sql, params) => (await execute(sql, params))[0],
       async close() {},
     };
   }
@@ -77,10 +90,12 @@ function driverStatements(knex: Knex): Statements {
   };
   const insert = (sql: string, params: readonly unknown[]) =>
     pooled((connection: Database.Database) => Number(statement(connection, sql).run(...sqliteParams(params)).lastInsertRowid));
+  const insertReturning = (sql: string, params: readonly unknown[]) => pooled((connection: Database.Database) => statement(connection, sql).get(...sqliteParams(params)) as Row);
 
   if (!filename || filename === ':memory:') {
     // One in-memory database per connection: reads share the writer's.
-    return { all: (sql, params) => pooled((connection: Database.Database) => statement(connection, sql).all(...sqliteParams(params)) as Row[]), insert, async close() {} };
+    const all = (sql: string, params: readonly unknown[]) => pooled((connection: Database.Database) => statement(connection, sql).all(...sqliteParams(params)) as Row[]);
+    return { all, insert, insertReturning, async close() {} };
   }
   let reads: Database.Database | undefined;
   const readConnection = () => {
@@ -95,6 +110,7 @@ function driverStatements(knex: Knex): Statements {
       return statement(readConnection(), sql).all(...sqliteParams(params)) as Row[];
     },
     insert,
+    insertReturning,
     async close() {
       reads?.close();
       reads = undefined;

@@ -4,7 +4,7 @@ import { parseIncludes, type RawQuery } from '../../list/parse-list-query.ts';
 import { condition, quote, whereClause } from '../../sql/quote.ts';
 import { recordETag } from '../etag.ts';
 import { NotFoundError } from '../../errors/http-errors.ts';
-import { authorize, checkValues, findRecord, lookUpParent } from '../lookup.ts';
+import { authorize, checkValues, findRecord, lookUpParent, withRelations, type Row } from '../lookup.ts';
 import type { ResourceRuntime } from '../runtime.ts';
 import { inTransaction } from '../transaction.ts';
 import { writeContext } from '../write-context.ts';
@@ -24,6 +24,7 @@ export function createHandler(runtime: ResourceRuntime) {
     authorize(runtime, request, 'create', { parent: parent?.record });
 
     let id: number;
+    let inserted: Row | undefined;
     try {
       // The path's parent wins over a parent id in the body. Nested records go in the same transaction.
       const fixed = def.parent ? { [def.parent.foreignKey]: parent?.id } : {};
@@ -35,14 +36,13 @@ export function createHandler(runtime: ResourceRuntime) {
           await updateRecord(writeContext(runtime, request, trx), def, existing, values, current);
         });
       } else {
-        id = singleStatementCreate(def, values)
-          ? await insertSingle(runtime.statements, request.authUser!, def, values, fixed)
-          : await inTransaction(deps.knex, (trx) => insertRecord(writeContext(runtime, request, trx), def, values, fixed));
+        if (singleStatementCreate(def, values)) ({ id, row: inserted } = await insertSingle(runtime.statements, request.authUser!, def, values, fixed));
+        else id = await inTransaction(deps.knex, (trx) => insertRecord(writeContext(runtime, request, trx), def, values, fixed));
       }
     } catch (error) {
       throw clientErrorFromDb(error, def) ?? error;
     }
-    const record = await findRecord(runtime, id, { parentId: parent?.id, includes });
+    const record = inserted ? await withRelations(runtime, inserted, includes) : await findRecord(runtime, id, { parentId: parent?.id, includes });
     const data = runtime.serialize(record);
     return reply.code(201).header('etag', recordETag(def, data)).send({ data, message: def.messages.created });
   };
