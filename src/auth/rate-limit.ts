@@ -3,14 +3,14 @@
 // client gets the same limit whichever process answers; else in each process's memory. A Redis
 // outage does not take the API down: requests go unlimited (with a warning) until it is back.
 import rateLimit from '@fastify/rate-limit';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HttpError } from '../../engine/index.ts';
 import type { Config } from '../config.ts';
 import { readTokenFromRequest } from './authenticate.ts';
 
 export async function registerRateLimit(app: FastifyInstance, config: Config): Promise<void> {
-  const redis = config.redisUrl ? sharedCounters(app, config.redisUrl) : undefined;
+  const redis = config.redisUrl ? await sharedCounters(app, config.redisUrl) : undefined;
   await app.register(rateLimit, {
     ...(redis && { redis, nameSpace: 'erp-rate-limit:', skipOnError: true }),
     // Applied below as an app-level hook instead: the plugin's own per-route hook runs after the
@@ -40,8 +40,12 @@ export async function registerRateLimit(app: FastifyInstance, config: Config): P
   });
 }
 
-/** The Redis connection of the counters: commands fail at once while it is down (no queue), and it reconnects. */
-function sharedCounters(app: FastifyInstance, url: string): Redis {
+/**
+ * The Redis connection of the counters: commands fail at once while it is down (no queue), and it
+ * reconnects. The client is loaded only when Redis is configured (it weighs ~20 MB of memory).
+ */
+async function sharedCounters(app: FastifyInstance, url: string): Promise<Redis> {
+  const { Redis } = await import('ioredis');
   const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 0, connectTimeout: 1000, retryStrategy: () => 1000 });
   let warned = 0;
   const warn = (reason: string) => {
