@@ -13,9 +13,9 @@ const ownKeys = new WeakMap<ResourceDef, string[]>();
 export function recordETag(def: ResourceDef, serialized: Record<string, unknown>): string {
   let keys = ownKeys.get(def);
   if (!keys) ownKeys.set(def, (keys = [...def.fields.values()].filter((field) => field.output).map((field) => field.name)));
-  const hash = createHash('sha1');
-  for (const key of keys) hash.update(JSON.stringify(serialized[key] ?? null)).update('\u0000');
-  return `W/"${hash.digest('base64url')}"`;
+  const values = new Array(keys.length);
+  for (let i = 0; i < keys.length; i++) values[i] = serialized[keys[i]!] ?? null;
+  return `W/"${createHash('sha1').update(JSON.stringify(values)).digest('base64url')}"`;
 }
 
 /** The tags a conditional header lists (`*` included), without the weak marker. */
