@@ -4,17 +4,17 @@
 //   npm run bench -- [--uoms 10000] [--duration 10] [--connections 50] [--mysql mysql://root@127.0.0.1:3306/bench] [--json out.json] [--only NAME]
 // The figures are this machine's; compare against the hand-written baseline in the same run with
 // ../shared/bench/project-vs-baseline.sh.
-import { fork, type ChildProcess } from 'node:child_process';
+import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import knexFactory from 'knex';
 import { loadConfig } from '../src/config.ts';
 import { createKnex } from '../src/db.ts';
 import { migrateLatest } from '../src/migrate.ts';
+import { PROJECT_ROOT } from '../src/paths.ts';
 import { seed } from '../src/seed/index.ts';
 
 const { values: options } = parseArgs({
@@ -81,9 +81,11 @@ async function prepareDatabase(): Promise<void> {
   await knex.destroy();
 }
 
+/** The server runs compiled, as `npm start` runs it (`npm run build` emits dist/bench/serve.js too). */
 function startServer(): Promise<ChildProcess> {
-  const child = fork(fileURLToPath(new URL('./serve.ts', import.meta.url)), {
-    execArgv: ['--import', 'tsx'],
+  execFileSync('npm', ['run', 'build', '--silent'], { cwd: PROJECT_ROOT, stdio: 'inherit' });
+  const child = fork(join(PROJECT_ROOT, 'dist/bench/serve.js'), {
+    execArgv: ['--enable-source-maps'],
     env: { ...process.env, ...env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
