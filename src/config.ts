@@ -26,6 +26,8 @@ export interface Config {
   maxHeapUsedMb: number;
   maxRssMb: number;
   logLevel: string;
+  /** A list's count stops this many rows past the requested page; beyond, meta.total is a lower bound (0: always exact). */
+  listCountAhead: number;
   /** Fastify's trustProxy: false, true (any proxy: a client can pick its address), a hop count, or proxy addresses/CIDR ranges. */
   trustProxy: boolean | number | string[];
 }
@@ -73,6 +75,7 @@ export function loadConfig(env: Env = process.env): Config {
     maxHeapUsedMb: integer(env, 'MAX_HEAP_USED_MB', 0, 0),
     maxRssMb: integer(env, 'MAX_RSS_MB', 0, 0),
     logLevel,
+    listCountAhead: integer(env, 'LIST_COUNT_AHEAD', 10_000, 0),
     trustProxy: trustProxy(env),
   };
 }

@@ -102,7 +102,18 @@ export async function buildServer({ config, knex, jwtSecret, resourcesDir, logSt
   registerIdempotency(app, knex, API_PREFIX);
   registerAuthRoutes(app, knex, config, authenticate, API_PREFIX);
   registerApiTokenRoutes(app, knex, registry, authenticate, API_PREFIX);
-  registerResources(app, { knex, statements, bounds, registry, behaviours, authenticate, authenticateWithFirstRead, policy: options.policy ?? policy, prefix: API_PREFIX });
+  registerResources(app, {
+    knex,
+    statements,
+    bounds,
+    registry,
+    behaviours,
+    authenticate,
+    authenticateWithFirstRead,
+    policy: options.policy ?? policy,
+    prefix: API_PREFIX,
+    countAhead: config.listCountAhead,
+  });
   await registerApiDocs(app, registry, API_PREFIX);
   return app;
 }

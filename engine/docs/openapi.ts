@@ -81,7 +81,7 @@ export function conventions(prefix: string): string {
   return `## Conventions
 
 - **Envelopes.** Show \`{data}\`; create 201 \`{data, message}\`; update and restore \`{data, message}\`; delete \`{message}\`; list \`{data, links, meta}\`.
-- **Lists.** \`page\` (from 1), \`per_page\` (default ${DEFAULT_PER_PAGE}, at most ${MAX_PER_PAGE}: more is a 422), \`sort=-name,id\`, \`filter[name]=...\`, \`include=a,b\`. Unknown filters, sorts or includes answer 400 with the allowed names. Page links keep the filters and sort. Soft-deleted records are hidden unless \`filter[trashed]\` asks for them.
+- **Lists.** \`page\` (from 1), \`per_page\` (default ${DEFAULT_PER_PAGE}, at most ${MAX_PER_PAGE}: more is a 422), \`sort=-name,id\`, \`filter[name]=...\`, \`include=a,b\`. Unknown filters, sorts or includes answer 400 with the allowed names. Page links keep the filters and sort. Soft-deleted records are hidden unless \`filter[trashed]\` asks for them. \`meta.total\` is exact unless the list goes on far past the page asked for (10,000 rows by default): then \`meta.total_exact\` is \`false\` and \`total\` and \`last_page\` are lower bounds.
 - **Writes.** \`PUT\` and \`PATCH\` change only the fields sent. Create, update and restore accept \`include\` too. Unknown body keys are ignored; strings are trimmed and an empty string counts as null.
 - **Formats.** Timestamps are UTC ISO 8601 with microseconds (\`2025-01-31T09:30:00.000000Z\`); decimals are strings with their scale (\`"0.0100"\`) and are sent as numbers; dates sent as \`YYYY-MM-DD\` come back as midnight UTC; ids are integers.
 - **Errors** are always JSON: 422 \`{message, errors: {field: [...]}}\`; 400, 401, 403, 404, 405, 409, 413, 415 and 429 \`{message}\`; 500 \`{"message":"Server error occurred."}\`.

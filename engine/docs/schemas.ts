@@ -325,6 +325,12 @@ function sharedSchemas(): Record<string, JsonSchema> {
         per_page: { type: 'integer', minimum: 1, maximum: MAX_PER_PAGE },
         to: { type: ['integer', 'null'] },
         total: { type: 'integer', minimum: 0 },
+        total_exact: {
+          type: 'boolean',
+          const: false,
+          description:
+            'Present (false) only when the count stopped at its bound, LIST_COUNT_AHEAD rows (10,000 by default) past the requested page: `total` and `last_page` are then lower bounds, and every page they name exists. Absent: `total` is exact.',
+        },
       },
       required: ['current_page', 'from', 'last_page', 'links', 'path', 'per_page', 'to', 'total'],
       additionalProperties: false,

@@ -1,17 +1,45 @@
 // The list pipeline: the resource's rows → filters → one count and one page query (prepared
 // statements, SQL written once per shape) → includes in batches.
-import type { ResourceRuntime, RowScope } from '../routes/runtime.ts';
+//
+// The count is bounded: it stops `countAhead` rows past the requested page, so a list of a
+// million rows costs what one of ten thousand does. Below the bound (every list the contract
+// shows) the total is exact; at the bound it is a lower bound, `meta.total_exact` is false, and
+// the pages it names all exist. Paging on moves the bound along.
+import type { FastifyRequest } from 'fastify';
+import type { AuthUser } from '../behaviours/types.ts';
+import { parentExists } from '../routes/lookup.ts';
+import { takePendingAuthentication, withCheck } from '../routes/pending-authentication.ts';
+import type { ResourceRuntime } from '../routes/runtime.ts';
 import { includeTree, loadRelations } from '../sql/load-relations.ts';
-import { quote, whereClause, type Condition } from '../sql/quote.ts';
+import { quote, whereClause } from '../sql/quote.ts';
 import type { Row } from '../sql/statements.ts';
 import { resourceRows } from '../sql/resource-rows.ts';
 import { filterKinds } from './filters/index.ts';
 import type { ListQuery } from './parse-list-query.ts';
 
-/** The page and the total; undefined when the parent the path names does not exist (404). */
-export async function runList(runtime: ResourceRuntime, list: ListQuery, parent: { id: number; condition: Condition } | undefined, visible: RowScope | undefined) {
+/**
+ * The page and the total for the request's user; undefined when the parent the path names does
+ * not exist (404). A pending authentication check goes with the count, which is one row; the page
+ * is read beside it for the user as last checked, and both again if their access has changed.
+ */
+export async function runList(runtime: ResourceRuntime, request: FastifyRequest, list: ListQuery): Promise<{ total: number; exact: boolean; rows: Row[] } | undefined> {
   const { def, deps, statements } = runtime;
-  const conditions = resourceRows(def, deps.registry, { parentId: parent?.id, trashed: list.trashed, rows: visible });
+  const pending = takePendingAuthentication(request);
+  const { count, page } = listQueries(runtime, request, list, pending?.guess ?? request.authUser!);
+  const [countSql, countParams] = pending ? withCheck(pending, count) : [count.sql, count.params];
+  const [counted, rows] = await Promise.all([statements.all(countSql, countParams), statements.all(page.sql, page.params)]);
+  if (pending && !(await pending.settle(request, counted[0]))) return runList(runtime, request, list);
+  if (count.parent && !Number(counted[0]!.parent_found)) return undefined;
+  await loadRelations(statements, deps.registry, runtime.columns, def, rows, includeTree(runtime.loaded(list.includes)));
+  const total = Number(counted[0]!.total);
+  return { total, exact: count.limit === undefined || total < count.limit, rows };
+}
+
+/** The count (which also tells whether the parent exists) and the page, for this user's rows. */
+function listQueries(runtime: ResourceRuntime, request: FastifyRequest, list: ListQuery, user: AuthUser) {
+  const { def, deps } = runtime;
+  const parent = parentExists(runtime, request, user);
+  const conditions = resourceRows(def, deps.registry, { parentId: parent?.id, trashed: list.trashed, rows: deps.policy.rowScope(user, def) });
   for (const { filter, value } of list.filters) {
     const filtered = filterKinds[filter.kind].condition(value, quote(`${def.table}.${filter.fieldName}`), filter);
     if (filtered) conditions.push(filtered);
@@ -19,14 +47,23 @@ export async function runList(runtime: ResourceRuntime, list: ListQuery, parent:
   const where = whereClause(conditions);
   const table = quote(def.table);
   const order = list.sort.map((sort) => `${quote(`${def.table}.${sort.name}`)} ${sort.descending ? 'DESC' : 'ASC'}`).join(', ');
-
-  // The count also tells whether the parent exists: one query for both.
   const parentFound = parent ? `, ${parent.condition.sql} AS ${quote('parent_found')}` : '';
-  const [counted, rows] = await Promise.all([
-    statements.all(`SELECT COUNT(*) AS ${quote('total')}${parentFound} FROM ${table}${where.sql}`, [...(parent?.condition.params ?? []), ...where.params]),
-    statements.all(`SELECT ${runtime.columns(def)} FROM ${table}${where.sql} ORDER BY ${order} LIMIT ? OFFSET ?`, [...where.params, list.perPage, (list.page - 1) * list.perPage]),
-  ]);
-  if (parent && !Number(counted[0]!.parent_found)) return undefined;
-  await loadRelations(statements, deps.registry, runtime.columns, def, rows, includeTree(runtime.loaded(list.includes)));
-  return { total: Number(counted[0]!.total), rows: rows as Row[] };
+  const parentParams = parent?.condition.params ?? [];
+  const offset = (list.page - 1) * list.perPage;
+  const limit = deps.countAhead ? offset + list.perPage + deps.countAhead : undefined;
+  return {
+    count: {
+      sql:
+        limit === undefined
+          ? `SELECT COUNT(*) AS ${quote('total')}${parentFound} FROM ${table}${where.sql}`
+          : `SELECT COUNT(*) AS ${quote('total')}${parentFound} FROM (SELECT 1 AS ${quote('counted')} FROM ${table}${where.sql} LIMIT ?) ${quote('rows_counted')}`,
+      params: limit === undefined ? [...parentParams, ...where.params] : [...parentParams, ...where.params, limit],
+      parent: parent !== undefined,
+      limit,
+    },
+    page: {
+      sql: `SELECT ${runtime.columns(def)} FROM ${table}${where.sql} ORDER BY ${order} LIMIT ? OFFSET ?`,
+      params: [...where.params, list.perPage, offset],
+    },
+  };
 }

@@ -36,22 +36,30 @@ declare module 'fastify' {
  * in the same statement. `read` builds the query for a user (their row scope).
  */
 export async function readAuthenticated(statements: Statements, request: FastifyRequest, read: (user: AuthUser) => Condition): Promise<Row | undefined> {
-  const pending = request.pendingAuthentication;
+  const pending = takePendingAuthentication(request);
   if (!pending) return first(statements, read(request.authUser!));
-  request.pendingAuthentication = undefined;
-  const query = read(pending.guess);
-  const sql = `SELECT token_check.*, first_read.* FROM (${pending.check.sql}) token_check LEFT JOIN (${query.sql}) first_read ON 1 = 1`;
-  const [row] = await statements.all(sql, [...pending.check.params, ...query.params]);
+  const [row] = await statements.all(...withCheck(pending, read(pending.guess)));
   if (!(await pending.settle(request, row))) return first(statements, read(request.authUser!));
   return row!.id === null ? undefined : withoutCheck(row!);
 }
 
+/** The request's pending check, which the caller now settles. */
+export function takePendingAuthentication(request: FastifyRequest): PendingAuthentication | undefined {
+  const pending = request.pendingAuthentication;
+  request.pendingAuthentication = undefined;
+  return pending;
+}
+
+/** One statement: the check's row with the first row of `query` (its columns null when it has none). */
+export function withCheck(pending: PendingAuthentication, query: Condition): [string, unknown[]] {
+  const sql = `SELECT token_check.*, first_read.* FROM (${pending.check.sql}) token_check LEFT JOIN (${query.sql}) first_read ON 1 = 1`;
+  return [sql, [...pending.check.params, ...query.params]];
+}
+
 /** Runs a pending check on its own: before anything else the request answers (an error included). */
 export async function settleAuthentication(request: FastifyRequest): Promise<void> {
-  const pending = request.pendingAuthentication;
-  if (!pending) return;
-  request.pendingAuthentication = undefined;
-  await pending.run(request);
+  const pending = takePendingAuthentication(request);
+  if (pending) await pending.run(request);
 }
 
 async function first(statements: Statements, query: Condition): Promise<Row | undefined> {
@@ -60,7 +68,7 @@ async function first(statements: Statements, query: Condition): Promise<Row | un
 }
 
 /** The read's columns of a combined row (a copy: deleting keys would slow every later access to it). */
-function withoutCheck(row: Row): Row {
+export function withoutCheck(row: Row): Row {
   const record: Row = {};
   for (const key in row) if (!key.startsWith(AUTH_COLUMN_PREFIX)) record[key] = row[key];
   return record;

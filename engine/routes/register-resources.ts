@@ -65,12 +65,12 @@ export function registerResources(app: FastifyInstance, deps: EngineDeps): void 
 }
 
 /**
- * The authentication hook of a route. Show, and create under a parent, read one row first: their
- * token check can go with that read (engine/routes/pending-authentication.ts). Such a route may
+ * The authentication hook of a route. List (its count), show, and create under a parent read one
+ * row first: their token check can go with that read (engine/routes/pending-authentication.ts). Such a route may
  * not answer with the check still pending; the error handler settles it before any error.
  */
 function authentication(deps: EngineDeps, def: ResourceDef, operation: string | undefined) {
-  const firstReadIsOneRow = operation === 'show' || (operation === 'create' && def.parent !== undefined);
+  const firstReadIsOneRow = operation === 'list' || operation === 'show' || (operation === 'create' && def.parent !== undefined);
   if (!firstReadIsOneRow || !deps.authenticateWithFirstRead) return { onRequest: deps.authenticate };
   return {
     onRequest: deps.authenticateWithFirstRead,

@@ -71,6 +71,11 @@ export interface EngineDeps {
   policy: Policy;
   /** URL prefix of every resource path, e.g. /admin/api/v1. */
   prefix: string;
+  /**
+   * How many rows past the requested page a list's count looks at (engine/list/run-list.ts):
+   * beyond, the total is a lower bound and meta says so. 0 or unset: lists count every row.
+   */
+  countAhead?: number;
 }
 
 export interface ResourceRuntime {

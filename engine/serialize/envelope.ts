@@ -9,6 +9,8 @@ export interface PageInfo {
   page: number;
   perPage: number;
   total: number;
+  /** False when the count stopped at its bound: `total` is then a lower bound (engine/list/run-list.ts). */
+  totalExact?: boolean;
 }
 
 interface MetaLink {
@@ -39,6 +41,7 @@ export function listEnvelope(data: unknown[], info: PageInfo) {
       per_page: info.perPage,
       to: from === null ? null : from + data.length - 1,
       total: info.total,
+      ...(info.totalExact === false && { total_exact: false }),
     },
   };
 }

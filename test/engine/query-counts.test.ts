@@ -155,5 +155,20 @@ for (const target of databaseTargets()) {
     assert.is(await counted(() => app.client.get(`${url}?include=category`, { token: app.token })), 2);
   });
 
+  test('listing UOMs of a category: the token check goes with the count, beside the page query', async () => {
+    const category = (await app.knex('unit_of_measures').whereNull('deleted_at').orderBy('id').first('category_id')).category_id;
+    const url = `${API}/support/uom-categories/${category}/uoms?sort=-name&include=category`;
+    assert.is((await app.client.get(url, { token: app.token })).status, 200);
+    const sqls: string[] = [];
+    const listed = await counted(async () => {
+      const response = await app.client.get(url, { token: app.token });
+      assert.is(response.status, 200, response.text);
+      assert.ok(response.body.data.length > 0);
+    }, sqls);
+    // The check with the count (which also finds the category), the page, the included categories.
+    assert.is(listed, 3, sqls.join('\n'));
+    assert.match(sqls.find((sql) => sql.includes('COUNT(*)'))!, /FROM `users`/);
+  });
+
   test.run();
 }

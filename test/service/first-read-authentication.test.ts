@@ -1,4 +1,4 @@
-// Show, and create under a parent, send the token check with their first read once a process has
+// List, show, and create under a parent send the token check with their first read once a process has
 // seen the token (engine/routes/pending-authentication.ts). The check must stay exact: a token
 // revoked or a user changed elsewhere is seen on the very next request, a 401 still comes before
 // the request's own errors, and the read uses the user's access as it is now.
@@ -54,10 +54,15 @@ for (const target of databaseTargets()) {
     for (let i = 0; i < 2; i++) assert.is((await second.client.get(uomUrl, { token })).status, 200);
     assert.is((await newUom(token)).status, 201);
 
+    assert.is((await second.client.get(`${CATEGORIES}/${categoryId}/uoms`, { token })).status, 200);
+
     assert.is((await first.client.post(`${API}/logout`, { token })).status, 200);
     const shown = await second.client.get(uomUrl, { token });
     assert.is(shown.status, 401);
     assert.equal(shown.body, UNAUTHENTICATED);
+    const listed = await second.client.get(`${CATEGORIES}/${categoryId}/uoms`, { token });
+    assert.is(listed.status, 401);
+    assert.equal(listed.body, UNAUTHENTICATED);
     const before = await first.knex('unit_of_measures').count({ n: '*' });
     const created = await newUom(token);
     assert.is(created.status, 401);
@@ -72,12 +77,14 @@ for (const target of databaseTargets()) {
       () => second.client.get(`${uomUrl}?include=nothing`, { token }),
       () => second.client.get(`${CATEGORIES}/${categoryId}/uoms/999999999`, { token }),
       () => second.client.get(`${CATEGORIES}/999999999/uoms/1`, { token }),
+      () => second.client.get(`${CATEGORIES}/${categoryId}/uoms?filter[nothing]=1`, { token }),
+      () => second.client.get(`${CATEGORIES}/999999999/uoms`, { token }),
       () => second.client.post(`${CATEGORIES}/999999999/uoms`, { token, body: { type: 'sideways' } }),
     ];
     const live = await Promise.all(cases.map((request) => request()));
     assert.equal(
       live.map((response) => response.status),
-      [400, 404, 404, 422],
+      [400, 404, 404, 400, 404, 422],
       'a live token gets the request’s own errors',
     );
     assert.is((await first.client.post(`${API}/logout`, { token })).status, 200);
@@ -97,7 +104,7 @@ for (const target of databaseTargets()) {
     assert.is((await second.client.get(uomUrl, { token })).status, 401);
   });
 
-  test('a change of companies made elsewhere applies to the next show', async () => {
+  test('a change of companies made elsewhere applies to the next show and list', async () => {
     // The minimal seed has no currencies.
     const [currencyId] = await first.knex('currencies').insert({ name: 'FRA', full_name: 'First read unit', created_at: '2026-01-01 00:00:00', updated_at: '2026-01-01 00:00:00' });
     const company = async (name: string) => {
@@ -115,8 +122,15 @@ for (const target of databaseTargets()) {
     });
     assert.is(product.status, 201, product.text);
     const url = `${PRODUCTS}/${product.body.data.id}`;
-    const user = await userWith(second, { only: ['view_product_product'], companies: [north] });
+    const user = await userWith(second, { only: ['view_product_product', 'view_any_product_product'], companies: [north] });
     for (let i = 0; i < 2; i++) assert.is((await second.client.get(url, { token: user.token })).status, 200);
+    const listed = async () => {
+      const list = await second.client.get(`${PRODUCTS}?filter[id]=${product.body.data.id}`, { token: user.token });
+      assert.is(list.status, 200, list.text);
+      assert.is(list.body.meta.total, list.body.data.length);
+      return list.body.data.length;
+    };
+    assert.is(await listed(), 1);
 
     // Written to the database as another process would: only the access version tells this one.
     await first.knex.transaction(async (trx) => {
@@ -126,10 +140,12 @@ for (const target of databaseTargets()) {
       await bumpAccessVersion(trx);
     });
     assert.is((await second.client.get(url, { token: user.token })).status, 404, 'no longer one of the user’s companies');
+    assert.is(await listed(), 0, 'nor in the list');
     await first.knex.transaction(async (trx) => {
       await trx('user_companies').insert({ user_id: user.id, company_id: north });
       await bumpAccessVersion(trx);
     });
+    assert.is(await listed(), 1, 'given back: the list first');
     assert.is((await second.client.get(url, { token: user.token })).status, 200, 'given back');
   });
 
