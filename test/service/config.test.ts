@@ -30,6 +30,7 @@ test('defaults when nothing is set', () => {
   assert.is(config.tokenTtlSeconds, 24 * 3600);
   assert.is(config.logLevel, 'info');
   assert.is(config.trustProxy, false);
+  assert.is(config.listCountAhead, 10_000);
   assert.is(config.adminEmail, 'admin@example.com');
   assert.is(config.adminName, 'Administrator');
   assert.is(config.adminPassword, undefined);
@@ -60,6 +61,7 @@ test('values that are set are used', () => {
     LOG_LEVEL: 'warn',
     TRUST_PROXY: 'yes',
     REDIS_URL: 'redis://127.0.0.1:6379',
+    LIST_COUNT_AHEAD: '500',
   });
   assert.equal(config, {
     port: 8080,
@@ -79,6 +81,7 @@ test('values that are set are used', () => {
     maxHeapUsedMb: 0,
     maxRssMb: 0,
     logLevel: 'warn',
+    listCountAhead: 500,
     trustProxy: true,
   });
 });
