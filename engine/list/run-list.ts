@@ -8,7 +8,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { AuthUser } from '../behaviours/types.ts';
 import { parentExists } from '../routes/lookup.ts';
-import { takePendingAuthentication, withCheck } from '../routes/pending-authentication.ts';
+import { oneRow, takePendingAuthentication, withCheck } from '../routes/pending-authentication.ts';
 import type { ResourceRuntime } from '../routes/runtime.ts';
 import { includeTree, loadRelations } from '../sql/load-relations.ts';
 import { quote, whereClause } from '../sql/quote.ts';
@@ -26,8 +26,7 @@ export async function runList(runtime: ResourceRuntime, request: FastifyRequest,
   const { def, deps, statements } = runtime;
   const pending = takePendingAuthentication(request);
   const { count, page } = listQueries(runtime, request, list, pending?.guess ?? request.authUser!);
-  const [countSql, countParams] = pending ? withCheck(pending, count) : [count.sql, count.params];
-  const [counted, rows] = await Promise.all([statements.all(countSql, countParams), statements.all(page.sql, page.params)]);
+  const [counted, rows] = await Promise.all([statements.all(...(pending ? withCheck(pending, count.read) : oneRow(count.read))), statements.all(page.sql, page.params)]);
   if (pending && !(await pending.settle(request, counted[0]))) return runList(runtime, request, list);
   if (count.parent && !Number(counted[0]!.parent_found)) return undefined;
   await loadRelations(statements, deps.registry, runtime.columns, def, rows, includeTree(runtime.loaded(list.includes)));
@@ -47,20 +46,18 @@ function listQueries(runtime: ResourceRuntime, request: FastifyRequest, list: Li
   const where = whereClause(conditions);
   const table = quote(def.table);
   const order = list.sort.map((sort) => `${quote(`${def.table}.${sort.name}`)} ${sort.descending ? 'DESC' : 'ASC'}`).join(', ');
-  const parentFound = parent ? `, ${parent.condition.sql} AS ${quote('parent_found')}` : '';
-  const parentParams = parent?.condition.params ?? [];
   const offset = (list.page - 1) * list.perPage;
   const limit = deps.countAhead ? offset + list.perPage + deps.countAhead : undefined;
+  const counting =
+    limit === undefined
+      ? { sql: `(SELECT COUNT(*) FROM ${table}${where.sql})`, params: where.params }
+      : { sql: `(SELECT COUNT(*) FROM (SELECT 1 AS ${quote('counted')} FROM ${table}${where.sql} LIMIT ?) ${quote('rows_counted')})`, params: [...where.params, limit] };
+  // One row computed by its select list: the total, and whether the parent exists.
+  const columns = parent
+    ? { sql: `${counting.sql} AS ${quote('total')}, ${parent.condition.sql} AS ${quote('parent_found')}`, params: [...counting.params, ...parent.condition.params] }
+    : { sql: `${counting.sql} AS ${quote('total')}`, params: counting.params };
   return {
-    count: {
-      sql:
-        limit === undefined
-          ? `SELECT COUNT(*) AS ${quote('total')}${parentFound} FROM ${table}${where.sql}`
-          : `SELECT COUNT(*) AS ${quote('total')}${parentFound} FROM (SELECT 1 AS ${quote('counted')} FROM ${table}${where.sql} LIMIT ?) ${quote('rows_counted')}`,
-      params: limit === undefined ? [...parentParams, ...where.params] : [...parentParams, ...where.params, limit],
-      parent: parent !== undefined,
-      limit,
-    },
+    count: { read: { columns }, parent: parent !== undefined, limit },
     page: {
       sql: `SELECT ${runtime.columns(def)} FROM ${table}${where.sql} ORDER BY ${order} LIMIT ? OFFSET ?`,
       params: [...where.params, list.perPage, offset],

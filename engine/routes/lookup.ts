@@ -6,11 +6,11 @@ import type { ResourceDef } from '../definition/types.ts';
 import type { AuthUser } from '../behaviours/types.ts';
 import type { TrashedMode } from '../list/filters/trashed.ts';
 import { includeTree, loadRelations } from '../sql/load-relations.ts';
-import { condition, quote, whereClause, type Condition } from '../sql/quote.ts';
+import { allOf, condition, quote, whereClause, type Condition } from '../sql/quote.ts';
 import type { Row } from '../sql/statements.ts';
 import { resourceRows } from '../sql/resource-rows.ts';
 import { pathId } from './path-params.ts';
-import { readAuthenticated } from './pending-authentication.ts';
+import { oneRow, readAuthenticated, type OneRowRead } from './pending-authentication.ts';
 import type { ResourceRuntime, RowScope } from './runtime.ts';
 
 export type { Row };
@@ -113,12 +113,11 @@ export async function withRelations(runtime: ResourceRuntime, record: Row, inclu
 }
 
 async function selectById(runtime: ResourceRuntime, def: ResourceDef, id: number, conditions: Condition[]): Promise<Row | undefined> {
-  const query = byId(runtime, def, id, conditions);
-  const [row] = await runtime.statements.all(query.sql, query.params);
+  const [row] = await runtime.statements.all(...oneRow(byId(runtime, def, id, conditions)));
   return row;
 }
 
-function byId(runtime: ResourceRuntime, def: ResourceDef, id: number, conditions: Condition[]): Condition {
-  const where = whereClause([condition(`${quote(`${def.table}.id`)} = ?`, id), ...conditions]);
-  return { sql: `SELECT ${runtime.columns(def)} FROM ${quote(def.table)}${where.sql} LIMIT 1`, params: where.params };
+function byId(runtime: ResourceRuntime, def: ResourceDef, id: number, conditions: Condition[]): OneRowRead {
+  const where = allOf([condition(`${quote(`${def.table}.id`)} = ?`, id), ...conditions]);
+  return { columns: { sql: runtime.columns(def), params: [] }, from: { table: quote(def.table), where } };
 }

@@ -1,9 +1,10 @@
 // Authentication sent with the request's first read. On a database across the network the token
-// check is a round trip of its own; a route that reads one row first (show, create under a parent)
-// can send both as one statement instead: `SELECT auth.*, first.* FROM (check) auth LEFT JOIN
-// (read) first`. The check stays exact (it runs on every request, in the same statement); only
-// the read's row scope is built for the user the token named at its last check, and read again
-// when the check says that user's access has changed since.
+// check is a round trip of its own; a route whose first read is one row (list's count, show,
+// create under a parent) sends both as one statement instead: the check's query with the read's
+// table LEFT JOINed (or the read's columns computed beside it), so the database merges them into
+// one plan. The check stays exact (it runs on every request, in the same statement); only the
+// read's row scope is built for the user the token named at its last check, and read again when
+// the check says that user's access has changed since.
 import type { FastifyRequest } from 'fastify';
 import type { AuthUser } from '../behaviours/types.ts';
 import type { Condition } from '../sql/quote.ts';
@@ -12,12 +13,28 @@ import type { Row, Statements } from '../sql/statements.ts';
 /** The check's columns carry this prefix so that they cannot meet a record's. */
 export const AUTH_COLUMN_PREFIX = 'auth__';
 
+/** The check as the parts of `SELECT columns FROM from WHERE where LIMIT 1`: one row for a valid token. */
+export interface AuthenticationCheck {
+  /** Every column prefixed with AUTH_COLUMN_PREFIX. */
+  columns: string;
+  from: Condition;
+  where: Condition;
+}
+
+/**
+ * A read of one row: its select list, and the table it reads with the row's conditions (none:
+ * the select list computes the row, as a count does).
+ */
+export interface OneRowRead {
+  columns: Condition;
+  from?: { table: string; where: Condition };
+}
+
 /** A token whose signature is valid, not yet checked against the database (src/auth/authenticate.ts). */
 export interface PendingAuthentication {
   /** The user the token named at its last check, with the access they had then. */
   guess: AuthUser;
-  /** One row (columns prefixed with AUTH_COLUMN_PREFIX) for a token still valid, none otherwise. */
-  check: Condition;
+  check: AuthenticationCheck;
   /** Completes the check with its row: sets request.authUser, or throws 401. False when the user's access is no longer the guess's. */
   settle(request: FastifyRequest, row: Row | undefined): Promise<boolean>;
   /** The check on its own, settled: for a request that fails before its first read. */
@@ -32,10 +49,10 @@ declare module 'fastify' {
 }
 
 /**
- * The first row of `read` for the request's user, with the pending authentication check (if any)
- * in the same statement. `read` builds the query for a user (their row scope).
+ * The row `read` finds for the request's user (undefined: none), with the pending authentication
+ * check (if any) in the same statement. `read` builds the query for a user (their row scope).
  */
-export async function readAuthenticated(statements: Statements, request: FastifyRequest, read: (user: AuthUser) => Condition): Promise<Row | undefined> {
+export async function readAuthenticated(statements: Statements, request: FastifyRequest, read: (user: AuthUser) => OneRowRead): Promise<Row | undefined> {
   const pending = takePendingAuthentication(request);
   if (!pending) return first(statements, read(request.authUser!));
   const [row] = await statements.all(...withCheck(pending, read(pending.guess)));
@@ -50,10 +67,20 @@ export function takePendingAuthentication(request: FastifyRequest): PendingAuthe
   return pending;
 }
 
-/** One statement: the check's row with the first row of `query` (its columns null when it has none). */
-export function withCheck(pending: PendingAuthentication, query: Condition): [string, unknown[]] {
-  const sql = `SELECT token_check.*, first_read.* FROM (${pending.check.sql}) token_check LEFT JOIN (${query.sql}) first_read ON 1 = 1`;
-  return [sql, [...pending.check.params, ...query.params]];
+/** `read` on its own. */
+export function oneRow({ columns, from }: OneRowRead): [string, unknown[]] {
+  if (!from) return [`SELECT ${columns.sql}`, columns.params];
+  const where = from.where.sql ? ` WHERE ${from.where.sql}` : '';
+  return [`SELECT ${columns.sql} FROM ${from.table}${where} LIMIT 1`, [...columns.params, ...from.where.params]];
+}
+
+/** One statement: the check's row with `read`'s columns (null when the read finds no row). */
+export function withCheck({ check }: PendingAuthentication, { columns, from }: OneRowRead): [string, unknown[]] {
+  const join = from ? ` LEFT JOIN ${from.table} ON ${from.where.sql || '1 = 1'}` : '';
+  return [
+    `SELECT ${check.columns}, ${columns.sql} FROM ${check.from.sql}${join} WHERE ${check.where.sql} LIMIT 1`,
+    [...columns.params, ...check.from.params, ...(from?.where.params ?? []), ...check.where.params],
+  ];
 }
 
 /** Runs a pending check on its own: before anything else the request answers (an error included). */
@@ -62,8 +89,13 @@ export async function settleAuthentication(request: FastifyRequest): Promise<voi
   if (pending) await pending.run(request);
 }
 
-async function first(statements: Statements, query: Condition): Promise<Row | undefined> {
-  const [row] = await statements.all(query.sql, query.params);
+/** The check's query on its own. */
+export function checkAlone({ columns, from, where }: AuthenticationCheck): [string, unknown[]] {
+  return [`SELECT ${columns} FROM ${from.sql} WHERE ${where.sql} LIMIT 1`, [...from.params, ...where.params]];
+}
+
+async function first(statements: Statements, read: OneRowRead): Promise<Row | undefined> {
+  const [row] = await statements.all(...oneRow(read));
   return row;
 }
 

@@ -25,6 +25,12 @@ export function condition(sql: string, ...params: unknown[]): Condition {
 
 /** `WHERE a AND b ...` (empty when there is nothing to require). */
 export function whereClause(conditions: readonly Condition[]): Condition {
+  const all = allOf(conditions);
+  return all.sql ? { sql: ` WHERE ${all.sql}`, params: all.params } : all;
+}
+
+/** `a AND b ...` (empty when there is nothing to require). */
+export function allOf(conditions: readonly Condition[]): Condition {
   if (conditions.length === 0) return { sql: '', params: [] };
-  return { sql: ` WHERE ${conditions.map((c) => c.sql).join(' AND ')}`, params: conditions.flatMap((c) => c.params) };
+  return { sql: conditions.map((c) => c.sql).join(' AND '), params: conditions.flatMap((c) => c.params) };
 }

@@ -5,7 +5,16 @@
 // with their read instead, when the token's user was seen before: one round trip less.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Knex } from 'knex';
-import { AUTH_COLUMN_PREFIX, nowTimestamp, UnauthenticatedError, type PendingAuthentication, type Row, type Statements } from '../../engine/index.ts';
+import {
+  AUTH_COLUMN_PREFIX,
+  checkAlone,
+  nowTimestamp,
+  UnauthenticatedError,
+  type AuthenticationCheck,
+  type PendingAuthentication,
+  type Row,
+  type Statements,
+} from '../../engine/index.ts';
 import { AccessCache } from '../access/access-cache.ts';
 import { loadAccess } from '../access/load-access.ts';
 import type { Access, Principal } from '../access/principal.ts';
@@ -23,12 +32,16 @@ export type AuthenticateHook = (request: FastifyRequest) => Promise<void>;
 const LAST_USED_EVERY_MS = 60_000;
 
 // The user (active, not deleted), the token's state, and the access version, in one prepared
-// query; its columns are prefixed so that it can share a row with a record.
+// query; its columns are prefixed so that it can share a row with a record, and it comes in parts
+// so that a first read can join it (engine/routes/pending-authentication.ts).
 const column = (sql: string, name: string) => `${sql} AS \`${AUTH_COLUMN_PREFIX}${name}\``;
 const USER = [column('u.`name`', 'name'), column('u.`email`', 'email'), column('(SELECT `version` FROM `access_state` WHERE `id` = 1)', 'access_version')].join(', ');
 const ACTIVE = 'u.`id` = ? AND u.`deleted_at` IS NULL AND u.`is_active` = ?';
-const LOGIN_TOKEN_SQL = `SELECT ${USER}, ${column('r.`jti`', 'revoked')} FROM \`users\` u LEFT JOIN \`revoked_tokens\` r ON r.\`jti\` = ? WHERE ${ACTIVE} LIMIT 1`;
-const API_TOKEN_SQL = `SELECT ${USER}, ${[column('t.`token_hash`', 'token_hash'), column('t.`abilities`', 'abilities'), column('t.`last_used_at`', 'last_used_at')].join(', ')} FROM \`users\` u INNER JOIN \`api_tokens\` t ON t.\`user_id\` = u.\`id\` WHERE t.\`id\` = ? AND ${ACTIVE} LIMIT 1`;
+const LOGIN_TOKEN = { columns: `${USER}, ${column('r.`jti`', 'revoked')}`, from: '`users` u LEFT JOIN `revoked_tokens` r ON r.`jti` = ?' };
+const API_TOKEN = {
+  columns: `${USER}, ${[column('t.`token_hash`', 'token_hash'), column('t.`abilities`', 'abilities'), column('t.`last_used_at`', 'last_used_at')].join(', ')}`,
+  from: '`users` u INNER JOIN `api_tokens` t ON t.`user_id` = u.`id`',
+};
 const field = (row: Row, name: string) => row[`${AUTH_COLUMN_PREFIX}${name}`];
 
 export interface Authentication {
@@ -42,8 +55,10 @@ export function createAuthentication(app: FastifyInstance, knex: Knex, statement
   const cache = new AccessCache();
   const cacheKey = (claims: TokenClaims) => (claims.tid === undefined ? `user:${claims.sub}` : `token:${claims.tid}`);
 
-  const checkOf = (claims: TokenClaims) =>
-    claims.tid === undefined ? { sql: LOGIN_TOKEN_SQL, params: [claims.jti, Number(claims.sub), true] } : { sql: API_TOKEN_SQL, params: [claims.tid, Number(claims.sub), true] };
+  const checkOf = (claims: TokenClaims): AuthenticationCheck =>
+    claims.tid === undefined
+      ? { columns: LOGIN_TOKEN.columns, from: { sql: LOGIN_TOKEN.from, params: [claims.jti] }, where: { sql: ACTIVE, params: [Number(claims.sub), true] } }
+      : { columns: API_TOKEN.columns, from: { sql: API_TOKEN.from, params: [] }, where: { sql: `t.\`id\` = ? AND ${ACTIVE}`, params: [claims.tid, Number(claims.sub), true] } };
 
   /** Sets the request's user from the check's row (none: 401); returns their access. */
   async function settle(request: FastifyRequest, claims: TokenClaims, row: Row | undefined): Promise<Access> {
@@ -68,8 +83,7 @@ export function createAuthentication(app: FastifyInstance, knex: Knex, statement
   async function authenticate(request: FastifyRequest): Promise<void> {
     const claims = request.tokenClaims ?? readTokenFromRequest(app, request);
     if (!claims) throw new UnauthenticatedError();
-    const check = checkOf(claims);
-    const [row] = await statements.all(check.sql, check.params);
+    const [row] = await statements.all(...checkAlone(checkOf(claims)));
     await settle(request, claims, row);
   }
 
@@ -84,7 +98,7 @@ export function createAuthentication(app: FastifyInstance, knex: Knex, statement
       check: checkOf(claims),
       settle: async (request, row) => (await settle(request, claims, row)) === known,
       run: async (request) => {
-        const [row] = await statements.all(pending.check.sql, pending.check.params);
+        const [row] = await statements.all(...checkAlone(pending.check));
         await settle(request, claims, row);
       },
     };

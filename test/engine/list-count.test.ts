@@ -20,19 +20,17 @@ for (const target of databaseTargets()) {
     const category = (await app.client.post(CATEGORIES, { token, body: { name: `Counted ${target.name}` } })).body.data.id;
     uoms = `${CATEGORIES}/${category}/uoms`;
     const now = '2026-01-01 00:00:00';
-    await app
-      .knex('unit_of_measures')
-      .insert(
-        Array.from({ length: 30 }, (_, i) => ({
-          type: 'bigger',
-          name: `${i % 2 ? 'odd' : 'even'} ${i + 1}`,
-          factor: i + 1,
-          rounding: 0.01,
-          category_id: category,
-          created_at: now,
-          updated_at: now,
-        })),
-      );
+    await app.knex('unit_of_measures').insert(
+      Array.from({ length: 30 }, (_, i) => ({
+        type: 'bigger',
+        name: `${i % 2 ? 'odd' : 'even'} ${i + 1}`,
+        factor: i + 1,
+        rounding: 0.01,
+        category_id: category,
+        created_at: now,
+        updated_at: now,
+      })),
+    );
   });
 
   test.after(() => app.close());
