@@ -8,7 +8,7 @@ import { createKnex } from './db.ts';
 import { resolveJwtSecret } from './jwt-secret.ts';
 import { migrateLatest } from './migrate.ts';
 import { seed } from './seed/index.ts';
-import { API_PREFIX, buildServer } from './server.ts';
+import { API_PREFIX, buildServer, loadResources } from './server.ts';
 
 const SHUTDOWN_TIMEOUT_MS = 10_000;
 
@@ -16,12 +16,14 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const knex = createKnex(config.database);
   try {
+    // Read once: seeding (the permissions) and the server both need the definitions.
+    const registry = loadResources();
     // Processes starting together take turns: the reference data and the administrator exist once.
     const seeded = await withBootLock(knex, async () => {
       await migrateLatest(knex);
-      return seed(knex, config);
+      return seed(knex, config, registry);
     });
-    const app = await buildServer({ config, knex, jwtSecret: resolveJwtSecret(config) });
+    const app = await buildServer({ config, knex, registry, jwtSecret: resolveJwtSecret(config) });
     let stopping = false;
     const shutdown = async (signal: string) => {
       if (stopping) return;

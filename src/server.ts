@@ -41,6 +41,8 @@ export interface ServerOptions {
   knex: Knex;
   jwtSecret: string;
   resourcesDir?: string;
+  /** The definitions, when the caller has loaded them already (else read from resourcesDir). */
+  registry?: Registry;
   /** Where logs go (default stdout); tests capture them. */
   logStream?: NodeJS.WritableStream;
   /** Replaces src/policy.ts: only the authorization benchmark does, to measure what the check costs. */
@@ -53,7 +55,7 @@ export function loadResources(dir = RESOURCES_DIR): Registry {
 }
 
 export async function buildServer({ config, knex, jwtSecret, resourcesDir, logStream, ...options }: ServerOptions): Promise<FastifyInstance> {
-  const registry = loadResources(resourcesDir);
+  const registry = options.registry ?? loadResources(resourcesDir);
   const app = Fastify({
     logger: {
       level: config.logLevel,
