@@ -13,6 +13,11 @@ import { createKnex } from '../../src/db.ts';
 import { Client } from '../helpers/http.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** The node options `npm start` runs the compiled service with (package.json), so that the tests run it the same way. */
+const START_NODE_OPTIONS = /\bnode ((?:--\S+ )*)dist\/src\/main\.js/
+  .exec(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.start)![1]!
+  .trim()
+  .split(' ');
 const CONFIG_VARIABLES = [
   'PORT',
   'HOST',
@@ -285,7 +290,7 @@ interface Started {
 
 /** `npm start` on `file` (the compiled JavaScript that `npm run build` wrote), resolved once it says where it listens. */
 function start(file: string, extra: Record<string, string> = {}): Promise<Started> {
-  const child = spawn(process.execPath, ['--enable-source-maps', 'dist/src/main.js'], {
+  const child = spawn(process.execPath, [...START_NODE_OPTIONS, 'dist/src/main.js'], {
     cwd: ROOT,
     env: environment({ PORT: '0', ...extra }, file),
     stdio: ['ignore', 'pipe', 'pipe'],
