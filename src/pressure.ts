@@ -25,8 +25,10 @@ export async function registerLoadShedding(app: FastifyInstance, config: Config)
     maxEventLoopDelay: config.maxEventLoopDelayMs,
     maxHeapUsedBytes: config.maxHeapUsedMb * 1024 * 1024,
     maxRssBytes: config.maxRssMb * 1024 * 1024,
-    // Sampled often enough that shedding starts (and stops) within a fraction of a second.
-    sampleInterval: 100,
+    // The plugin reads a sample without a single timer tick (the loop was busy the whole sample)
+    // as an infinite delay. So a sample must last as long as the delay allowed: with 100 ms samples
+    // a busy but healthy process (one event-loop turn of 150 ms under load) shed everything.
+    sampleInterval: Math.max(100, config.maxEventLoopDelayMs),
     // The plugin sends a body the handler returns, and lets the request through on undefined;
     // its types only allow void.
     pressureHandler: ((request: FastifyRequest, reply: FastifyReply) => {
