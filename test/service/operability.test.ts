@@ -48,25 +48,16 @@ test('past MAX_EVENT_LOOP_DELAY_MS requests get 503 with Retry-After, /health sa
   await sleep(2200); // the grace period after start
   assert.is((await app.client.get(`${API}/support/banks`, { token })).status, 200);
   // A process stuck on work: its event loop lags, 150 ms at a time, for about a second.
-  let hogging = true;
-  const hog = (async () => {
-    const stop = Date.now() + 1200;
-    while (Date.now() < stop) {
-      const until = Date.now() + 150;
-      while (Date.now() < until);
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-    hogging = false;
-  })();
+  const hog = busyLoop(150, 1200);
   const answers: Array<{ status: number; body: unknown; retryAfter: unknown }> = [];
   let health: { status: number; body: any } | undefined;
-  while (hogging) {
+  while (hog.running()) {
     const response = await app.client.get(`${API}/support/banks`, { token });
     answers.push({ status: response.status, body: response.body, retryAfter: response.headers['retry-after'] });
     const checked = await app.client.get('/health');
     if (checked.status === 503) health = checked;
   }
-  await hog;
+  await hog.done;
   const shed = answers.find((answer) => answer.status === 503);
   assert.ok(shed, `some requests were shed: ${answers.map((a) => a.status).join(',')}`);
   assert.equal(shed!.body, { message: 'The service is overloaded right now. Retry in a moment.' });
@@ -89,24 +80,30 @@ test('a busy loop below MAX_EVENT_LOOP_DELAY_MS sheds nothing', async () => {
   const token = await app.login();
   await sleep(2200); // the grace period after start
   // Turns of 150 ms, as a process saturated with heavy requests has: slow, not overloaded.
-  let hogging = true;
-  const hog = (async () => {
-    const stop = Date.now() + 1200;
-    while (Date.now() < stop) {
-      const until = Date.now() + 150;
-      while (Date.now() < until);
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-    hogging = false;
-  })();
+  const hog = busyLoop(150, 1200);
   const statuses: number[] = [];
-  while (hogging) statuses.push((await app.client.get(`${API}/support/banks`, { token })).status);
-  await hog;
+  while (hog.running()) statuses.push((await app.client.get(`${API}/support/banks`, { token })).status);
+  await hog.done;
   assert.ok(
     statuses.every((status) => status === 200),
     statuses.join(','),
   );
 });
+
+/** Keeps this process's event loop busy in turns of `turnMs` (letting I/O in between) for about `totalMs`. */
+function busyLoop(turnMs: number, totalMs: number): { running: () => boolean; done: Promise<void> } {
+  let running = true;
+  const done = (async () => {
+    const stop = Date.now() + totalMs;
+    while (Date.now() < stop) {
+      const until = Date.now() + turnMs;
+      while (Date.now() < until);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    running = false;
+  })();
+  return { running: () => running, done };
+}
 
 test('every answer carries X-Request-Id: the client\u2019s own when well-formed, else a new one', async () => {
   const { client } = await sharedApp(sqlite);
