@@ -1,14 +1,19 @@
 // Column conventions shared by the migrations.
 import type { Knex } from 'knex';
 
-/** created_at/updated_at as UTC DATETIME(6), written by the engine. */
-export function timestamps(t: Knex.CreateTableBuilder): void {
-  t.datetime('created_at', { precision: 6 }).nullable().index();
+/**
+ * created_at/updated_at as UTC DATETIME(6), written by the engine. created_at is indexed for
+ * sorting a top-level list; a nested resource's rows are read one parent at a time (`indexed: false`).
+ */
+export function timestamps(t: Knex.CreateTableBuilder, { indexed = true } = {}): void {
+  const createdAt = t.datetime('created_at', { precision: 6 }).nullable();
+  if (indexed) createdAt.index();
   t.datetime('updated_at', { precision: 6 }).nullable();
 }
 
-export function softDeletes(t: Knex.CreateTableBuilder): void {
-  t.datetime('deleted_at', { precision: 6 }).nullable().index();
+export function softDeletes(t: Knex.CreateTableBuilder, { indexed = true } = {}): void {
+  const deletedAt = t.datetime('deleted_at', { precision: 6 }).nullable();
+  if (indexed) deletedAt.index();
 }
 
 /** creator_id → users.id; kept when the user goes (set to null). */

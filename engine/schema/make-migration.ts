@@ -2,7 +2,9 @@
 // need and it lacks: missing tables (every stored field, the managed columns, a foreign key and
 // index behind every reference, an index behind every filter and sort, the unique indexes) and
 // missing columns of existing tables, and the pivot tables of many-to-many relations. It never
-// drops or changes anything that exists.
+// drops or changes anything that exists. A nested resource's rows are only ever read one parent
+// at a time, through the parent key's index: its filters and sorts get no index of their own,
+// which would cost every insert and serve no query.
 import type { Registry } from '../definition/registry.ts';
 import type { FieldDef, ResourceDef } from '../definition/types.ts';
 import type { SchemaBounds } from './column-bounds.ts';
@@ -90,8 +92,9 @@ function storedFields(defs: ResourceDef[]): Array<[string, FieldDef]> {
 function createTable(table: string, defs: ResourceDef[], fields: FieldDef[], registry: Registry): string {
   const lines = ["    t.increments('id');", ...fields.map((field) => `    ${column(table, field, defs, registry)};`)];
   if (defs.some((def) => def.creator)) lines.push('    creator(t);');
-  if (defs.some((def) => def.timestamps)) lines.push('    timestamps(t);');
-  if (defs.some((def) => def.softDelete)) lines.push('    softDeletes(t);');
+  const options = nestedOnly(defs) ? ', { indexed: false }' : '';
+  if (defs.some((def) => def.timestamps)) lines.push(`    timestamps(t${options});`);
+  if (defs.some((def) => def.softDelete)) lines.push(`    softDeletes(t${options});`);
   return `  await knex.schema.createTable('${table}', (t) => {\n${lines.join('\n')}\n  });`;
 }
 
@@ -135,6 +138,11 @@ function column(table: string, field: FieldDef, defs: ResourceDef[], registry: R
   if (field.default !== undefined) builder += `.defaultTo(${JSON.stringify(field.default)})`;
   const filtered = defs.some((def) => [...def.filters.values()].some((filter) => filter.fieldName === name) || def.sorts.includes(name));
   if (field.unique) builder += `.unique('${table}_${name}_unique')`;
-  else if (filtered && !target) builder += '.index()';
+  else if (filtered && !target && !nestedOnly(defs)) builder += '.index()';
   return builder;
+}
+
+/** Every definition on the table is nested under a parent: its rows are read through the parent key. */
+function nestedOnly(defs: ResourceDef[]): boolean {
+  return defs.every((def) => def.parent !== undefined);
 }

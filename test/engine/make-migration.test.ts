@@ -34,6 +34,21 @@ sorts: [id, name, created_at]
 includes: [currency, creator]
 `;
 
+/** Nested under payment methods: read one payment method at a time. */
+const PAYMENT_METHOD_LIMITS = `table: payment_method_limits
+label: Payment method limit
+path: /support/payment-methods/{payment_method_id}/limits
+parent: { resource: support/payment-methods, param: payment_method_id, foreignKey: payment_method_id }
+operations: [list, create, show]
+softDelete: true
+fields:
+  amount: { type: decimal, scale: 2, required: true }
+  payment_method_id: { type: integer, required: true, references: support/payment-methods }
+filters:
+  amount: { kind: exact }
+sorts: [id, amount, created_at]
+`;
+
 for (const target of databaseTargets()) {
   const test = suite(`make:migration [${target.name}]`);
 
@@ -44,6 +59,25 @@ for (const target of databaseTargets()) {
   });
 
   if (target.name === 'sqlite') {
+    test('a nested resource gets its parent key’s index and no per-column ones', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'erp-make-migration-'));
+      try {
+        cpSync(RESOURCES_DIR, join(dir, 'resources'), { recursive: true });
+        writeFileSync(join(dir, 'resources', 'support', 'payment-methods.yaml'), PAYMENT_METHODS);
+        writeFileSync(join(dir, 'resources', 'support', 'payment-method-limits.yaml'), PAYMENT_METHOD_LIMITS);
+        const registry = loadResources(join(dir, 'resources'));
+        const { knex } = await sharedApp(target);
+        const { source } = generateMigration(registry, await readSchemaBounds(knex, registry), await listTables(knex))!;
+        const limits = source.slice(source.indexOf("createTable('payment_method_limits'"));
+        assert.match(limits, /foreignId\(t, 'payment_method_id', 'payment_methods'\)\.notNullable\(\);/);
+        assert.match(limits, /t\.decimal\('amount', 15, 2\)\.notNullable\(\);/, 'a filter and sort of a nested resource: no index');
+        assert.match(limits, /timestamps\(t, \{ indexed: false \}\);\n\s+softDeletes\(t, \{ indexed: false \}\);/);
+        assert.match(source, /t\.string\('name', 255\)\.notNullable\(\)\.index\(\)/, 'a top-level resource keeps its filter indexes');
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
     test('a new definition gets the migration that makes it work', async () => {
       const dir = mkdtempSync(join(tmpdir(), 'erp-make-migration-'));
       try {
