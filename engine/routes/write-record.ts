@@ -68,9 +68,13 @@ export async function insertSingle(statements: Statements, user: AuthUser, def: 
   return { id: await statements.insert(sql, params) };
 }
 
+const withSubqueries = new WeakMap<ResourceDef, boolean>();
+
+/** Worked out once per resource, not per request. */
 function hasSubqueryFields(def: ResourceDef): boolean {
-  for (const field of def.fields.values()) if (field.subquery) return true;
-  return false;
+  let has = withSubqueries.get(def);
+  if (has === undefined) withSubqueries.set(def, (has = [...def.fields.values()].some((field) => field.subquery)));
+  return has;
 }
 
 /** Updates the fields sent, and replaces the ids and nested records sent. */

@@ -80,29 +80,34 @@ export function createAuthentication(app: FastifyInstance, knex: Knex, statement
     return access;
   }
 
-  async function authenticate(request: FastifyRequest): Promise<void> {
+  /** The token's claims (signature and expiry checked), or 401. */
+  function claimsOf(request: FastifyRequest): TokenClaims {
     const claims = request.tokenClaims ?? readTokenFromRequest(app, request);
     if (!claims) throw new UnauthenticatedError();
+    return claims;
+  }
+
+  /** The check on its own, then settled. */
+  async function checkNow(request: FastifyRequest, claims: TokenClaims): Promise<void> {
     const [row] = await statements.all(...checkAlone(checkOf(claims)));
     await settle(request, claims, row);
   }
 
+  async function authenticate(request: FastifyRequest): Promise<void> {
+    await checkNow(request, claimsOf(request));
+  }
+
   async function authenticateWithFirstRead(request: FastifyRequest): Promise<void> {
-    const claims = request.tokenClaims ?? readTokenFromRequest(app, request);
-    if (!claims) throw new UnauthenticatedError();
+    const claims = claimsOf(request);
     const known = cache.peek(cacheKey(claims));
     // An Idempotency-Key is looked up per user before the handler runs (src/idempotency.ts).
-    if (!known || request.headers['idempotency-key'] !== undefined) return authenticate(request);
-    const pending: PendingAuthentication = {
+    if (!known || request.headers['idempotency-key'] !== undefined) return checkNow(request, claims);
+    request.pendingAuthentication = {
       guess: { id: Number(claims.sub), name: '', email: '', access: known } as Principal,
       check: checkOf(claims),
       settle: async (request, row) => (await settle(request, claims, row)) === known,
-      run: async (request) => {
-        const [row] = await statements.all(...checkAlone(pending.check));
-        await settle(request, claims, row);
-      },
-    };
-    request.pendingAuthentication = pending;
+      run: (request) => checkNow(request, claims),
+    } satisfies PendingAuthentication;
   }
 
   return { authenticate, authenticateWithFirstRead };
