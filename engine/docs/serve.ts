@@ -7,11 +7,14 @@ import type { OpenApiDocument } from './openapi.ts';
 import type { PostmanCollection } from './postman.ts';
 
 export interface DocsRoutesOptions {
-  document: OpenApiDocument;
+  /** The page's title (the document's `info.title`). */
+  title: string;
+  /** The document, built on the first request that needs it: boot does not pay for the reference. */
+  document: () => OpenApiDocument;
   /** Where the page lives; the files are at `<prefix>/openapi.json`, `<prefix>.openapi`, `<prefix>.postman`. */
   prefix: string;
-  /** The runnable collection (buildPostmanCollection), served with `baseUrl` naming this host. */
-  postman: PostmanCollection;
+  /** The runnable collection (buildPostmanCollection), served with `baseUrl` naming this host; built on first use too. */
+  postman: () => PostmanCollection;
 }
 
 /** The address the client reached this installation at (X-Forwarded-* when TRUST_PROXY is set). */
@@ -24,7 +27,7 @@ export function documentFor(document: OpenApiDocument, baseUrl: string): OpenApi
   return { ...document, servers: [{ url: baseUrl, description: 'This installation' }] };
 }
 
-export async function registerDocsRoutes(app: FastifyInstance, { document, prefix, postman }: DocsRoutesOptions): Promise<void> {
+export async function registerDocsRoutes(app: FastifyInstance, { title, document, prefix, postman }: DocsRoutesOptions): Promise<void> {
   // The serialized files, per address the installation is reached at (few: bounded anyway).
   const cache = new Map<string, string>();
   const cached = (key: string, build: () => unknown) => {
@@ -36,18 +39,20 @@ export async function registerDocsRoutes(app: FastifyInstance, { document, prefi
     }
     return text;
   };
-  const openapi = (request: FastifyRequest) => cached(`openapi ${baseUrlOf(request)}`, () => documentFor(document, baseUrlOf(request)));
+  const openapi = (request: FastifyRequest) => cached(`openapi ${baseUrlOf(request)}`, () => documentFor(document(), baseUrlOf(request)));
 
   await app.register(async (docs) => {
     // Every route of this scope (also the UI's assets) is public and not rate limited.
     docs.addHook('onRoute', (route) => {
       route.config = { ...(route.config as object), rateLimit: false } as typeof route.config;
     });
-    // Static mode: the document is generated (openapi.ts), not collected from route schemas.
-    await docs.register(swagger, { mode: 'static', specification: { document: document as any } });
+    // Static mode: the document is generated (openapi.ts), not collected from route schemas. The
+    // plugin holds a placeholder; the page's copy is the real document (transformSpecification).
+    const placeholder = { openapi: '3.1.0', info: { title, version: '' }, paths: {} };
+    await docs.register(swagger, { mode: 'static', specification: { document: placeholder as any } });
     await docs.register(swaggerUi, {
       routePrefix: prefix,
-      theme: { title: document.info.title },
+      theme: { title },
       uiConfig: {
         deepLinking: true,
         docExpansion: 'none',
@@ -59,7 +64,7 @@ export async function registerDocsRoutes(app: FastifyInstance, { document, prefi
       },
       // The page loads `<prefix>/json`: the same document, naming this host as its server.
       transformSpecificationClone: false,
-      transformSpecification: (specification, request) => documentFor(specification as OpenApiDocument, baseUrlOf(request)),
+      transformSpecification: (_placeholder, request) => documentFor(document(), baseUrlOf(request)),
     });
 
     const json = 'application/json; charset=utf-8';
@@ -70,8 +75,8 @@ export async function registerDocsRoutes(app: FastifyInstance, { document, prefi
     docs.get(`${prefix}.postman`, async (request, reply) =>
       reply.type(json).send(
         cached(`postman ${baseUrlOf(request)}`, () => ({
-          ...postman,
-          variable: postman.variable.map((variable: { key: string }) => (variable.key === 'baseUrl' ? { ...variable, value: baseUrlOf(request) } : variable)),
+          ...postman(),
+          variable: postman().variable.map((variable: { key: string }) => (variable.key === 'baseUrl' ? { ...variable, value: baseUrlOf(request) } : variable)),
         })),
       ),
     );
