@@ -39,14 +39,43 @@ export function sameHash(a: string, b: string): boolean {
 
 /** Verifies signature and expiry; undefined for anything that is not a valid token of ours. */
 export function readToken(app: FastifyInstance, token: string): TokenClaims | undefined {
+  const verified = verifiedTokens(app);
+  const known = verified.get(token);
+  if (known) {
+    if (known.exp * 1000 > Date.now()) return known;
+    verified.delete(token);
+    return undefined;
+  }
   try {
     const claims = app.jwt.verify<TokenClaims>(token);
     if (typeof claims.sub !== 'string' || typeof claims.jti !== 'string' || typeof claims.exp !== 'number') return undefined;
     if (claims.tid !== undefined && !Number.isSafeInteger(claims.tid)) return undefined;
+    remember(verified, token, claims);
     return claims;
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Tokens whose signature this process has verified, with their claims until they expire: a
+ * client sends the same token on every request, and checking its HMAC again each time was the
+ * largest cost of a request outside the database. Only valid tokens are kept (the signing key
+ * is needed to add one), at most MAX_VERIFIED_TOKENS, oldest out first. Revocation is not
+ * decided here: the database check (authenticate.ts) runs on every request.
+ */
+const MAX_VERIFIED_TOKENS = 10_000;
+const verifiedByApp = new WeakMap<FastifyInstance, Map<string, TokenClaims>>();
+
+function verifiedTokens(app: FastifyInstance): Map<string, TokenClaims> {
+  let verified = verifiedByApp.get(app);
+  if (!verified) verifiedByApp.set(app, (verified = new Map()));
+  return verified;
+}
+
+function remember(verified: Map<string, TokenClaims>, token: string, claims: TokenClaims): void {
+  if (verified.size >= MAX_VERIFIED_TOKENS) verified.delete(verified.keys().next().value!);
+  verified.set(token, claims);
 }
 
 export async function revokeToken(knex: Knex, claims: TokenClaims): Promise<void> {
