@@ -3,7 +3,7 @@
 // another process, and also when both arrive at once: the second waits for the first); the same
 // key with another request is a 422. Keys live in the database and expire.
 import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler, preHandlerHookHandler } from 'fastify';
 import type { Knex } from 'knex';
 import { BadRequestError, HttpError, nowTimestamp } from '../engine/index.ts';
 
@@ -18,10 +18,11 @@ declare module 'fastify' {
   }
 }
 
+/** Adds the hooks to the POST routes under `prefix` registered from now on; other routes never pay for them. */
 export function registerIdempotency(app: FastifyInstance, knex: Knex, prefix: string): void {
-  app.addHook('preHandler', async (request, reply) => {
+  const preHandler = async (request: FastifyRequest, reply: FastifyReply) => {
     const header = request.headers['idempotency-key'];
-    if (request.method !== 'POST' || header === undefined || !request.authUser || !request.url.startsWith(prefix)) return;
+    if (header === undefined || !request.authUser) return;
     const key = Array.isArray(header) ? header[0]! : header;
     if (!KEY.test(key)) throw new BadRequestError('The Idempotency-Key header must be 1 to 255 visible ASCII characters.');
     const hash = createHash('sha256')
@@ -42,10 +43,10 @@ export function registerIdempotency(app: FastifyInstance, knex: Knex, prefix: st
       if (Date.now() - started > WAIT_FOR_FIRST_MS) throw new HttpError(409, 'A request with this Idempotency-Key is still running. Retry later.');
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-  });
+  };
 
   // The answer is kept for the repeats; a server fault is not, so that a retry runs again.
-  app.addHook('onSend', async (request, reply, payload) => {
+  const onSend = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     if (request.idempotencyKeyId === undefined) return payload;
     const id = request.idempotencyKeyId;
     request.idempotencyKeyId = undefined;
@@ -55,6 +56,13 @@ export function registerIdempotency(app: FastifyInstance, knex: Knex, prefix: st
         .where('id', id)
         .update({ status_code: reply.statusCode, response_body: typeof payload === 'string' ? payload : '' });
     return payload;
+  };
+
+  app.addHook('onRoute', (route) => {
+    if (![route.method].flat().includes('POST') || !route.url.startsWith(prefix)) return;
+    // First of the route's own hooks, where the app-level ones ran.
+    route.preHandler = [preHandler as preHandlerHookHandler, ...[route.preHandler ?? []].flat()];
+    route.onSend = [onSend as onSendHookHandler, ...[route.onSend ?? []].flat()];
   });
 }
 

@@ -48,13 +48,28 @@ export function registerMetrics(app: FastifyInstance, knex: Knex, config: Config
     },
   });
 
-  app.addHook('onResponse', async (request, reply) => {
-    if (request.url === '/metrics') return;
-    // The route's template (/support/banks/:id), never the raw URL: one series per route.
-    const labels = { method: request.method, route: request.routeOptions.url ?? 'unmatched', status_code: String(reply.statusCode) };
-    requests.inc(labels);
-    duration.observe(labels, reply.elapsedTime / 1000);
-    if (reply.statusCode === 429) rateLimited.inc();
+  // The series of one method, route and status, looked up once: prom-client hashes a label set on
+  // every inc() and observe() otherwise. Bounded by the routes and the statuses they answer.
+  const series = new Map<string, { requests: { inc(): void }; duration: { observe(value: number): void } }>();
+  const seriesOf = (method: string, route: string, status: number) => {
+    const key = `${method} ${route} ${status}`;
+    let found = series.get(key);
+    if (!found) {
+      const labels = { method, route, status_code: String(status) };
+      series.set(key, (found = { requests: requests.labels(labels), duration: duration.labels(labels) }));
+    }
+    return found;
+  };
+  // A callback hook (no promise per request).
+  app.addHook('onResponse', (request, reply, done) => {
+    if (request.url !== '/metrics') {
+      // The route's template (/support/banks/:id), never the raw URL: one series per route.
+      const { requests, duration } = seriesOf(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode);
+      requests.inc();
+      duration.observe(reply.elapsedTime / 1000);
+      if (reply.statusCode === 429) rateLimited.inc();
+    }
+    done();
   });
 
   app.get('/metrics', { config: { rateLimit: false } }, async (request, reply) => {

@@ -14,8 +14,9 @@ export function requestId(request: IncomingMessage): string {
 }
 
 export function registerRequestIds(app: FastifyInstance): void {
-  app.addHook('onSend', async (request, reply, payload) => {
+  // A callback hook: it runs on every answer, and an async one costs a promise each time.
+  app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', request.id);
-    return payload;
+    done(null, payload);
   });
 }
