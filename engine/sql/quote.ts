@@ -3,11 +3,21 @@
 
 /** `table.column` → `` `table`.`column` ``. Names come from definitions, never from requests. */
 export function quote(identifier: string): string {
-  return identifier
-    .split('.')
-    .map((part) => `\`${part.replace(/`/g, '``')}\``)
-    .join('.');
+  let quotedIdentifier = quoted.get(identifier);
+  if (quotedIdentifier === undefined) {
+    quotedIdentifier = identifier
+      .split('.')
+      .map((part) => `\`${part.replace(/`/g, '``')}\``)
+      .join('.');
+    if (quoted.size >= MAX_QUOTED) quoted.clear();
+    quoted.set(identifier, quotedIdentifier);
+  }
+  return quotedIdentifier;
 }
+
+// Reads write their SQL per request from the same few names: each is quoted once.
+const quoted = new Map<string, string>();
+const MAX_QUOTED = 10_000;
 
 export function placeholders(count: number): string {
   return new Array(count).fill('?').join(', ');
@@ -32,5 +42,12 @@ export function whereClause(conditions: readonly Condition[]): Condition {
 /** `a AND b ...` (empty when there is nothing to require). */
 export function allOf(conditions: readonly Condition[]): Condition {
   if (conditions.length === 0) return { sql: '', params: [] };
-  return { sql: conditions.map((c) => c.sql).join(' AND '), params: conditions.flatMap((c) => c.params) };
+  // Plain loops: this runs for every read, and map/join/flatMap allocate more.
+  let sql = conditions[0]!.sql;
+  const params = [...conditions[0]!.params];
+  for (let i = 1; i < conditions.length; i++) {
+    sql += ` AND ${conditions[i]!.sql}`;
+    for (const param of conditions[i]!.params) params.push(param);
+  }
+  return { sql, params };
 }

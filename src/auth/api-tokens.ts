@@ -9,7 +9,7 @@ import type { Knex } from 'knex';
 import { ForbiddenError, formatTimestamp, NotFoundError, nowTimestamp, ValidationError, type FieldErrors, type Registry } from '../../engine/index.ts';
 import { allPermissions } from '../access/permissions.ts';
 import { principal } from '../access/principal.ts';
-import { issueApiToken, tokenHash } from './tokens.ts';
+import { deleteApiTokens, issueApiToken, tokenHash } from './tokens.ts';
 
 export const API_TOKENS_PATH = '/security/tokens';
 
@@ -57,9 +57,7 @@ export function registerApiTokenRoutes(app: FastifyInstance, knex: Knex, registr
   app.delete(`${path}/:id`, { onRequest: authenticate }, async (request, reply) => {
     const id = (request.params as { id: string }).id;
     if (!/^[0-9]{1,15}$/.test(id)) throw new NotFoundError();
-    const deleted = await knex('api_tokens')
-      .where({ id: Number(id), user_id: request.authUser!.id })
-      .delete();
+    const deleted = await deleteApiTokens(knex, { id: Number(id), user_id: request.authUser!.id });
     if (deleted === 0) throw new NotFoundError();
     return reply.send({ message: 'API token revoked successfully.' });
   });

@@ -1,8 +1,12 @@
 // The onRequest hooks of protected routes: a valid, unexpired, unrevoked token of an active,
-// existing user, or 401 {"message":"Unauthenticated."}. One query reads the user, the token's
-// state and the access version; the user's permissions come from the per-process access cache.
-// Routes whose first read is one row (engine/routes/pending-authentication.ts) send that query
-// with their read instead, when the token's user was seen before: one round trip less.
+// existing user, or 401 {"message":"Unauthenticated."}. The first time a process meets a token,
+// one query reads the user, the token's state and the two counters of access_state (access and
+// token versions, src/access/access-version.ts); the user's permissions come from the
+// per-process access cache. The process then keeps the token as checked, and each later request
+// reads only the two counters: every change that could refuse a token (a logout, an API token
+// deleted, a user deactivated or deleted, roles and scopes) moves one of them, and a moved
+// counter means the full check again. Routes whose first read is one row
+// (engine/routes/pending-authentication.ts) send the check with their read: one round trip.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Knex } from 'knex';
 import {
@@ -35,7 +39,12 @@ const LAST_USED_EVERY_MS = 60_000;
 // query; its columns are prefixed so that it can share a row with a record, and it comes in parts
 // so that a first read can join it (engine/routes/pending-authentication.ts).
 const column = (sql: string, name: string) => `${sql} AS \`${AUTH_COLUMN_PREFIX}${name}\``;
-const USER = [column('u.`name`', 'name'), column('u.`email`', 'email'), column('(SELECT `version` FROM `access_state` WHERE `id` = 1)', 'access_version')].join(', ');
+const USER = [
+  column('u.`name`', 'name'),
+  column('u.`email`', 'email'),
+  column('(SELECT `version` FROM `access_state` WHERE `id` = 1)', 'access_version'),
+  column('(SELECT `token_version` FROM `access_state` WHERE `id` = 1)', 'token_version'),
+].join(', ');
 const ACTIVE = 'u.`id` = ? AND u.`deleted_at` IS NULL AND u.`is_active` = ?';
 const LOGIN_TOKEN = { columns: `${USER}, ${column('r.`jti`', 'revoked')}`, from: '`users` u LEFT JOIN `revoked_tokens` r ON r.`jti` = ?' };
 const API_TOKEN = {
@@ -43,6 +52,24 @@ const API_TOKEN = {
   from: '`users` u INNER JOIN `api_tokens` t ON t.`user_id` = u.`id`',
 };
 const field = (row: Row, name: string) => row[`${AUTH_COLUMN_PREFIX}${name}`];
+/** The check of a token this process has checked in full: have the counters moved since? */
+const COUNTERS: AuthenticationCheck = {
+  columns: [column('a.`version`', 'access_version'), column('a.`token_version`', 'token_version')].join(', '),
+  from: { sql: '`access_state` a', params: [] },
+  where: { sql: 'a.`id` = 1', params: [] },
+};
+
+/** A token checked in full, as it was then: it stands while both counters stay where they were. */
+interface CheckedToken {
+  principal: Principal;
+  accessVersion: number;
+  tokenVersion: number;
+  /** An API token's last_used_at as this process last saw or wrote it (ms). */
+  lastUsedAt: number;
+}
+
+/** Tokens kept per process; past this many the oldest goes. */
+const MAX_CHECKED_TOKENS = 10_000;
 
 export interface Authentication {
   /** Checks the token before the handler runs. */
@@ -54,6 +81,7 @@ export interface Authentication {
 export function createAuthentication(app: FastifyInstance, knex: Knex, statements: Statements): Authentication {
   const cache = new AccessCache();
   const cacheKey = (claims: TokenClaims) => (claims.tid === undefined ? `user:${claims.sub}` : `token:${claims.tid}`);
+  const checkedTokens = new Map<string, CheckedToken>();
 
   const checkOf = (claims: TokenClaims): AuthenticationCheck =>
     claims.tid === undefined
@@ -72,12 +100,34 @@ export function createAuthentication(app: FastifyInstance, knex: Knex, statement
     } else {
       if (!sameHash(field(row, 'token_hash'), tokenHash(bearerToken(request.headers.authorization)!))) throw new UnauthenticatedError();
       access = await cache.get(cacheKey(claims), version, async () => narrowed(await loadAccess(knex, userId), field(row, 'abilities')));
-      await touchApiToken(knex, claims.tid, field(row, 'last_used_at'));
     }
     const principal: Principal = { id: userId, name: field(row, 'name'), email: field(row, 'email'), access, apiTokenId: claims.tid };
-    request.authUser = principal;
-    request.tokenClaims = claims;
+    const checked = { principal, accessVersion: version, tokenVersion: Number(field(row, 'token_version')), lastUsedAt: lastUsed(field(row, 'last_used_at')) };
+    if (checkedTokens.size >= MAX_CHECKED_TOKENS) checkedTokens.delete(checkedTokens.keys().next().value!);
+    checkedTokens.set(claims.jti, checked);
+    await accept(request, claims, checked);
     return access;
+  }
+
+  /** Sets the request's user from a checked token; an API token's last use is written once a minute at most. */
+  async function accept(request: FastifyRequest, claims: TokenClaims, checked: CheckedToken): Promise<void> {
+    request.authUser = checked.principal;
+    request.tokenClaims = claims;
+    if (claims.tid !== undefined && Date.now() - checked.lastUsedAt >= LAST_USED_EVERY_MS) {
+      checked.lastUsedAt = Date.now();
+      await knex('api_tokens').where('id', claims.tid).update({ last_used_at: nowTimestamp() });
+    }
+  }
+
+  /** Whether a checked token still stands by the counters' row (then the request has its user). */
+  async function stillChecked(request: FastifyRequest, claims: TokenClaims, checked: CheckedToken, row: Row | undefined): Promise<boolean> {
+    const current = row !== undefined && Number(field(row, 'access_version')) === checked.accessVersion && Number(field(row, 'token_version')) === checked.tokenVersion;
+    if (!current) {
+      checkedTokens.delete(claims.jti);
+      return false;
+    }
+    await accept(request, claims, checked);
+    return true;
   }
 
   /** The token's claims (signature and expiry checked), or 401. */
@@ -94,14 +144,36 @@ export function createAuthentication(app: FastifyInstance, knex: Knex, statement
   }
 
   async function authenticate(request: FastifyRequest): Promise<void> {
-    await checkNow(request, claimsOf(request));
+    const claims = claimsOf(request);
+    const checked = checkedTokens.get(claims.jti);
+    if (checked) {
+      const [row] = await statements.all(...checkAlone(COUNTERS));
+      if (await stillChecked(request, claims, checked, row)) return;
+    }
+    await checkNow(request, claims);
   }
 
   async function authenticateWithFirstRead(request: FastifyRequest): Promise<void> {
-    const claims = claimsOf(request);
-    const known = cache.peek(cacheKey(claims));
     // An Idempotency-Key is looked up per user before the handler runs (src/idempotency.ts).
-    if (!known || request.headers['idempotency-key'] !== undefined) return checkNow(request, claims);
+    if (request.headers['idempotency-key'] !== undefined) return authenticate(request);
+    const claims = claimsOf(request);
+    const checked = checkedTokens.get(claims.jti);
+    if (checked) {
+      request.pendingAuthentication = {
+        guess: checked.principal,
+        check: COUNTERS,
+        settle: async (request, row) => {
+          if (await stillChecked(request, claims, checked, row)) return true;
+          // The counters moved: the full check on its own; the read stands if the user's access did not change.
+          await checkNow(request, claims);
+          return principalOf(request).access === checked.principal.access;
+        },
+        run: (request) => authenticate(request),
+      } satisfies PendingAuthentication;
+      return;
+    }
+    const known = cache.peek(cacheKey(claims));
+    if (!known) return checkNow(request, claims);
     request.pendingAuthentication = {
       guess: { id: Number(claims.sub), name: '', email: '', access: known } as Principal,
       check: checkOf(claims),
@@ -119,10 +191,13 @@ function narrowed(access: Access, abilities: string): Access {
   return { ...access, permissions: new Set([...access.permissions].filter((name) => allowed.has(name))) };
 }
 
-async function touchApiToken(knex: Knex, id: number, lastUsedAt: string | null): Promise<void> {
-  const last = lastUsedAt ? Date.parse(`${lastUsedAt.replace(' ', 'T')}Z`) : 0;
-  if (Date.now() - last < LAST_USED_EVERY_MS) return;
-  await knex('api_tokens').where('id', id).update({ last_used_at: nowTimestamp() });
+/** An API token's stored last_used_at in ms (0: never; login tokens have none). */
+function lastUsed(lastUsedAt: string | null | undefined): number {
+  return lastUsedAt ? Date.parse(`${lastUsedAt.replace(' ', 'T')}Z`) : 0;
+}
+
+function principalOf(request: FastifyRequest): Principal {
+  return request.authUser as Principal;
 }
 
 export function readTokenFromRequest(app: FastifyInstance, request: FastifyRequest): TokenClaims | undefined {

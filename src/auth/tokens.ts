@@ -6,6 +6,7 @@ import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Knex } from 'knex';
 import { nowTimestamp } from '../../engine/index.ts';
+import { bumpTokenVersion } from '../access/access-version.ts';
 
 export interface TokenClaims {
   sub: string;
@@ -80,18 +81,28 @@ function remember(verified: Map<string, TokenClaims>, token: string, claims: Tok
 
 export async function revokeToken(knex: Knex, claims: TokenClaims): Promise<void> {
   if (claims.tid !== undefined) {
-    await knex('api_tokens')
-      .where({ id: claims.tid, user_id: Number(claims.sub) })
-      .delete();
+    await deleteApiTokens(knex, { id: claims.tid, user_id: Number(claims.sub) });
     return;
   }
   const expiresAt = new Date(claims.exp * 1000).toISOString().slice(0, 23).replace('T', ' ');
-  await knex('revoked_tokens')
-    .insert({ jti: claims.jti, user_id: Number(claims.sub), expires_at: expiresAt, revoked_at: nowTimestamp() })
-    .onConflict('jti')
-    .ignore();
+  await knex.transaction(async (trx) => {
+    await trx('revoked_tokens')
+      .insert({ jti: claims.jti, user_id: Number(claims.sub), expires_at: expiresAt, revoked_at: nowTimestamp() })
+      .onConflict('jti')
+      .ignore();
+    await bumpTokenVersion(trx);
+  });
   // Expired tokens are refused by their signature anyway; their revocations can go.
   await knex('revoked_tokens').where('expires_at', '<', nowTimestamp()).delete();
+}
+
+/** Deletes the API tokens matching `where`, and tells every process when there were any; returns how many. */
+export async function deleteApiTokens(knex: Knex, where: { id: number; user_id: number }): Promise<number> {
+  return knex.transaction(async (trx) => {
+    const deleted = await trx('api_tokens').where(where).delete();
+    if (deleted > 0) await bumpTokenVersion(trx);
+    return deleted;
+  });
 }
 
 export function bearerToken(header: string | undefined): string | undefined {

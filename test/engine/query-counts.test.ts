@@ -135,9 +135,10 @@ for (const target of databaseTargets()) {
     }, sqls);
     const categoryReads = sqls.filter((sql) => /^SELECT/.test(sql) && /`unit_of_measure_categories`/.test(sql));
     assert.is(categoryReads.length, 1, sqls.join('\n'));
-    // The token check with the category (the app has seen this token), then the insert, which
-    // returns the new row where the server can (else it is read back).
-    assert.match(sqls[0]!, /FROM `users`.*JOIN `unit_of_measure_categories`/s);
+    // The token check with the category (the app has checked this token before: only the
+    // counters of access_state), then the insert, which returns the new row where the server can
+    // (else it is read back).
+    assert.match(sqls[0]!, /FROM `access_state` a.*JOIN `unit_of_measure_categories`/s);
     assert.is(created, (await supportsInsertReturning(app.knex)) ? 2 : 3, sqls.join('\n'));
   });
 
@@ -167,7 +168,7 @@ for (const target of databaseTargets()) {
     }, sqls);
     // The check with the count (which also finds the category), the page, the included categories.
     assert.is(listed, 3, sqls.join('\n'));
-    assert.match(sqls.find((sql) => sql.includes('COUNT(*)'))!, /FROM `users`/);
+    assert.match(sqls.find((sql) => sql.includes('COUNT(*)'))!, /FROM `access_state` a/);
   });
 
   test.run();
