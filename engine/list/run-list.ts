@@ -40,7 +40,8 @@ function listQueries(runtime: ResourceRuntime, request: FastifyRequest, list: Li
   const parent = parentExists(runtime, request, user);
   const conditions = resourceRows(def, deps.registry, { parentId: parent?.id, trashed: list.trashed, rows: deps.policy.rowScope(user, def) });
   for (const { filter, value } of list.filters) {
-    const filtered = filterKinds[filter.kind].condition(value, quote(`${def.table}.${filter.fieldName}`), filter, runtime.statements.dialect);
+    const likeIgnoresCase = deps.bounds?.get(def.table)?.get(filter.fieldName!)?.likeIgnoresCase === true;
+    const filtered = filterKinds[filter.kind].condition(value, quote(`${def.table}.${filter.fieldName}`), filter, likeIgnoresCase);
     if (filtered) conditions.push(filtered);
   }
   const where = whereClause(conditions);

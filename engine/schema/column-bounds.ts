@@ -15,6 +15,11 @@ export interface ColumnBounds {
   maxLength?: number;
   /** TEXT columns count bytes (UTF-8), not characters. */
   maxBytes?: number;
+  /**
+   * LIKE on this column ignores case as LOWER() would: a case-insensitive collation (`..._ci`) on
+   * MySQL/MariaDB; always on SQLite, whose LIKE and LOWER() both fold ASCII letters only.
+   */
+  likeIgnoresCase?: boolean;
 }
 
 /** table → column → bounds. */
@@ -39,19 +44,21 @@ export async function readSchemaBounds(knex: Knex, registry: Registry): Promise<
     for (const table of tables) {
       const columns = (await knex.raw('PRAGMA table_info(??)', [table])) as Array<{ name: string; type: string; notnull: number; pk: number }>;
       if (columns.length === 0) continue; // no such table
-      bounds.set(table, new Map(columns.map((column) => [column.name, fromDeclaredType(column.type, column.notnull === 0 && column.pk === 0)])));
+      bounds.set(table, new Map(columns.map((column) => [column.name, { ...fromDeclaredType(column.type, column.notnull === 0 && column.pk === 0), likeIgnoresCase: true }])));
     }
     return bounds;
   }
   const [rows] = await knex.raw(
     `SELECT TABLE_NAME AS t, COLUMN_NAME AS c, DATA_TYPE AS type, COLUMN_TYPE AS columnType, IS_NULLABLE AS nullable,
-            CHARACTER_MAXIMUM_LENGTH AS length, NUMERIC_PRECISION AS \`precision\`, NUMERIC_SCALE AS scale
+            CHARACTER_MAXIMUM_LENGTH AS length, NUMERIC_PRECISION AS \`precision\`, NUMERIC_SCALE AS scale, COLLATION_NAME AS \`collation\`
      FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE()`,
   );
   for (const row of rows as Array<Record<string, any>>) {
     if (!tables.includes(row.t)) continue;
     if (!bounds.has(row.t)) bounds.set(row.t, new Map());
-    bounds.get(row.t)!.set(row.c, fromMysqlColumn(row));
+    const column = fromMysqlColumn(row);
+    if (typeof row.collation === 'string' && row.collation.endsWith('_ci')) column.likeIgnoresCase = true;
+    bounds.get(row.t)!.set(row.c, column);
   }
   return bounds;
 }

@@ -10,15 +10,11 @@ import type { Knex } from 'knex';
 
 export type Row = Record<string, any>;
 
-/** The SQL the database speaks, where the engine writes it differently (the filters). */
-export type SqlDialect = 'sqlite' | 'mysql';
-
 export interface Statements {
   /** The rows a SELECT returns. */
   all(sql: string, params: readonly unknown[]): Promise<Row[]>;
   /** Runs an INSERT on the writing connection; returns the new row's id. */
   insert(sql: string, params: readonly unknown[]): Promise<number>;
-  readonly dialect: SqlDialect;
   /** Whether an INSERT can end in `RETURNING *` (SQLite 3.35+, MariaDB 10.5+; not MySQL). */
   readonly insertReturns: boolean;
   /** Runs an `INSERT ... RETURNING` on the writing connection; returns the new row as a read would. */
@@ -51,7 +47,6 @@ export function createStatements(knex: Knex, { insertReturns = false } = {}): St
       report(sql, params);
       return statements.insert(sql, params);
     },
-    dialect: knex.client.config.client === 'better-sqlite3' ? 'sqlite' : 'mysql',
     insertReturns,
     insertReturning(sql, params) {
       report(sql, params);
@@ -61,7 +56,7 @@ export function createStatements(knex: Knex, { insertReturns = false } = {}): St
   };
 }
 
-type DriverStatements = Omit<Statements, 'insertReturns' | 'dialect'>;
+type DriverStatements = Omit<Statements, 'insertReturns'>;
 
 function driverStatements(knex: Knex): DriverStatements {
   const client = knex.client.config.client as string;
