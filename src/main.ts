@@ -5,6 +5,7 @@ import { DefinitionError } from '../engine/index.ts';
 import { withBootLock } from './boot-lock.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { createKnex } from './db.ts';
+import { limitHeapGrowth } from './heap.ts';
 import { resolveJwtSecret } from './jwt-secret.ts';
 import { migrateLatest } from './migrate.ts';
 import { seed } from './seed/index.ts';
@@ -13,6 +14,7 @@ import { API_PREFIX, buildServer, loadResources } from './server.ts';
 const SHUTDOWN_TIMEOUT_MS = 10_000;
 
 async function main(): Promise<void> {
+  limitHeapGrowth();
   const config = loadConfig();
   const knex = createKnex(config.database);
   try {
