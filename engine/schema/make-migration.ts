@@ -4,7 +4,8 @@
 // missing columns of existing tables, and the pivot tables of many-to-many relations. It never
 // drops or changes anything that exists. A nested resource's rows are only ever read one parent
 // at a time, through the parent key's index: its filters and sorts get no index of their own,
-// which would cost every insert and serve no query.
+// which would cost every insert and serve no query. A `sort` column always has one: a record
+// created without a sort goes last by the table's MAX(sort) (support.appendToSortOrder).
 import type { Registry } from '../definition/registry.ts';
 import type { FieldDef, ResourceDef } from '../definition/types.ts';
 import type { SchemaBounds } from './column-bounds.ts';
@@ -138,7 +139,7 @@ function column(table: string, field: FieldDef, defs: ResourceDef[], registry: R
   if (field.default !== undefined) builder += `.defaultTo(${JSON.stringify(field.default)})`;
   const filtered = defs.some((def) => [...def.filters.values()].some((filter) => filter.fieldName === name) || def.sorts.includes(name));
   if (field.unique) builder += `.unique('${table}_${name}_unique')`;
-  else if (filtered && !target && !nestedOnly(defs)) builder += '.index()';
+  else if ((filtered && !target && !nestedOnly(defs)) || name === 'sort') builder += '.index()';
   return builder;
 }
 

@@ -43,10 +43,11 @@ operations: [list, create, show]
 softDelete: true
 fields:
   amount: { type: decimal, scale: 2, required: true }
+  sort: { type: integer }
   payment_method_id: { type: integer, required: true, references: support/payment-methods }
 filters:
   amount: { kind: exact }
-sorts: [id, amount, created_at]
+sorts: [id, amount, sort, created_at]
 `;
 
 for (const target of databaseTargets()) {
@@ -71,6 +72,8 @@ for (const target of databaseTargets()) {
         const limits = source.slice(source.indexOf("createTable('payment_method_limits'"));
         assert.match(limits, /foreignId\(t, 'payment_method_id', 'payment_methods'\)\.notNullable\(\);/);
         assert.match(limits, /t\.decimal\('amount', 15, 2\)\.notNullable\(\);/, 'a filter and sort of a nested resource: no index');
+        // New records go last by the table's MAX(sort): without its index that reads every row.
+        assert.match(limits, /t\.integer\('sort'\)\.nullable\(\)\.index\(\);/, 'a sort column keeps its index');
         assert.match(limits, /timestamps\(t, \{ indexed: false \}\);\n\s+softDeletes\(t, \{ indexed: false \}\);/);
         assert.match(source, /t\.string\('name', 255\)\.notNullable\(\)\.index\(\)/, 'a top-level resource keeps its filter indexes');
       } finally {
