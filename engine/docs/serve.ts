@@ -74,10 +74,11 @@ export async function registerDocsRoutes(app: FastifyInstance, { title, document
     docs.get(`${prefix}.openapi`, async (request, reply) => reply.type(json).send(openapi(request)));
     docs.get(`${prefix}.postman`, async (request, reply) =>
       reply.type(json).send(
-        cached(`postman ${baseUrlOf(request)}`, () => ({
-          ...postman(),
-          variable: postman().variable.map((variable: { key: string }) => (variable.key === 'baseUrl' ? { ...variable, value: baseUrlOf(request) } : variable)),
-        })),
+        cached(`postman ${baseUrlOf(request)}`, () => {
+          const collection = postman();
+          const variable = collection.variable.map((entry: { key: string }) => (entry.key === 'baseUrl' ? { ...entry, value: baseUrlOf(request) } : entry));
+          return { ...collection, variable };
+        }),
       ),
     );
   });

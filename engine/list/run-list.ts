@@ -40,7 +40,7 @@ function listQueries(runtime: ResourceRuntime, request: FastifyRequest, list: Li
   const parent = parentExists(runtime, request, user);
   const conditions = resourceRows(def, deps.registry, { parentId: parent?.id, trashed: list.trashed, rows: deps.policy.rowScope(user, def) });
   for (const { filter, value } of list.filters) {
-    const likeIgnoresCase = deps.bounds?.get(def.table)?.get(filter.fieldName!)?.likeIgnoresCase === true;
+    const likeIgnoresCase = runtime.likeIgnoresCase.has(filter.fieldName!);
     const filtered = filterKinds[filter.kind].condition(value, quote(`${def.table}.${filter.fieldName}`), filter, likeIgnoresCase);
     if (filtered) conditions.push(filtered);
   }

@@ -44,6 +44,7 @@ export function registerResources(app: FastifyInstance, deps: EngineDeps): void 
       validator: compileBodyValidator(def, registry, deps.bounds),
       statements: deps.statements,
       columns,
+      likeIgnoresCase: new Set([...(deps.bounds?.get(def.table) ?? [])].filter(([, column]) => column.likeIgnoresCase).map(([name]) => name)),
       others: (name) => runtimes.get(name)!,
       loaded: (includes) => loadedRelations(def, includes),
       deps,

@@ -86,6 +86,8 @@ export interface ResourceRuntime {
   statements: Statements;
   /** What reads select of a resource: its row and its subquery fields. */
   columns: Columns;
+  /** The resource's columns whose LIKE already ignores case (engine/schema/column-bounds.ts). */
+  likeIgnoresCase: ReadonlySet<string>;
   /** The runtime of another resource (the result of an action). */
   others(name: string): ResourceRuntime;
   /** The relations to load for the client's includes: those plus the ones the definition always embeds. */

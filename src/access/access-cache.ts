@@ -9,11 +9,6 @@ export class AccessCache {
   private version = -1;
   private readonly entries = new Map<string, Access>();
 
-  /** What is cached for this key at the latest version seen, without asking the database. */
-  peek(key: string): Access | undefined {
-    return this.entries.get(key);
-  }
-
   /** The cached access for this key at this version, or what `load` reads (then cached). */
   async get(key: string, version: number, load: () => Promise<Access>): Promise<Access> {
     if (version > this.version) {

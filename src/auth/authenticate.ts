@@ -22,6 +22,7 @@ import {
 import { AccessCache } from '../access/access-cache.ts';
 import { loadAccess } from '../access/load-access.ts';
 import type { Access, Principal } from '../access/principal.ts';
+import { BoundedMap } from './bounded-map.ts';
 import { bearerToken, readToken, sameHash, tokenHash, type TokenClaims } from './tokens.ts';
 
 declare module 'fastify' {
@@ -81,15 +82,15 @@ export interface Authentication {
 export function createAuthentication(app: FastifyInstance, knex: Knex, statements: Statements): Authentication {
   const cache = new AccessCache();
   const cacheKey = (claims: TokenClaims) => (claims.tid === undefined ? `user:${claims.sub}` : `token:${claims.tid}`);
-  const checkedTokens = new Map<string, CheckedToken>();
+  const checkedTokens = new BoundedMap<string, CheckedToken>(MAX_CHECKED_TOKENS);
 
   const checkOf = (claims: TokenClaims): AuthenticationCheck =>
     claims.tid === undefined
       ? { columns: LOGIN_TOKEN.columns, from: { sql: LOGIN_TOKEN.from, params: [claims.jti] }, where: { sql: ACTIVE, params: [Number(claims.sub), true] } }
       : { columns: API_TOKEN.columns, from: { sql: API_TOKEN.from, params: [] }, where: { sql: `t.\`id\` = ? AND ${ACTIVE}`, params: [claims.tid, Number(claims.sub), true] } };
 
-  /** Sets the request's user from the check's row (none: 401); returns their access. */
-  async function settle(request: FastifyRequest, claims: TokenClaims, row: Row | undefined): Promise<Access> {
+  /** Sets the request's user from the full check's row (none: 401) and keeps the token as checked. */
+  async function settle(request: FastifyRequest, claims: TokenClaims, row: Row | undefined): Promise<void> {
     const userId = Number(claims.sub);
     if (!row) throw new UnauthenticatedError();
     const version = Number(field(row, 'access_version'));
@@ -103,10 +104,8 @@ export function createAuthentication(app: FastifyInstance, knex: Knex, statement
     }
     const principal: Principal = { id: userId, name: field(row, 'name'), email: field(row, 'email'), access, apiTokenId: claims.tid };
     const checked = { principal, accessVersion: version, tokenVersion: Number(field(row, 'token_version')), lastUsedAt: lastUsed(field(row, 'last_used_at')) };
-    if (checkedTokens.size >= MAX_CHECKED_TOKENS) checkedTokens.delete(checkedTokens.keys().next().value!);
     checkedTokens.set(claims.jti, checked);
     await accept(request, claims, checked);
-    return access;
   }
 
   /** Sets the request's user from a checked token; an API token's last use is written once a minute at most. */
@@ -158,27 +157,18 @@ export function createAuthentication(app: FastifyInstance, knex: Knex, statement
     if (request.headers['idempotency-key'] !== undefined) return authenticate(request);
     const claims = claimsOf(request);
     const checked = checkedTokens.get(claims.jti);
-    if (checked) {
-      request.pendingAuthentication = {
-        guess: checked.principal,
-        check: COUNTERS,
-        settle: async (request, row) => {
-          if (await stillChecked(request, claims, checked, row)) return true;
-          // The counters moved: the full check on its own; the read stands if the user's access did not change.
-          await checkNow(request, claims);
-          return principalOf(request).access === checked.principal.access;
-        },
-        run: (request) => authenticate(request),
-      } satisfies PendingAuthentication;
-      return;
-    }
-    const known = cache.peek(cacheKey(claims));
-    if (!known) return checkNow(request, claims);
+    // A token this process has not checked yet gets the full check, on its own (once).
+    if (!checked) return checkNow(request, claims);
     request.pendingAuthentication = {
-      guess: { id: Number(claims.sub), name: '', email: '', access: known } as Principal,
-      check: checkOf(claims),
-      settle: async (request, row) => (await settle(request, claims, row)) === known,
-      run: (request) => checkNow(request, claims),
+      guess: checked.principal,
+      check: COUNTERS,
+      settle: async (request, row) => {
+        if (await stillChecked(request, claims, checked, row)) return true;
+        // The counters moved: the full check on its own; the read stands if the user's access did not change.
+        await checkNow(request, claims);
+        return principalOf(request).access === checked.principal.access;
+      },
+      run: (request) => authenticate(request),
     } satisfies PendingAuthentication;
   }
 

@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Knex } from 'knex';
 import { nowTimestamp } from '../../engine/index.ts';
 import { bumpTokenVersion } from '../access/access-version.ts';
+import { BoundedMap } from './bounded-map.ts';
 
 export interface TokenClaims {
   sub: string;
@@ -51,7 +52,7 @@ export function readToken(app: FastifyInstance, token: string): TokenClaims | un
     const claims = app.jwt.verify<TokenClaims>(token);
     if (typeof claims.sub !== 'string' || typeof claims.jti !== 'string' || typeof claims.exp !== 'number') return undefined;
     if (claims.tid !== undefined && !Number.isSafeInteger(claims.tid)) return undefined;
-    remember(verified, token, claims);
+    verified.set(token, claims);
     return claims;
   } catch {
     return undefined;
@@ -66,17 +67,12 @@ export function readToken(app: FastifyInstance, token: string): TokenClaims | un
  * decided here: the database check (authenticate.ts) runs on every request.
  */
 const MAX_VERIFIED_TOKENS = 10_000;
-const verifiedByApp = new WeakMap<FastifyInstance, Map<string, TokenClaims>>();
+const verifiedByApp = new WeakMap<FastifyInstance, BoundedMap<string, TokenClaims>>();
 
-function verifiedTokens(app: FastifyInstance): Map<string, TokenClaims> {
+function verifiedTokens(app: FastifyInstance): BoundedMap<string, TokenClaims> {
   let verified = verifiedByApp.get(app);
-  if (!verified) verifiedByApp.set(app, (verified = new Map()));
+  if (!verified) verifiedByApp.set(app, (verified = new BoundedMap(MAX_VERIFIED_TOKENS)));
   return verified;
-}
-
-function remember(verified: Map<string, TokenClaims>, token: string, claims: TokenClaims): void {
-  if (verified.size >= MAX_VERIFIED_TOKENS) verified.delete(verified.keys().next().value!);
-  verified.set(token, claims);
 }
 
 export async function revokeToken(knex: Knex, claims: TokenClaims): Promise<void> {

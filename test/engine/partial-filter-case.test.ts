@@ -37,32 +37,24 @@ for (const target of databaseTargets()) {
     }
   }
 
-  async function createBanks(app: TestApp, token: string): Promise<void> {
-    for (const name of ['Zebra Savings', 'ZEBRA TRUST', 'zebra credit', 'Lion Bank']) {
-      const response = await app.client.post(BANKS, { token, body: { name } });
-      assert.is(response.status, 201, response.text);
-    }
+  /** The name column is read as `likeIgnoresCase`, and names in every case match a filter in any case. */
+  async function matchesEveryCase(binaryNames: boolean, likeIgnoresCase: true | undefined): Promise<void> {
+    await withApp(binaryNames, async (app, token) => {
+      const bounds = await readSchemaBounds(app.knex, loadResources());
+      assert.is(bounds.get('banks')?.get('name')?.likeIgnoresCase, likeIgnoresCase);
+      for (const name of ['Zebra Savings', 'ZEBRA TRUST', 'zebra credit', 'Lion Bank']) {
+        const response = await app.client.post(BANKS, { token, body: { name } });
+        assert.is(response.status, 201, response.text);
+      }
+      assert.equal((await namesMatching(app, token, 'zEbRa')).sort(), ['ZEBRA TRUST', 'Zebra Savings', 'zebra credit']);
+      assert.equal(await namesMatching(app, token, 'LION'), ['Lion Bank']);
+    });
   }
 
-  test('the column as migrated: LIKE alone, and every case matches', async () => {
-    await withApp(false, async (app, token) => {
-      const bounds = await readSchemaBounds(app.knex, loadResources());
-      assert.is(bounds.get('banks')?.get('name')?.likeIgnoresCase, true);
-      await createBanks(app, token);
-      assert.equal((await namesMatching(app, token, 'zEbRa')).sort(), ['ZEBRA TRUST', 'Zebra Savings', 'zebra credit']);
-    });
-  });
+  test('the column as migrated: LIKE alone, and every case matches', () => matchesEveryCase(false, true));
 
   if (target.name === 'mysql') {
-    test('a case-sensitive (_bin) column keeps LOWER(): every case still matches', async () => {
-      await withApp(true, async (app, token) => {
-        const bounds = await readSchemaBounds(app.knex, loadResources());
-        assert.is(bounds.get('banks')?.get('name')?.likeIgnoresCase, undefined);
-        await createBanks(app, token);
-        assert.equal((await namesMatching(app, token, 'zEbRa')).sort(), ['ZEBRA TRUST', 'Zebra Savings', 'zebra credit']);
-        assert.equal(await namesMatching(app, token, 'LION'), ['Lion Bank']);
-      });
-    });
+    test('a case-sensitive (_bin) column keeps LOWER(): every case still matches', () => matchesEveryCase(true, undefined));
   }
 
   test.run();
