@@ -85,7 +85,7 @@ async function prepareDatabase(): Promise<void> {
 function startServer(): Promise<ChildProcess> {
   execFileSync('npm', ['run', 'build', '--silent'], { cwd: PROJECT_ROOT, stdio: 'inherit' });
   const child = fork(join(PROJECT_ROOT, 'dist/bench/serve.js'), {
-    execArgv: ['--enable-source-maps', '--max-semi-space-size=4'], // as npm start runs it
+    execArgv: ['--enable-source-maps'], // as npm start runs it
     env: { ...process.env, ...env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });

@@ -1,11 +1,11 @@
-// `npm start`: migrate, seed what is missing, and serve the API. On SIGTERM or SIGINT it stops
+// The service: migrate, seed what is missing, and serve the API. On SIGTERM or SIGINT it stops
 // taking connections, lets the requests in flight finish (10 s at most), closes the database
-// pool and exits 0.
+// pool and exits 0. Started by src/main.ts.
 import { DefinitionError } from '../engine/index.ts';
 import { withBootLock } from './boot-lock.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { createKnex } from './db.ts';
-import { limitHeapGrowth } from './heap.ts';
+import { letYoungGenerationGrowToCap } from './heap.ts';
 import { resolveJwtSecret } from './jwt-secret.ts';
 import { migrateLatest } from './migrate.ts';
 import { seed } from './seed/index.ts';
@@ -14,7 +14,6 @@ import { API_PREFIX, buildServer, loadResources } from './server.ts';
 const SHUTDOWN_TIMEOUT_MS = 10_000;
 
 async function main(): Promise<void> {
-  limitHeapGrowth();
   const config = loadConfig();
   const knex = createKnex(config.database);
   try {
@@ -43,6 +42,7 @@ async function main(): Promise<void> {
     process.once('SIGINT', () => void shutdown('SIGINT'));
     process.once('SIGTERM', () => void shutdown('SIGTERM'));
     await app.listen({ port: config.port, host: config.host });
+    letYoungGenerationGrowToCap();
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     console.log(`ERP admin API listening on http://${config.host}:${port}${API_PREFIX}`);
