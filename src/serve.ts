@@ -5,7 +5,7 @@ import { DefinitionError } from '../engine/index.ts';
 import { withBootLock } from './boot-lock.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { createKnex } from './db.ts';
-import { letYoungGenerationGrowToCap } from './heap.ts';
+import { letYoungGenerationGrow } from './heap.ts';
 import { resolveJwtSecret } from './jwt-secret.ts';
 import { migrateLatest } from './migrate.ts';
 import { seed } from './seed/index.ts';
@@ -42,7 +42,7 @@ async function main(): Promise<void> {
     process.once('SIGINT', () => void shutdown('SIGINT'));
     process.once('SIGTERM', () => void shutdown('SIGTERM'));
     await app.listen({ port: config.port, host: config.host });
-    letYoungGenerationGrowToCap();
+    letYoungGenerationGrow();
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     console.log(`ERP admin API listening on http://${config.host}:${port}${API_PREFIX}`);
