@@ -1,10 +1,9 @@
 // Serves the reference: the interactive page (Swagger UI, its assets from the npm package, no
 // outside calls), the OpenAPI document and the Postman collection. No token, no rate limit.
-import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { OpenApiDocument } from './openapi.ts';
 import type { PostmanCollection } from './postman.ts';
+import { swaggerUiForwarder } from './swagger-ui-app.ts';
 
 export interface DocsRoutesOptions {
   /** The page's title (the document's `info.title`). */
@@ -46,26 +45,12 @@ export async function registerDocsRoutes(app: FastifyInstance, { title, document
     docs.addHook('onRoute', (route) => {
       route.config = { ...(route.config as object), rateLimit: false } as typeof route.config;
     });
-    // Static mode: the document is generated (openapi.ts), not collected from route schemas. The
-    // plugin holds a placeholder; the page's copy is the real document (transformSpecification).
-    const placeholder = { openapi: '3.1.0', info: { title, version: '' }, paths: {} };
-    await docs.register(swagger, { mode: 'static', specification: { document: placeholder as any } });
-    await docs.register(swaggerUi, {
-      routePrefix: prefix,
-      theme: { title },
-      uiConfig: {
-        deepLinking: true,
-        docExpansion: 'none',
-        filter: true,
-        persistAuthorization: true,
-        displayRequestDuration: true,
-        defaultModelsExpandDepth: 0,
-        tryItOutEnabled: false,
-      },
-      // The page loads `<prefix>/json`: the same document, naming this host as its server.
-      transformSpecificationClone: false,
-      transformSpecification: (_placeholder, request) => documentFor(document(), baseUrlOf(request)),
-    });
+    // The page and its assets: a Fastify app of their own, built on the first request for them.
+    const ui = swaggerUiForwarder({ title, prefix, document: (baseUrl) => documentFor(document(), baseUrl) });
+    docs.addHook('onClose', () => ui.close());
+    const page = { schema: { hide: true } };
+    docs.get(prefix, page, (request, reply) => ui.handle(request, reply, baseUrlOf(request)));
+    docs.get(`${prefix}/*`, page, (request, reply) => ui.handle(request, reply, baseUrlOf(request)));
 
     const json = 'application/json; charset=utf-8';
     docs.get(`${prefix}/openapi.json`, async (request, reply) => reply.type(json).send(openapi(request)));

@@ -1,0 +1,83 @@
+// The interactive page (Swagger UI and its assets) runs as a small Fastify app of its own, built on
+// the first request for the page and reached by inject. A process that serves only the API never
+// loads @fastify/swagger, @fastify/swagger-ui, @fastify/static and their modules, nor registers
+// the assets' routes: ~3 MB of heap in every process, paid only where someone opens the page.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { OpenApiDocument } from './openapi.ts';
+
+export interface SwaggerUiOptions {
+  /** The page's title. */
+  title: string;
+  /** Where the page lives, as the outer app serves it (the inner app uses the same paths). */
+  prefix: string;
+  /** The document the page shows, naming `baseUrl` as its server. */
+  document: (baseUrl: string) => OpenApiDocument;
+}
+
+/** Tells the inner app the address the client reached the outer one at; set by the forwarder only. */
+const BASE_URL_HEADER = 'x-erp-docs-base-url';
+/** Hop-by-hop or recomputed by the outer reply: not copied from the inner response. */
+const NOT_FORWARDED = new Set(['connection', 'content-length', 'date', 'keep-alive', 'transfer-encoding']);
+
+export interface SwaggerUiForwarder {
+  /** Answers a GET under the page's prefix with what the inner app answers (its 404 as the outer app's). */
+  handle(request: FastifyRequest, reply: FastifyReply, baseUrl: string): Promise<FastifyReply>;
+  /** Closes the inner app if it was built. */
+  close(): Promise<void>;
+}
+
+export function swaggerUiForwarder(options: SwaggerUiOptions): SwaggerUiForwarder {
+  let built: Promise<FastifyInstance> | undefined;
+  const inner = () => {
+    built ??= buildSwaggerUiApp(options).catch((error: unknown) => {
+      built = undefined; // a failed build is tried again by the next request
+      throw error;
+    });
+    return built;
+  };
+  return {
+    async handle(request, reply, baseUrl) {
+      const app = await inner();
+      // GET also for HEAD: the outer reply drops the body of a HEAD itself.
+      const response = await app.inject({ method: 'GET', url: request.url, headers: { ...request.headers, [BASE_URL_HEADER]: baseUrl } });
+      if (response.statusCode === 404) {
+        reply.callNotFound(); // the service's own 404 body
+        return reply;
+      }
+      for (const [name, value] of Object.entries(response.headers)) {
+        if (value !== undefined && !NOT_FORWARDED.has(name)) reply.header(name, value);
+      }
+      return reply.code(response.statusCode).send(response.rawPayload.length > 0 ? response.rawPayload : undefined);
+    },
+    async close() {
+      if (built) await (await built.catch(() => undefined))?.close();
+    },
+  };
+}
+
+async function buildSwaggerUiApp({ title, prefix, document }: SwaggerUiOptions): Promise<FastifyInstance> {
+  const [{ default: fastify }, { default: swagger }, { default: swaggerUi }] = await Promise.all([import('fastify'), import('@fastify/swagger'), import('@fastify/swagger-ui')]);
+  const app = fastify({ logger: false });
+  // Static mode: the document is generated (openapi.ts), not collected from route schemas. The
+  // plugin holds a placeholder; the page's copy is the real document (transformSpecification).
+  const placeholder = { openapi: '3.1.0', info: { title, version: '' }, paths: {} };
+  await app.register(swagger, { mode: 'static', specification: { document: placeholder as any } });
+  await app.register(swaggerUi, {
+    routePrefix: prefix,
+    theme: { title },
+    uiConfig: {
+      deepLinking: true,
+      docExpansion: 'none',
+      filter: true,
+      persistAuthorization: true,
+      displayRequestDuration: true,
+      defaultModelsExpandDepth: 0,
+      tryItOutEnabled: false,
+    },
+    // The page loads `<prefix>/json`: the same document, naming the host the client reached.
+    transformSpecificationClone: false,
+    transformSpecification: (_placeholder, request) => document(String(request.headers[BASE_URL_HEADER])),
+  });
+  await app.ready();
+  return app;
+}
