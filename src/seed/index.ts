@@ -1,5 +1,6 @@
 // First-start reference data. Idempotent: each step adds only what is missing, so running it on
-// every start (or twice) adds nothing the second time.
+// every start (or twice) adds nothing the second time. Currencies, countries and states are read
+// from their packages only while their tables are empty (reference-data.ts).
 import type { Knex } from 'knex';
 import type { Registry } from '../../engine/index.ts';
 import { syncPermissions } from '../access/permissions.ts';
@@ -7,11 +8,10 @@ import type { Config } from '../config.ts';
 import { loadResources } from '../server.ts';
 import { seedAccounts } from './accounts.ts';
 import { seedCompany } from './company.ts';
-import { seedCountries } from './countries.ts';
-import { seedCurrencies } from './currencies.ts';
 import { seedInventories } from './inventories.ts';
 import { seedPartners } from './partners.ts';
 import { seedProducts } from './products.ts';
+import { seedReferenceData } from './reference-data.ts';
 import { seedSales } from './sales.ts';
 import { seedUnitsOfMeasure } from './units-of-measure.ts';
 import { assignDefaultCompany, seedAdmin, type CreatedUser } from './users.ts';
@@ -26,8 +26,7 @@ export async function seed(knex: Knex, config: Pick<Config, 'adminEmail' | 'admi
   const permissions = await syncPermissions(knex, registry);
   const admin = await seedAdmin(knex, { email: config.adminEmail, name: config.adminName, password: config.adminPassword });
   const adminId = admin?.id ?? (await knex('users').orderBy('id').first('id'))?.id ?? null;
-  const currencies = await seedCurrencies(knex);
-  const { countries, states } = await seedCountries(knex);
+  const { currencies, countries, states } = await seedReferenceData(knex);
   const companies = await seedCompany(knex, adminId);
   if (admin) await assignDefaultCompany(knex, admin.id);
   const uoms = await seedUnitsOfMeasure(knex, adminId);

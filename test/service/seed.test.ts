@@ -242,6 +242,26 @@ for (const target of databaseTargets()) {
     assert.equal(await rowCounts(knex), before);
   });
 
+  test('a state an administrator removed is not brought back by the next start', async () => {
+    const andorra = await knex('countries').where('code', 'AD').first('id');
+    const removed = await knex('states').where('country_id', andorra.id).orderBy('code').first('id', 'code');
+    await knex('states').where('id', removed.id).delete();
+    const again = await seed(knex, ADMIN);
+    assert.is(again.added.states, 0);
+    assert.is(await knex('states').where({ country_id: andorra.id, code: removed.code }).first('id'), undefined);
+  });
+
+  test('while the states table is empty, the next start fills it again', async () => {
+    const states = Number((await knex('states').count({ n: '*' }).first())!.n);
+    await knex('states').delete();
+    const again = await seed(knex, ADMIN);
+    assert.is(again.added.currencies, 0, 'the filled tables are left as they are');
+    assert.is(again.added.countries, 0);
+    assert.is(again.added.states, states + 1, 'all of them, also the one removed before');
+    const us = await knex('states').join('countries', 'countries.id', 'states.country_id').where({ 'countries.code': 'US', 'states.code': 'CA' }).first('states.name');
+    assert.is(us?.name, 'California');
+  });
+
   test('the administrator is found whatever the case of ADMIN_EMAIL', async () => {
     const before = await rowCounts(knex);
     const again = await seed(knex, { ...ADMIN, adminEmail: 'Owner@Example.COM' });
