@@ -22,7 +22,8 @@ interface MetaLink {
 
 export function listEnvelope(data: unknown[], info: PageInfo) {
   const lastPage = Math.max(1, Math.ceil(info.total / info.perPage));
-  const url = (page: number) => pageUrl(info, page);
+  const prefix = pageUrlPrefix(info);
+  const url = (page: number) => `${prefix}${page}`;
   const from = data.length > 0 ? (info.page - 1) * info.perPage + 1 : null;
   return {
     data,
@@ -46,14 +47,15 @@ export function listEnvelope(data: unknown[], info: PageInfo) {
   };
 }
 
-function pageUrl(info: PageInfo, page: number): string {
+/** The list's URL with the client's other parameters, up to the page number (written once per list). */
+function pageUrlPrefix(info: PageInfo): string {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(info.query)) {
     if (key === 'page' || value === undefined) continue;
     for (const item of Array.isArray(value) ? value : [value]) params.append(key, item);
   }
-  params.set('page', String(page));
-  return `${info.path}?${params.toString().replace(/%5B/g, '[').replace(/%5D/g, ']').replace(/%2C/g, ',')}`;
+  const others = params.toString().replace(/%5B/g, '[').replace(/%5D/g, ']').replace(/%2C/g, ',');
+  return `${info.path}?${others === '' ? '' : `${others}&`}page=`;
 }
 
 const ON_EACH_SIDE = 3;

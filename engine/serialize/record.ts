@@ -16,20 +16,35 @@ export function buildSerializers(registry: Registry, behaviours: Behaviours): Se
 }
 
 function buildSerializer(def: ResourceDef, behaviours: Behaviours, all: Map<string, Serialize>): Serialize {
-  const fields = [...def.fields.values()].filter((field) => field.output).map((field) => ({ name: field.name, read: fieldReader(field, behaviours) }));
+  const fields = [...def.fields.values()].filter((field) => field.output);
+  const record = recordBuilder(
+    fields.map((field) => field.name),
+    fields.map((field) => fieldReader(field, behaviours)),
+  );
   const relations = [...def.relations.values()];
 
   return (row) => {
-    const record: Record<string, unknown> = {};
-    for (const field of fields) record[field.name] = field.read(row);
+    const output = record(row);
     for (const relation of relations) {
       const loaded = row[relation.name];
       if (loaded === undefined) continue; // relations appear only when included
       const serialize = all.get(relation.resource)!;
-      record[relation.outputKey] = Array.isArray(loaded) ? loaded.map((item) => serialize(item as Row)) : loaded === null ? null : serialize(loaded as Row);
+      output[relation.outputKey] = Array.isArray(loaded) ? loaded.map((item) => serialize(item as Row)) : loaded === null ? null : serialize(loaded as Row);
     }
-    return record;
+    return output;
   };
+}
+
+/**
+ * A function that builds the record as one object literal of the output fields: the object is
+ * allocated once at its final size with one shape, where assigning field after field to `{}`
+ * grew its property store several times per record (a list of 15 records with a relation: 30
+ * records). Generated at boot; the names are written as JSON strings, the readers are arguments.
+ */
+function recordBuilder(names: string[], readers: Array<(row: Row) => unknown>): (row: Row) => Record<string, unknown> {
+  const params = readers.map((_, i) => `read${i}`);
+  const literal = names.map((name, i) => `${JSON.stringify(name)}: read${i}(row)`).join(', ');
+  return new Function(...params, `return (row) => ({ ${literal} });`)(...readers);
 }
 
 function fieldReader(field: FieldDef, behaviours: Behaviours): (row: Row) => unknown {
