@@ -99,12 +99,15 @@ function buildValidator(def: ResourceDef, registry: Registry, bounds: SchemaBoun
       nested: field.type === 'records' && relation ? { def: registry.get(relation.resource), foreignKey: relation.foreignKey } : undefined,
     };
   });
+  // The fields a value of which the database has to confirm (a reference, a unique value, nested
+  // records); chosen here so that a request does not pass the others through the checks below.
+  const checkedInDatabase = fields.filter(({ field, target, nested }) => target || nested || field.unique);
 
   /** Validates bodies side by side: each database check runs once for all of them (a 50-line order: one query per reference). */
   const validateMany = async (inputs: Input[], statements: Statements): Promise<Checked[]> => {
     const checked = inputs.map((input) => checkShape(input));
     await Promise.all(
-      fields.map(async ({ field, target, nested, conditions }) => {
+      checkedInDatabase.map(async ({ field, target, nested, conditions }) => {
         const present = checked.filter((entry) => entry.values[field.name] != null && !entry.errors[`${entry.prefix}${field.name}`]);
         if (present.length === 0) return;
         if (field.type === 'ids' && target) {
