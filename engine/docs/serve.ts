@@ -46,7 +46,7 @@ export async function registerDocsRoutes(app: FastifyInstance, { title, document
       route.config = { ...(route.config as object), rateLimit: false } as typeof route.config;
     });
     // The page and its assets: a Fastify app of their own, built on the first request for them.
-    const ui = swaggerUiForwarder({ title, prefix, document: (baseUrl) => documentFor(document(), baseUrl) });
+    const ui = swaggerUiForwarder({ title, prefix, log: docs.log, document: (baseUrl) => documentFor(document(), baseUrl) });
     docs.addHook('onClose', () => ui.close());
     const page = { schema: { hide: true } };
     docs.get(prefix, page, (request, reply) => ui.handle(request, reply, baseUrlOf(request)));

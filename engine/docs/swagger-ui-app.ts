@@ -2,7 +2,7 @@
 // the first request for the page and reached by inject. A process that serves only the API never
 // loads @fastify/swagger, @fastify/swagger-ui, @fastify/static and their modules, nor registers
 // the assets' routes: ~3 MB of heap in every process, paid only where someone opens the page.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { OpenApiDocument } from './openapi.ts';
 
 export interface SwaggerUiOptions {
@@ -12,6 +12,8 @@ export interface SwaggerUiOptions {
   prefix: string;
   /** The document the page shows, naming `baseUrl` as its server. */
   document: (baseUrl: string) => OpenApiDocument;
+  /** Where the inner app reports its errors (the service's logger). */
+  log: FastifyBaseLogger;
 }
 
 /** Tells the inner app the address the client reached the outer one at; set by the forwarder only. */
@@ -20,7 +22,7 @@ const BASE_URL_HEADER = 'x-erp-docs-base-url';
 const NOT_FORWARDED = new Set(['connection', 'content-length', 'date', 'keep-alive', 'transfer-encoding']);
 
 export interface SwaggerUiForwarder {
-  /** Answers a GET under the page's prefix with what the inner app answers (its 404 as the outer app's). */
+  /** Answers a GET under the page's prefix with what the inner app answers (its 404 and 5xx as the outer app's). */
   handle(request: FastifyRequest, reply: FastifyReply, baseUrl: string): Promise<FastifyReply>;
   /** Closes the inner app if it was built. */
   close(): Promise<void>;
@@ -44,6 +46,8 @@ export function swaggerUiForwarder(options: SwaggerUiOptions): SwaggerUiForwarde
         reply.callNotFound(); // the service's own 404 body
         return reply;
       }
+      // The inner app logged the cause; the client gets the service's own error body.
+      if (response.statusCode >= 500) throw new Error(`The reference page failed (${response.statusCode})`);
       for (const [name, value] of Object.entries(response.headers)) {
         if (value !== undefined && !NOT_FORWARDED.has(name)) reply.header(name, value);
       }
@@ -55,9 +59,11 @@ export function swaggerUiForwarder(options: SwaggerUiOptions): SwaggerUiForwarde
   };
 }
 
-async function buildSwaggerUiApp({ title, prefix, document }: SwaggerUiOptions): Promise<FastifyInstance> {
+async function buildSwaggerUiApp({ title, prefix, document, log }: SwaggerUiOptions): Promise<FastifyInstance> {
   const [{ default: fastify }, { default: swagger }, { default: swaggerUi }] = await Promise.all([import('fastify'), import('@fastify/swagger'), import('@fastify/swagger-ui')]);
-  const app = fastify({ logger: false });
+  // Its errors go to the service's log; its requests are already logged there (info).
+  const level = ['error', 'fatal', 'silent'].includes(log.level) ? log.level : 'warn';
+  const app = fastify({ loggerInstance: log.child({ app: 'reference-page' }, { level }) });
   // Static mode: the document is generated (openapi.ts), not collected from route schemas. The
   // plugin holds a placeholder; the page's copy is the real document (transformSpecification).
   const placeholder = { openapi: '3.1.0', info: { title, version: '' }, paths: {} };
