@@ -1,6 +1,6 @@
 // Serves the reference: the interactive page (Swagger UI, its assets from the npm package, no
 // outside calls), the OpenAPI document and the Postman collection. No token, no rate limit.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { OpenApiDocument } from './openapi.ts';
 import type { PostmanCollection } from './postman.ts';
 import { swaggerUiForwarder } from './swagger-ui-app.ts';
@@ -49,8 +49,9 @@ export async function registerDocsRoutes(app: FastifyInstance, { title, document
     const ui = swaggerUiForwarder({ title, prefix, log: docs.log, document: (baseUrl) => documentFor(document(), baseUrl) });
     docs.addHook('onClose', () => ui.close());
     const page = { schema: { hide: true } };
-    docs.get(prefix, page, (request, reply) => ui.handle(request, reply, baseUrlOf(request)));
-    docs.get(`${prefix}/*`, page, (request, reply) => ui.handle(request, reply, baseUrlOf(request)));
+    const toPage = (request: FastifyRequest, reply: FastifyReply) => ui.handle(request, reply, baseUrlOf(request));
+    docs.get(prefix, page, toPage);
+    docs.get(`${prefix}/*`, page, toPage);
 
     const json = 'application/json; charset=utf-8';
     docs.get(`${prefix}/openapi.json`, async (request, reply) => reply.type(json).send(openapi(request)));
