@@ -1,5 +1,5 @@
 // Generates the Fastify routes of every resource from the registry, once, at boot.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Operation } from '../definition/format.ts';
 import { registerResponseSchemas } from '../docs/serializer-schemas.ts';
 import { buildSerializers } from '../serialize/record.ts';
@@ -75,8 +75,10 @@ function authentication(deps: EngineDeps, def: ResourceDef, operation: string | 
   if (!firstReadIsOneRow || !deps.authenticateWithFirstRead) return { onRequest: deps.authenticate };
   return {
     onRequest: deps.authenticateWithFirstRead,
-    onSend: async (request: FastifyRequest) => {
-      if (request.pendingAuthentication) throw new Error('A response was about to be sent before the token check ran.');
+    // A callback hook: it runs on every answer, and an async one costs a promise each time.
+    onSend: (request: FastifyRequest, _reply: FastifyReply, payload: unknown, done: (error: Error | null, payload?: unknown) => void) => {
+      if (request.pendingAuthentication) done(new Error('A response was about to be sent before the token check ran.'));
+      else done(null, payload);
     },
   };
 }

@@ -27,10 +27,16 @@ test('/metrics: requests and latency per route template, rate-limit rejections, 
   assert.is(metrics.status, 200);
   assert.match(String(metrics.headers['content-type']), /^text\/plain/);
   const text = metrics.text;
-  assert.match(text, /http_requests_total\{method="GET",route="\/admin\/api\/v1\/support\/banks\/:id",status_code="404"\} \d+/, 'one series per route template');
-  assert.match(text, /http_request_duration_seconds_bucket\{le="0.1",method="GET",route="\/admin\/api\/v1\/support\/banks\/:id",status_code="404"\}/);
-  assert.match(text, /http_rate_limit_rejections_total \d+/);
-  assert.match(text, /http_requests_total\{method="GET",route="\/admin\/api\/v1\/support\/banks\/:id",status_code="429"\} \d/);
+  // Three ids, one route template: two answers (no such bank) and the third refused by the limit.
+  const labels = (status: number) => `method="GET",route="/admin/api/v1/support/banks/:id",status_code="${status}"`;
+  const value = (series: string) => Number(new RegExp(`^${series.replace(/[{}()[\].+*?^$|\\]/g, '\\$&')} (\\S+)$`, 'm').exec(text)?.[1]);
+  assert.is(value(`http_requests_total{${labels(404)}}`), 2, 'one series per route template');
+  assert.is(value(`http_requests_total{${labels(429)}}`), 1);
+  assert.is(value(`http_request_duration_seconds_count{${labels(404)}}`), 2);
+  assert.is(value(`http_request_duration_seconds_bucket{le="+Inf",${labels(404)}}`), 2);
+  assert.ok(value(`http_request_duration_seconds_bucket{le="0.1",${labels(404)}}`) <= 2);
+  assert.ok(value(`http_request_duration_seconds_sum{${labels(404)}}`) > 0);
+  assert.is(value('http_rate_limit_rejections_total'), 1);
   for (const series of ['db_pool_connections_in_use', 'db_pool_connections_free', 'db_pool_acquires_pending', 'nodejs_eventloop_lag_seconds', 'process_resident_memory_bytes'])
     assert.match(text, new RegExp(`^${series} `, 'm'), series);
 });
