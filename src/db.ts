@@ -42,6 +42,7 @@ export function createKnex(database: DatabaseConfig): Knex {
       // A server that does not answer fails a connection attempt in 2 s, not the OS's minutes.
       connectTimeout: 2000,
       // Server-side prepared statements kept per connection (the server allows 16,382 in all).
+      // Keep it above what engine/sql/statements.ts holds per connection (128).
       maxPreparedStatements: 256,
     },
     // A request waits at most 3 s for a connection: with the database down it gets a 503, not a hang.

@@ -3,8 +3,9 @@
 // query-only connection serves them; with WAL it sees every committed write and never waits for
 // the writer, and better-sqlite3 answers at once, so a read never queues behind a write.
 // Otherwise (MySQL/MariaDB, SQLite in memory) a read borrows a connection of knex's pool
-// (mysql2's `execute`: server-side prepared statements). Single-statement writes (`insert`) run
-// on a connection of knex's pool, so they wait for any transaction knex has open.
+// (mysql2: server-side prepared statements, prepared once per connection). Single-statement
+// writes (`insert`) run on a connection of knex's pool, so they wait for any transaction knex
+// has open.
 import Database from 'better-sqlite3';
 import type { Knex } from 'knex';
 
@@ -27,9 +28,20 @@ const MAX_STATEMENTS = 500;
 
 type Cache = Map<string, Database.Statement>;
 
-interface MysqlConnection {
-  execute(sql: string, params: unknown[], callback: (error: Error | null, result: any) => void): void;
+interface MysqlStatement {
+  execute(params: unknown[], callback: (error: Error | null, result: any) => void): void;
 }
+
+interface MysqlConnection {
+  prepare(sql: string, callback: (error: Error | null, statement: MysqlStatement) => void): void;
+}
+
+/**
+ * Statements kept per MySQL connection; past this many the map starts again. Below mysql2's own
+ * cache of the connection (maxPreparedStatements, src/db.ts: 256), so a statement held here is
+ * always among the most recent that cache has handed out, and never one it has closed.
+ */
+const MAX_MYSQL_STATEMENTS = 128;
 
 /** `insertReturns`: what the server supports (engine/sql/dialect.ts), read once at boot. */
 export function createStatements(knex: Knex, { insertReturns = false } = {}): Statements {
@@ -63,11 +75,32 @@ function driverStatements(knex: Knex): DriverStatements {
   const filename = (knex.client.config.connection as { filename?: string } | undefined)?.filename;
   const pooled = <T>(work: (connection: any) => T | Promise<T>) => withPoolConnection(knex, work);
   if (client !== 'better-sqlite3') {
-    const execute = (sql: string, params: readonly unknown[]) =>
-      pooled(
-        (connection: MysqlConnection) =>
-          new Promise<any>((resolve, reject) => connection.execute(sql, params.map(mysqlParam), (error, result) => (error ? reject(error) : resolve(result)))),
+    // Each connection's statement is prepared once (mysql2's prepare, which also finds it in
+    // mysql2's own cache) and then executed directly: connection.execute() would send every
+    // call through a prepare command, that cache's lookup and its option checks (~5 µs a query).
+    const prepared = new WeakMap<MysqlConnection, Map<string, MysqlStatement>>();
+    const statementOn = (connection: MysqlConnection, sql: string): MysqlStatement | Promise<MysqlStatement> => {
+      let cache = prepared.get(connection);
+      if (!cache) prepared.set(connection, (cache = new Map()));
+      const found = cache.get(sql);
+      if (found) return found;
+      if (cache.size >= MAX_MYSQL_STATEMENTS) cache.clear();
+      const kept = cache;
+      return new Promise((resolve, reject) =>
+        connection.prepare(sql, (error, statement) => {
+          if (error) return reject(error);
+          kept.set(sql, statement);
+          resolve(statement);
+        }),
       );
+    };
+    const run = (statement: MysqlStatement, params: readonly unknown[]) =>
+      new Promise<any>((resolve, reject) => statement.execute(params.map(mysqlParam), (error, result) => (error ? reject(error) : resolve(result))));
+    const execute = (sql: string, params: readonly unknown[]) =>
+      pooled((connection: MysqlConnection) => {
+        const statement = statementOn(connection, sql);
+        return statement instanceof Promise ? statement.then((prepared) => run(prepared, params)) : run(statement, params);
+      });
     return {
       all: (sql, params) => execute(sql, params),
       insert: async (sql, params) => Number((await execute(sql, params)).insertId),
