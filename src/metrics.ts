@@ -1,7 +1,7 @@
 // GET /metrics in Prometheus' text format: requests and their latency per route template and
-// status (src/request-metrics.ts), rate-limit rejections, the database pool (in use, free, waiting), and
-// the process's event-loop lag and memory (prom-client's default metrics). With METRICS_TOKEN
-// set, it asks for that bearer token; it is never rate limited.
+// status (src/request-metrics.ts), rate-limit rejections, the database pool (in use, free,
+// waiting), and the process's event-loop lag and memory (prom-client's default metrics). With
+// METRICS_TOKEN set, it asks for that bearer token; it is never rate limited.
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Knex } from 'knex';

@@ -26,8 +26,6 @@ export interface Statements {
 /** SQL texts kept prepared per connection; past this many the cache starts again (list shapes vary). */
 const MAX_STATEMENTS = 500;
 
-type Cache = Map<string, Database.Statement>;
-
 interface MysqlStatement {
   execute(params: unknown[], callback: (error: Error | null, result: any) => void): void;
 }
@@ -78,22 +76,16 @@ function driverStatements(knex: Knex): DriverStatements {
     // Each connection's statement is prepared once (mysql2's prepare, which also finds it in
     // mysql2's own cache) and then executed directly: connection.execute() would send every
     // call through a prepare command, that cache's lookup and its option checks (~5 µs a query).
-    const prepared = new WeakMap<MysqlConnection, Map<string, MysqlStatement>>();
-    const statementOn = (connection: MysqlConnection, sql: string): MysqlStatement | Promise<MysqlStatement> => {
-      let cache = prepared.get(connection);
-      if (!cache) prepared.set(connection, (cache = new Map()));
-      const found = cache.get(sql);
-      if (found) return found;
-      if (cache.size >= MAX_MYSQL_STATEMENTS) cache.clear();
-      const kept = cache;
-      return new Promise((resolve, reject) =>
+    const prepared = statementCache<MysqlConnection, MysqlStatement>(MAX_MYSQL_STATEMENTS);
+    const statementOn = (connection: MysqlConnection, sql: string): MysqlStatement | Promise<MysqlStatement> =>
+      prepared.get(connection, sql) ??
+      new Promise((resolve, reject) =>
         connection.prepare(sql, (error, statement) => {
           if (error) return reject(error);
-          kept.set(sql, statement);
+          prepared.set(connection, sql, statement);
           resolve(statement);
         }),
       );
-    };
     const run = (statement: MysqlStatement, params: readonly unknown[]) =>
       new Promise<any>((resolve, reject) => statement.execute(params.map(mysqlParam), (error, result) => (error ? reject(error) : resolve(result))));
     const execute = (sql: string, params: readonly unknown[]) =>
@@ -110,16 +102,11 @@ function driverStatements(knex: Knex): DriverStatements {
   }
 
   // better-sqlite3: statements are prepared per connection and run synchronously.
-  const caches = new WeakMap<Database.Database, Cache>();
+  const prepared = statementCache<Database.Database, Database.Statement>(MAX_STATEMENTS);
   const statement = (connection: Database.Database, sql: string) => {
-    let cache = caches.get(connection);
-    if (!cache) caches.set(connection, (cache = new Map()));
-    let prepared = cache.get(sql);
-    if (!prepared) {
-      if (cache.size >= MAX_STATEMENTS) cache.clear();
-      cache.set(sql, (prepared = connection.prepare(sql)));
-    }
-    return prepared;
+    let found = prepared.get(connection, sql);
+    if (!found) prepared.set(connection, sql, (found = connection.prepare(sql)));
+    return found;
   };
   const insert = (sql: string, params: readonly unknown[]) =>
     pooled((connection: Database.Database) => Number(statement(connection, sql).run(...sqliteParams(params)).lastInsertRowid));
@@ -147,6 +134,27 @@ function driverStatements(knex: Knex): DriverStatements {
     async close() {
       reads?.close();
       reads = undefined;
+    },
+  };
+}
+
+/**
+ * Prepared statements kept per connection, by SQL text. Past `max` a connection's set starts
+ * again: everything it holds was prepared since it last started, at most `max` statements ago.
+ */
+function statementCache<Connection extends object, Statement>(max: number) {
+  const byConnection = new WeakMap<Connection, Map<string, Statement>>();
+  const of = (connection: Connection) => {
+    let statements = byConnection.get(connection);
+    if (!statements) byConnection.set(connection, (statements = new Map()));
+    return statements;
+  };
+  return {
+    get: (connection: Connection, sql: string): Statement | undefined => of(connection).get(sql),
+    set(connection: Connection, sql: string, statement: Statement): void {
+      const statements = of(connection);
+      if (statements.size >= max) statements.clear();
+      statements.set(sql, statement);
     },
   };
 }
