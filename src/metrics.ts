@@ -6,11 +6,11 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Knex } from 'knex';
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
-import { HttpError } from '../engine/index.ts';
+import { HttpError, type Statements } from '../engine/index.ts';
 import type { Config } from './config.ts';
 import { RequestMetrics } from './request-metrics.ts';
 
-export function registerMetrics(app: FastifyInstance, knex: Knex, config: Config): void {
+export function registerMetrics(app: FastifyInstance, knex: Knex, statements: Statements, config: Config): void {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const requests = new RequestMetrics();
@@ -18,7 +18,7 @@ export function registerMetrics(app: FastifyInstance, knex: Knex, config: Config
   const pool = () => (knex.client as { pool?: { numUsed(): number; numFree(): number; numPendingAcquires(): number } }).pool;
   new Gauge({
     name: 'db_pool_connections_in_use',
-    help: 'Database connections lent out.',
+    help: 'Database connections in use (running a statement, or lent to the engine\'s statements).',
     registers: [registry],
     collect() {
       this.set(pool()?.numUsed() ?? 0);
@@ -34,10 +34,10 @@ export function registerMetrics(app: FastifyInstance, knex: Knex, config: Config
   });
   new Gauge({
     name: 'db_pool_acquires_pending',
-    help: 'Requests waiting for a database connection.',
+    help: 'Requests waiting for a database connection (in the pool, or for a connection lent to statements).',
     registers: [registry],
     collect() {
-      this.set(pool()?.numPendingAcquires() ?? 0);
+      this.set((pool()?.numPendingAcquires() ?? 0) + statements.waiting());
     },
   });
 

@@ -89,7 +89,10 @@ export async function buildServer({ config, knex, jwtSecret, resourcesDir, logSt
     verify: { algorithms: ['HS256'], requiredClaims: ['exp', 'sub', 'jti'] },
   });
   await registerLoadShedding(app, config);
-  registerMetrics(app, knex, config);
+  // Reads run as prepared statements on their own connection (engine/sql/statements.ts).
+  const statements = createStatements(knex, { insertReturns: await supportsInsertReturning(knex) });
+  app.addHook('onClose', () => statements.close());
+  registerMetrics(app, knex, statements, config);
   await registerRateLimit(app, config);
   registerHealth(app, knex);
 
@@ -97,9 +100,6 @@ export async function buildServer({ config, knex, jwtSecret, resourcesDir, logSt
   const bounds = await readSchemaBounds(knex, registry);
   const missing = missingColumns(registry, bounds);
   if (missing.length > 0) throw new Error(`The resource definitions do not match the database schema:\n  ${missing.join('\n  ')}`);
-  // Reads run as prepared statements on their own connection (engine/sql/statements.ts).
-  const statements = createStatements(knex, { insertReturns: await supportsInsertReturning(knex) });
-  app.addHook('onClose', () => statements.close());
   const { authenticate, authenticateWithFirstRead } = createAuthentication(app, knex, statements);
   registerIdempotency(app, knex, API_PREFIX);
   registerAuthRoutes(app, knex, config, authenticate, API_PREFIX);

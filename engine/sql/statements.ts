@@ -2,12 +2,13 @@
 // connection and reused, without a query builder. Reads (`all`): on a SQLite file a second,
 // query-only connection serves them; with WAL it sees every committed write and never waits for
 // the writer, and better-sqlite3 answers at once, so a read never queues behind a write.
-// Otherwise (MySQL/MariaDB, SQLite in memory) a read borrows a connection of knex's pool
-// (mysql2: server-side prepared statements, prepared once per connection). Single-statement
-// writes (`insert`) run on a connection of knex's pool, so they wait for any transaction knex
-// has open.
+// On MySQL/MariaDB every statement runs on a connection of knex's pool lent to the engine
+// (./connection-lender.ts; mysql2: server-side prepared statements, prepared once per connection).
+// SQLite in memory reads on knex's one connection. Single-statement writes on SQLite (`insert`)
+// run on knex's connection, so they wait for any transaction knex has open.
 import Database from 'better-sqlite3';
 import type { Knex } from 'knex';
+import { connectionLender } from './connection-lender.ts';
 
 export type Row = Record<string, any>;
 
@@ -18,6 +19,8 @@ export interface Statements {
   insert(sql: string, params: readonly unknown[]): Promise<number>;
   /** Whether an INSERT can end in `RETURNING *` (SQLite 3.35+, MariaDB 10.5+; not MySQL). */
   readonly insertReturns: boolean;
+  /** Statements waiting for a connection (beside those waiting in knex's pool). */
+  waiting(): number;
   /** Runs an `INSERT ... RETURNING` on the writing connection; returns the new row as a read would. */
   insertReturning(sql: string, params: readonly unknown[]): Promise<Row>;
   close(): Promise<void>;
@@ -41,6 +44,11 @@ interface MysqlConnection {
  */
 const MAX_MYSQL_STATEMENTS = 128;
 
+/** Connections of knex's pool never lent to statements: knex's transactions always find one. */
+const POOL_RESERVE = 2;
+/** A lent connection idle this long goes back to knex's pool. */
+const LENT_IDLE_MS = 20;
+
 /** `insertReturns`: what the server supports (engine/sql/dialect.ts), read once at boot. */
 export function createStatements(knex: Knex, { insertReturns = false } = {}): Statements {
   const statements = driverStatements(knex);
@@ -58,6 +66,7 @@ export function createStatements(knex: Knex, { insertReturns = false } = {}): St
       return statements.insert(sql, params);
     },
     insertReturns,
+    waiting: () => statements.waiting(),
     insertReturning(sql, params) {
       report(sql, params);
       return statements.insertReturning(sql, params);
@@ -71,8 +80,18 @@ type DriverStatements = Omit<Statements, 'insertReturns'>;
 function driverStatements(knex: Knex): DriverStatements {
   const client = knex.client.config.client as string;
   const filename = (knex.client.config.connection as { filename?: string } | undefined)?.filename;
-  const pooled = <T>(work: (connection: any) => T | Promise<T>) => withPoolConnection(knex, work);
   if (client !== 'better-sqlite3') {
+    const pool = knex.client.pool as { max: number; numPendingAcquires(): number };
+    const lender = connectionLender<MysqlConnection>(
+      {
+        acquire: () => knex.client.acquireConnection(),
+        release: (connection) => void knex.client.releaseConnection(connection),
+        usable: (connection) => Boolean(knex.client.validateConnection(connection)),
+        waiting: () => pool.numPendingAcquires(),
+      },
+      Math.max(1, pool.max - POOL_RESERVE),
+      LENT_IDLE_MS,
+    );
     // Each connection's statement is prepared once (mysql2's prepare, which also finds it in
     // mysql2's own cache) and then executed directly: connection.execute() would send every
     // call through a prepare command, that cache's lookup and its option checks (~5 µs a query).
@@ -89,7 +108,7 @@ function driverStatements(knex: Knex): DriverStatements {
     const run = (statement: MysqlStatement, params: readonly unknown[]) =>
       new Promise<any>((resolve, reject) => statement.execute(params.map(mysqlParam), (error, result) => (error ? reject(error) : resolve(result))));
     const execute = (sql: string, params: readonly unknown[]) =>
-      pooled((connection: MysqlConnection) => {
+      lender.withConnection((connection) => {
         const statement = statementOn(connection, sql);
         return statement instanceof Promise ? statement.then((prepared) => run(prepared, params)) : run(statement, params);
       });
@@ -97,11 +116,15 @@ function driverStatements(knex: Knex): DriverStatements {
       all: (sql, params) => execute(sql, params),
       insert: async (sql, params) => Number((await execute(sql, params)).insertId),
       insertReturning: async (sql, params) => (await execute(sql, params))[0],
-      async close() {},
+      waiting: () => lender.waiting(),
+      async close() {
+        lender.close();
+      },
     };
   }
 
   // better-sqlite3: statements are prepared per connection and run synchronously.
+  const pooled = <T>(work: (connection: any) => T | Promise<T>) => withPoolConnection(knex, work);
   const prepared = statementCache<Database.Database, Database.Statement>(MAX_STATEMENTS);
   const statement = (connection: Database.Database, sql: string) => {
     let found = prepared.get(connection, sql);
@@ -115,7 +138,7 @@ function driverStatements(knex: Knex): DriverStatements {
   if (!filename || filename === ':memory:') {
     // One in-memory database per connection: reads share the writer's.
     const all = (sql: string, params: readonly unknown[]) => pooled((connection: Database.Database) => statement(connection, sql).all(...sqliteParams(params)) as Row[]);
-    return { all, insert, insertReturning, async close() {} };
+    return { all, insert, insertReturning, waiting: () => 0, async close() {} };
   }
   let reads: Database.Database | undefined;
   const readConnection = () => {
@@ -131,6 +154,8 @@ function driverStatements(knex: Knex): DriverStatements {
     },
     insert,
     insertReturning,
+    // Reads never wait (better-sqlite3 answers at once); writes wait in knex's pool.
+    waiting: () => 0,
     async close() {
       reads?.close();
       reads = undefined;

@@ -30,5 +30,27 @@ for (const target of databaseTargets()) {
     }
   });
 
+  test("statements at full load leave knex's transactions a connection", async () => {
+    const knex = createKnex(parseDatabaseUrl(target.databaseUrl));
+    const statements = createStatements(knex);
+    try {
+      const sleep = target.name === 'sqlite' ? 'SELECT 1 AS n' : 'SELECT SLEEP(0.02) AS n';
+      let statementsDone = 0;
+      const load = Promise.all(Array.from({ length: 60 }, () => statements.all(sleep, []).then(() => statementsDone++)));
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      // What /metrics reports as waiting: the statements beyond the connections lent.
+      if (target.name !== 'sqlite') assert.ok(statements.waiting() > 40, `waiting: ${statements.waiting()}`);
+      // Started while every lent connection is busy and statements wait for them.
+      const inTransaction = await knex.transaction(async (trx) => (await trx.raw('SELECT 41 + 1 AS n')) && true);
+      assert.ok(inTransaction);
+      if (target.name !== 'sqlite') assert.ok(statementsDone < 60, `the transaction waited for ${statementsDone} statements`);
+      await load;
+      assert.is(statements.waiting(), 0);
+    } finally {
+      await statements.close();
+      await knex.destroy(); // returns: the lender gave its connections back
+    }
+  });
+
   test.run();
 }
