@@ -1,10 +1,11 @@
 // The heap limits of src/heap.ts, in a process of their own (V8's flags are per process): the
-// young generation keeps its size while the server starts, then grows under load as V8 decides;
-// a growth factor given to node wins.
+// young generation keeps its size while the server starts, then grows under load as V8 decides,
+// to 8 MB a semi-space; a growth factor or a cap given to node wins.
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { MAX_SEMI_SPACE_MB } from '../../src/heap.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const MB = 1024 * 1024;
@@ -14,7 +15,7 @@ const test = suite('heap limits');
 // share kept for a while (what makes V8 grow the young generation), and reports the young
 // generation's size at each step.
 const PROBE = `
-import { letYoungGenerationGrow, limitHeapGrowth, youngGenerationBytes } from './src/heap.ts';
+import { letYoungGenerationGrow, limitHeapGrowth, semiSpaceMegabytes, youngGenerationBytes } from './src/heap.ts';
 const churn = async () => {
   const kept = [];
   for (let round = 0; round < 400; round++) {
@@ -33,10 +34,11 @@ sizes.starting = youngGenerationBytes();
 letYoungGenerationGrow();
 await churn();
 sizes.serving = youngGenerationBytes();
+sizes.servingSemiSpaceMb = semiSpaceMegabytes();
 console.log(JSON.stringify(sizes));
 `;
 
-function probe(nodeFlags: string[]): Promise<{ start: number; starting: number; serving: number }> {
+function probe(nodeFlags: string[]): Promise<{ start: number; starting: number; serving: number; servingSemiSpaceMb: number }> {
   return new Promise((resolve, reject) => {
     execFile(process.execPath, [...nodeFlags, '--import', 'tsx', '--input-type=module', '-e', PROBE], { cwd: ROOT }, (error, stdout, stderr) =>
       error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(JSON.parse(stdout)),
@@ -44,11 +46,18 @@ function probe(nodeFlags: string[]): Promise<{ start: number; starting: number; 
   });
 }
 
-test('the young generation keeps its size while the server starts, then grows under load', async () => {
+test('the young generation keeps its size while the server starts, then grows under load to its cap', async () => {
   const sizes = await probe([]);
   // At most its second semi-space committed: V8 may have committed only one when the probe began.
   assert.ok(sizes.starting <= 2 * sizes.start, `starting: ${sizes.starting / MB} MB from ${sizes.start / MB} MB`);
   assert.ok(sizes.serving >= 4 * sizes.starting, `serving: ${sizes.serving / MB} MB after ${sizes.starting / MB} MB`);
+  assert.is(sizes.servingSemiSpaceMb, MAX_SEMI_SPACE_MB);
+  assert.ok(sizes.serving <= 2 * MAX_SEMI_SPACE_MB * MB, `serving: ${sizes.serving / MB} MB`);
+});
+
+test("a cap given to node is V8's own: the young generation grows past the service's", async () => {
+  const sizes = await probe(['--max-semi-space-size=16']);
+  assert.is(sizes.servingSemiSpaceMb, 16);
 });
 
 test('a growth factor given to node wins', async () => {
