@@ -50,7 +50,8 @@ export function letYoungGenerationGrow(): void {
   const keepUnderCap = () => setGrowthFactor(Math.max(1, Math.min(SEMI_SPACE_GROWTH_FACTOR, Math.floor(MAX_SEMI_SPACE_MB / semiSpaceMegabytes()))));
   keepUnderCap();
   if (capObserver) return;
-  // One callback per collection (a scavenge every ~100 ms under load): a lookup and a comparison.
+  // One callback per collection (a scavenge every few tens of milliseconds under load): a lookup
+  // of the heap spaces and a comparison.
   capObserver = new PerformanceObserver(keepUnderCap);
   capObserver.observe({ entryTypes: ['gc'] });
 }
