@@ -18,7 +18,7 @@ export function registerMetrics(app: FastifyInstance, knex: Knex, statements: St
   const pool = () => (knex.client as { pool?: { numUsed(): number; numFree(): number; numPendingAcquires(): number } }).pool;
   new Gauge({
     name: 'db_pool_connections_in_use',
-    help: 'Database connections in use (running a statement, or lent to the engine\'s statements).',
+    help: "Database connections in use (running a statement, or lent to the engine's statements).",
     registers: [registry],
     collect() {
       this.set(pool()?.numUsed() ?? 0);
