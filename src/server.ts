@@ -89,7 +89,8 @@ export async function buildServer({ config, knex, jwtSecret, resourcesDir, logSt
     verify: { algorithms: ['HS256'], requiredClaims: ['exp', 'sub', 'jti'] },
   });
   await registerLoadShedding(app, config);
-  // Reads run as prepared statements on their own connection (engine/sql/statements.ts).
+  // The engine's own SQL: prepared statements, on SQLite's read connection or on connections
+  // lent from knex's pool (engine/sql/statements.ts). /metrics counts the statements waiting.
   const statements = createStatements(knex, { insertReturns: await supportsInsertReturning(knex) });
   app.addHook('onClose', () => statements.close());
   registerMetrics(app, knex, statements, config);
