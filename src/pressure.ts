@@ -2,25 +2,40 @@
 // (MAX_EVENT_LOOP_DELAY_MS, MAX_HEAP_USED_MB, MAX_RSS_MB), new requests get 503 {message} with
 // Retry-After at once instead of queueing until clients time out. /health and /metrics still
 // answer, and /health reports the pressure (a load balancer then routes around the process).
+// Waiting for a turn of the event loop (src/fair-turns.ts) counts as lag: under saturation the
+// loop itself stays quick, and the wait moves to the line of requests.
 import underPressure, { type FastifyUnderPressureOptions } from '@fastify/under-pressure';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from './config.ts';
+import type { FairTurns } from './fair-turns.ts';
 
 export const OVERLOADED = 'The service is overloaded right now. Retry in a moment.';
 const RETRY_AFTER_SECONDS = 5;
 /** Building the app blocks the event loop: its first samples after start say nothing of load. */
 const GRACE_AFTER_START_MS = 2000;
 const readyAt = new WeakMap<FastifyInstance, number>();
+const lines = new WeakMap<FastifyInstance, { turns: FairTurns; maxWaitMs: number }>();
 
-/** Under pressure, past the grace period after start. */
+/** Under pressure (or requests waiting too long for their turn), past the grace period after start. */
 export function overloaded(app: FastifyInstance): boolean {
-  return Date.now() - (readyAt.get(app) ?? Infinity) > GRACE_AFTER_START_MS && app.isUnderPressure();
+  if (Date.now() - (readyAt.get(app) ?? Infinity) <= GRACE_AFTER_START_MS) return false;
+  const line = lines.get(app);
+  return app.isUnderPressure() || (line !== undefined && line.maxWaitMs > 0 && line.turns.oldestWaitMs() > line.maxWaitMs);
 }
 
-export async function registerLoadShedding(app: FastifyInstance, config: Config): Promise<void> {
+export async function registerLoadShedding(app: FastifyInstance, config: Config, turns: FairTurns): Promise<void> {
+  lines.set(app, { turns, maxWaitMs: config.maxEventLoopDelayMs });
   app.addHook('onReady', async () => {
     readyAt.set(app, Date.now());
   });
+  /** When the process is overloaded: a 503 with Retry-After, and the body to send; else undefined. */
+  const shed = (request: FastifyRequest, reply: FastifyReply): { message: string } | undefined => {
+    if (request.url === '/health' || request.url === '/metrics') return undefined; // they report it
+    if (!overloaded(app)) return undefined;
+    request.log.warn('shedding load: 503');
+    reply.code(503).header('retry-after', String(RETRY_AFTER_SECONDS));
+    return { message: OVERLOADED };
+  };
   await app.register(underPressure, {
     maxEventLoopDelay: config.maxEventLoopDelayMs,
     maxHeapUsedBytes: config.maxHeapUsedMb * 1024 * 1024,
@@ -29,16 +44,19 @@ export async function registerLoadShedding(app: FastifyInstance, config: Config)
     // as an infinite delay. So a sample must last as long as the delay allowed: with 100 ms samples
     // a busy but healthy process (one event-loop turn of 150 ms under load) shed everything.
     sampleInterval: Math.max(100, config.maxEventLoopDelayMs),
-    // The plugin sends a body the handler returns, and lets the request through on undefined;
-    // its types only allow void.
-    pressureHandler: ((request: FastifyRequest, reply: FastifyReply) => {
-      if (request.url === '/health' || request.url === '/metrics') return undefined; // they report it
-      if (!overloaded(app)) return undefined;
-      request.log.warn('shedding load: 503');
-      reply.code(503).header('retry-after', String(RETRY_AFTER_SECONDS));
-      return { message: OVERLOADED };
-    }) as unknown as NonNullable<FastifyUnderPressureOptions['pressureHandler']>,
+    // Called only when a sample passes a limit. The plugin sends a body the handler returns, and
+    // lets the request through on undefined; its types only allow void.
+    pressureHandler: shed as unknown as NonNullable<FastifyUnderPressureOptions['pressureHandler']>,
   });
+  // The plugin knows nothing of the line for a turn: a request that skipped it is shed here (one
+  // that waited its turn is served: its wait is spent).
+  if (config.maxEventLoopDelayMs > 0)
+    app.addHook('onRequest', (request, reply, done) => {
+      if (!turns.skippedLine(request)) return done();
+      const body = shed(request, reply);
+      if (body === undefined) done();
+      else reply.send(body);
+    });
 }
 
 /** What /health says of the pressure. */

@@ -28,6 +28,7 @@ import { recordRoutes, registerApiDocs } from './docs.ts';
 import { registerHealth } from './health.ts';
 import { registerIdempotency } from './idempotency.ts';
 import { registerMetrics } from './metrics.ts';
+import { registerFairTurns } from './fair-turns.ts';
 import { registerLoadShedding } from './pressure.ts';
 import { registerRequestIds, requestId } from './request-id.ts';
 import { policy } from './policy.ts';
@@ -72,6 +73,8 @@ export async function buildServer({ config, knex, jwtSecret, resourcesDir, logSt
   });
 
   app.setErrorHandler(errorHandler);
+  // First of the onRequest hooks: under saturation a request waits for its turn before anything runs.
+  const turns = registerFairTurns(app, { maxWaitMs: config.maxEventLoopDelayMs });
   registerRequestIds(app);
   if (config.trustProxy === true) {
     app.log.warn('TRUST_PROXY=true trusts any X-Forwarded-For: a client can pick its own address (and rate-limit key). Behind one load balancer, set TRUST_PROXY=1.');
@@ -88,7 +91,7 @@ export async function buildServer({ config, knex, jwtSecret, resourcesDir, logSt
     sign: { algorithm: 'HS256', expiresIn: config.tokenTtlSeconds },
     verify: { algorithms: ['HS256'], requiredClaims: ['exp', 'sub', 'jti'] },
   });
-  await registerLoadShedding(app, config);
+  await registerLoadShedding(app, config, turns);
   // The engine's own SQL: prepared statements, on SQLite's read connection or on connections
   // lent from knex's pool (engine/sql/statements.ts). /metrics counts the statements waiting.
   const statements = createStatements(knex, { insertReturns: await supportsInsertReturning(knex) });
