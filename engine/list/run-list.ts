@@ -12,7 +12,7 @@ import { oneRow, takePendingAuthentication, withCheck } from '../routes/pending-
 import type { ResourceRuntime } from '../routes/runtime.ts';
 import { includeTree, loadRelations } from '../sql/load-relations.ts';
 import { quote, whereClause } from '../sql/quote.ts';
-import type { Row } from '../sql/statements.ts';
+import { OPENS_REQUEST, type Row } from '../sql/statements.ts';
 import { resourceRows } from '../sql/resource-rows.ts';
 import { filterKinds } from './filters/index.ts';
 import type { ListQuery } from './parse-list-query.ts';
@@ -26,7 +26,12 @@ export async function runList(runtime: ResourceRuntime, request: FastifyRequest,
   const { def, deps, statements } = runtime;
   const pending = takePendingAuthentication(request);
   const { count, page } = listQueries(runtime, request, list, pending?.guess ?? request.authUser!);
-  const [counted, rows] = await Promise.all([statements.all(...(pending ? withCheck(pending, count.read) : oneRow(count.read))), statements.all(page.sql, page.params)]);
+  // With the check pending, these are the request's first statements.
+  const opening = pending ? OPENS_REQUEST : undefined;
+  const [counted, rows] = await Promise.all([
+    statements.all(...(pending ? withCheck(pending, count.read) : oneRow(count.read)), opening),
+    statements.all(page.sql, page.params, opening),
+  ]);
   if (pending && !(await pending.settle(request, counted[0]))) return runList(runtime, request, list);
   if (count.parent && !Number(counted[0]!.parent_found)) return undefined;
   await loadRelations(statements, deps.registry, runtime.columns, def, rows, includeTree(runtime.loaded(list.includes)));

@@ -8,7 +8,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { AuthUser } from '../behaviours/types.ts';
 import type { Condition } from '../sql/quote.ts';
-import type { Row, Statements } from '../sql/statements.ts';
+import { OPENS_REQUEST, type Row, type Statements } from '../sql/statements.ts';
 
 /** The check's columns carry this prefix so that they cannot meet a record's. */
 export const AUTH_COLUMN_PREFIX = 'auth__';
@@ -55,7 +55,7 @@ declare module 'fastify' {
 export async function readAuthenticated(statements: Statements, request: FastifyRequest, read: (user: AuthUser) => OneRowRead): Promise<Row | undefined> {
   const pending = takePendingAuthentication(request);
   if (!pending) return first(statements, read(request.authUser!));
-  const [row] = await statements.all(...withCheck(pending, read(pending.guess)));
+  const [row] = await statements.all(...withCheck(pending, read(pending.guess)), OPENS_REQUEST);
   if (!(await pending.settle(request, row))) return first(statements, read(request.authUser!));
   return row!.id === null ? undefined : withoutCheck(row!);
 }

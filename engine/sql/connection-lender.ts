@@ -16,8 +16,11 @@ export interface LendingPool<Connection> {
 }
 
 export interface ConnectionLender<Connection> {
-  /** Runs `work` on a lent connection; the connection is the lender's again when it settles. */
-  withConnection<T>(work: (connection: Connection) => T | Promise<T>): Promise<T>;
+  /**
+   * Runs `work` on a lent connection; the connection is the lender's again when it settles.
+   * `opening`: the first statement of a request, which waits behind the statements of requests under way.
+   */
+  withConnection<T>(work: (connection: Connection) => T | Promise<T>, opening?: boolean): Promise<T>;
   /** Statements waiting for a lent connection to finish. */
   waiting(): number;
   /** Gives the idle connections back; the busy ones go back as they finish. */
@@ -32,7 +35,10 @@ interface Waiter<Connection> {
 export function connectionLender<Connection>(pool: LendingPool<Connection>, max: number, idleMs: number): ConnectionLender<Connection> {
   /** Idle connections, the most recently used last, with when each went idle. */
   const idle: { connection: Connection; since: number }[] = [];
-  const waiters: Waiter<Connection>[] = [];
+  /** Waiting statements of requests under way, and the first statements of requests, each first come first served. */
+  const following: Waiter<Connection>[] = [];
+  const opening: Waiter<Connection>[] = [];
+  const nextWaiter = () => following.shift() ?? opening.shift();
   /** Connections taken from the pool and not given back (busy and idle). */
   let lent = 0;
   let closed = false;
@@ -54,25 +60,25 @@ export function connectionLender<Connection>(pool: LendingPool<Connection>, max:
     }
   };
 
-  const take = (): Connection | Promise<Connection> => {
+  const take = (opens: boolean): Connection | Promise<Connection> => {
     while (idle.length > 0) {
       const { connection } = idle.pop()!;
       if (pool.usable(connection)) return connection;
       giveBack(connection);
     }
     if (lent < max && !closed) return acquire();
-    return new Promise((resolve, reject) => waiters.push({ resolve, reject }));
+    return new Promise((resolve, reject) => (opens ? opening : following).push({ resolve, reject }));
   };
 
   const finished = (connection: Connection) => {
     if (!pool.usable(connection) || closed) {
       giveBack(connection);
       // Its slot is free: the next statement waiting gets a connection of its own.
-      const waiter = waiters.shift();
+      const waiter = nextWaiter();
       if (waiter) acquire().then(waiter.resolve, waiter.reject);
       return;
     }
-    const waiter = waiters.shift();
+    const waiter = nextWaiter();
     if (waiter) return waiter.resolve(connection);
     if (pool.waiting() > 0) return giveBack(connection);
     idle.push({ connection, since: Date.now() });
@@ -88,8 +94,8 @@ export function connectionLender<Connection>(pool: LendingPool<Connection>, max:
   }
 
   return {
-    async withConnection(work) {
-      const taken = take();
+    async withConnection(work, opens = false) {
+      const taken = take(opens);
       const connection = taken instanceof Promise ? await taken : taken;
       try {
         return await work(connection);
@@ -97,13 +103,13 @@ export function connectionLender<Connection>(pool: LendingPool<Connection>, max:
         finished(connection);
       }
     },
-    waiting: () => waiters.length,
+    waiting: () => following.length + opening.length,
     close() {
       closed = true;
       if (idleTimer) clearTimeout(idleTimer);
       idleTimer = undefined;
       while (idle.length > 0) giveBack(idle.pop()!.connection);
-      for (const waiter of waiters.splice(0)) waiter.reject(new Error('The database connections are closed.'));
+      for (const waiter of [...following.splice(0), ...opening.splice(0)]) waiter.reject(new Error('The database connections are closed.'));
     },
   };
 }

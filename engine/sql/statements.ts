@@ -12,9 +12,20 @@ import { connectionLender } from './connection-lender.ts';
 
 export type Row = Record<string, any>;
 
+/**
+ * A request's first statement (its authentication check, alone or with its first read). On
+ * MySQL/MariaDB, when every connection is busy, it waits behind the statements of requests
+ * already under way (./connection-lender.ts); every other statement is one of those.
+ */
+export interface StatementOptions {
+  opensRequest?: boolean;
+}
+
+export const OPENS_REQUEST: StatementOptions = { opensRequest: true };
+
 export interface Statements {
   /** The rows a SELECT returns. */
-  all(sql: string, params: readonly unknown[]): Promise<Row[]>;
+  all(sql: string, params: readonly unknown[], options?: StatementOptions): Promise<Row[]>;
   /** Runs an INSERT on the writing connection; returns the new row's id. */
   insert(sql: string, params: readonly unknown[]): Promise<number>;
   /** Whether an INSERT can end in `RETURNING *` (SQLite 3.35+, MariaDB 10.5+; not MySQL). */
@@ -57,9 +68,9 @@ export function createStatements(knex: Knex, { insertReturns = false } = {}): St
     if (knex.listenerCount('query') > 0) knex.emit('query', { sql, bindings: params, prepared: true });
   };
   return {
-    all(sql, params) {
+    all(sql, params, options) {
       report(sql, params);
-      return statements.all(sql, params);
+      return statements.all(sql, params, options);
     },
     insert(sql, params) {
       report(sql, params);
@@ -107,13 +118,13 @@ function driverStatements(knex: Knex): DriverStatements {
       );
     const run = (statement: MysqlStatement, params: readonly unknown[]) =>
       new Promise<any>((resolve, reject) => statement.execute(params.map(mysqlParam), (error, result) => (error ? reject(error) : resolve(result))));
-    const execute = (sql: string, params: readonly unknown[]) =>
+    const execute = (sql: string, params: readonly unknown[], opensRequest = false) =>
       lender.withConnection((connection) => {
         const statement = statementOn(connection, sql);
         return statement instanceof Promise ? statement.then((prepared) => run(prepared, params)) : run(statement, params);
-      });
+      }, opensRequest);
     return {
-      all: (sql, params) => execute(sql, params),
+      all: (sql, params, options) => execute(sql, params, options?.opensRequest),
       insert: async (sql, params) => Number((await execute(sql, params)).insertId),
       insertReturning: async (sql, params) => (await execute(sql, params))[0],
       waiting: () => lender.waiting(),

@@ -13,10 +13,12 @@ import {
   AUTH_COLUMN_PREFIX,
   checkAlone,
   nowTimestamp,
+  OPENS_REQUEST,
   UnauthenticatedError,
   type AuthenticationCheck,
   type PendingAuthentication,
   type Row,
+  type StatementOptions,
   type Statements,
 } from '../../engine/index.ts';
 import { AccessCache } from '../access/access-cache.ts';
@@ -138,19 +140,18 @@ export function createAuthentication(app: FastifyInstance, knex: Knex, statement
     return claims;
   }
 
-  /** The check on its own, then settled. */
-  async function checkNow(request: FastifyRequest, claims: TokenClaims): Promise<void> {
-    const [row] = await statements.all(...checkAlone(checkOf(claims)));
+  /** The check on its own, then settled (`options`: whether it is the request's first statement). */
+  async function checkNow(request: FastifyRequest, claims: TokenClaims, options?: StatementOptions): Promise<void> {
+    const [row] = await statements.all(...checkAlone(checkOf(claims)), options);
     await settle(request, claims, row);
   }
 
   async function authenticate(request: FastifyRequest): Promise<void> {
     const claims = claimsOf(request);
     const checked = checkedTokens.get(claims.jti);
-    if (checked) {
-      const [row] = await statements.all(COUNTERS_SQL, COUNTERS_PARAMS);
-      if (await stillChecked(request, claims, checked, row)) return;
-    }
+    if (!checked) return checkNow(request, claims, OPENS_REQUEST);
+    const [row] = await statements.all(COUNTERS_SQL, COUNTERS_PARAMS, OPENS_REQUEST);
+    if (await stillChecked(request, claims, checked, row)) return;
     await checkNow(request, claims);
   }
 

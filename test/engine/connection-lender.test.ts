@@ -81,6 +81,32 @@ test('never more than max lent: the others wait and get a finished statement’s
   lender.close();
 });
 
+test('when all are busy, statements of requests under way go before the first statements of new requests', async () => {
+  const { pool } = fakePool();
+  const lender = connectionLender(pool, 1, 1000);
+  const { seen, work, releaseAll } = held();
+  const busy = lender.withConnection(work);
+  await sleep(5);
+  const order: string[] = [];
+  const statement = (name: string, opening: boolean) =>
+    lender.withConnection((connection) => {
+      order.push(name);
+      return work(connection);
+    }, opening);
+  // Arriving in this order while the one connection is busy: two requests open, two go on.
+  const queued = [statement('new request A', true), statement('under way B', false), statement('new request C', true), statement('under way D', false)];
+  assert.is(lender.waiting(), 4);
+  while (seen.length < 5) {
+    releaseAll();
+    await sleep(1);
+  }
+  releaseAll();
+  await Promise.all([busy, ...queued]);
+  assert.equal(order, ['under way B', 'under way D', 'new request A', 'new request C']);
+  assert.is(lender.waiting(), 0);
+  lender.close();
+});
+
 test('a connection goes back to the pool when someone waits there', async () => {
   const { pool, state } = fakePool();
   const lender = connectionLender(pool, 4, 1000);
