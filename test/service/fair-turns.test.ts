@@ -15,6 +15,8 @@ import { OVERLOADED, registerLoadShedding } from '../../src/pressure.ts';
 const test = suite('fair turns');
 const BUSY_CLIENTS = 20;
 const SPIN_MS = 1;
+/** Requests in a line that must outlast maxWaitMs: at 3 ms each, turns of 2 ms start one at a time. */
+const LONG_SPIN_MS = 3;
 
 interface Bench {
   app: FastifyInstance;
@@ -23,14 +25,14 @@ interface Bench {
   served: () => number;
 }
 
-async function start(maxWaitMs = 0, { shedding = false } = {}): Promise<Bench> {
+async function start(maxWaitMs = 0, { shedding = false, spinMs = SPIN_MS } = {}): Promise<Bench> {
   const app = Fastify();
   const turns = registerFairTurns(app, { maxWaitMs });
   if (shedding) await registerLoadShedding(app, loadConfig({ MAX_EVENT_LOOP_DELAY_MS: String(maxWaitMs) }), turns);
   let served = 0;
   // A synchronous handler, as a request on SQLite is: better-sqlite3 answers without yielding.
   app.get('/spin', (_request, reply) => {
-    const until = performance.now() + SPIN_MS;
+    const until = performance.now() + spinMs;
     while (performance.now() < until);
     served++;
     reply.send({ ok: true });
@@ -150,13 +152,13 @@ test('a request waits only while others wait or the turn is spent; the line empt
 });
 
 test('past maxWaitMs a new request skips the line (for load shedding to answer it at once)', async () => {
-  const bench = await start(20);
+  const bench = await start(20, { spinMs: LONG_SPIN_MS });
   try {
     const agents = await connected(bench.port, 80);
     const quick = (await connected(bench.port, 1))[0]!;
     let spun = 0;
     const spinning = Promise.all(agents.map((agent) => get(bench.port, '/spin', agent).then(() => spun++)));
-    // Wait until the oldest in line has waited past 20 ms (80 requests of 1 ms), then ask for a quick answer.
+    // Wait until the oldest in line has waited past 20 ms (80 requests of 3 ms), then ask for a quick answer.
     while (bench.turns.oldestWaitMs() <= 20 && spun < 80) await new Promise((resolve) => setImmediate(resolve));
     assert.ok(spun < 80, 'the line never waited 20 ms');
     assert.is(await get(bench.port, '/quick', quick), 200);
@@ -169,7 +171,7 @@ test('past maxWaitMs a new request skips the line (for load shedding to answer i
 });
 
 test('with load shedding, a request arriving past MAX_EVENT_LOOP_DELAY_MS of wait gets 503 at once; the line is answered', async () => {
-  const bench = await start(20, { shedding: true });
+  const bench = await start(20, { shedding: true, spinMs: LONG_SPIN_MS });
   try {
     await new Promise((resolve) => setTimeout(resolve, 2100)); // load shedding's grace period after start
     const agents = await connected(bench.port, 80);
@@ -184,6 +186,7 @@ test('with load shedding, a request arriving past MAX_EVENT_LOOP_DELAY_MS of wai
       ),
     );
     while (bench.turns.oldestWaitMs() <= 20 && spun < 80) await new Promise((resolve) => setImmediate(resolve));
+    assert.ok(spun < 80, 'the line never waited 20 ms');
     const shed = await answer(bench.port, '/quick', late);
     assert.equal([shed.status, shed.retryAfter, JSON.parse(shed.body)], [503, '5', { message: OVERLOADED }]);
     assert.ok(spun < 80, 'answered while the line still waits, not after it');
