@@ -12,8 +12,8 @@
 // requests. Past that, it waits, first in first out, for a later turn: the loop polls in between
 // (accepting a connection, reading sockets, running timers), then the next waiting requests start
 // in the check phase, one at a time, until that turn's budget is spent. A request waits only for
-// requests that arrived before it; throughput stays what it was (one setImmediate per waiting
-// request). An idle or lightly loaded process never waits.
+// requests that arrived before it; what the line costs is one setImmediate per waiting request
+// and turn. An idle or lightly loaded process never waits.
 //
 // Load shedding (src/pressure.ts) counts the wait for a turn as lag: once the oldest waiting
 // request has waited longer than MAX_EVENT_LOOP_DELAY_MS, a new request skips the line, marked,
@@ -29,6 +29,8 @@ export interface FairTurns {
   waiting(): number;
   /** How long the oldest waiting request has waited, in milliseconds (0 when none waits). */
   oldestWaitMs(): number;
+  /** Whether the oldest waiting request has waited longer than maxWaitMs (never when it is 0). */
+  overdue(): boolean;
   /** Whether this request arrived when the line had waited past maxWaitMs (it did not wait). */
   skippedLine(request: FastifyRequest): boolean;
 }
@@ -44,6 +46,8 @@ export function registerFairTurns(app: FastifyInstance, { budgetMs = TURN_BUDGET
   const skipped = new WeakSet<FastifyRequest>();
   let turnOpen = false;
   let turnStart = 0;
+  const oldestWaitMs = (now: number) => (queue.length === 0 ? 0 : now - queue[0]!.since);
+  const overdue = (now: number) => maxWaitMs > 0 && oldestWaitMs(now) > maxWaitMs;
 
   const closeTurn = () => {
     turnOpen = false;
@@ -72,7 +76,7 @@ export function registerFairTurns(app: FastifyInstance, { budgetMs = TURN_BUDGET
   app.addHook('onRequest', (request, _reply, done) => {
     const now = performance.now();
     if (queue.length === 0 && budgetLeft(now)) return done();
-    if (maxWaitMs > 0 && queue.length > 0 && now - queue[0]!.since > maxWaitMs) {
+    if (overdue(now)) {
       skipped.add(request); // to be shed
       return done();
     }
@@ -82,7 +86,8 @@ export function registerFairTurns(app: FastifyInstance, { budgetMs = TURN_BUDGET
 
   return {
     waiting: () => queue.length,
-    oldestWaitMs: () => (queue.length === 0 ? 0 : performance.now() - queue[0]!.since),
+    oldestWaitMs: () => oldestWaitMs(performance.now()),
+    overdue: () => overdue(performance.now()),
     skippedLine: (request) => skipped.has(request),
   };
 }

@@ -14,17 +14,16 @@ const RETRY_AFTER_SECONDS = 5;
 /** Building the app blocks the event loop: its first samples after start say nothing of load. */
 const GRACE_AFTER_START_MS = 2000;
 const readyAt = new WeakMap<FastifyInstance, number>();
-const lines = new WeakMap<FastifyInstance, { turns: FairTurns; maxWaitMs: number }>();
+const lines = new WeakMap<FastifyInstance, FairTurns>();
 
 /** Under pressure (or requests waiting too long for their turn), past the grace period after start. */
 export function overloaded(app: FastifyInstance): boolean {
   if (Date.now() - (readyAt.get(app) ?? Infinity) <= GRACE_AFTER_START_MS) return false;
-  const line = lines.get(app);
-  return app.isUnderPressure() || (line !== undefined && line.maxWaitMs > 0 && line.turns.oldestWaitMs() > line.maxWaitMs);
+  return app.isUnderPressure() || lines.get(app)?.overdue() === true;
 }
 
 export async function registerLoadShedding(app: FastifyInstance, config: Config, turns: FairTurns): Promise<void> {
-  lines.set(app, { turns, maxWaitMs: config.maxEventLoopDelayMs });
+  lines.set(app, turns);
   app.addHook('onReady', async () => {
     readyAt.set(app, Date.now());
   });
