@@ -144,7 +144,10 @@ function driverStatements(knex: Knex): DriverStatements {
   };
   const insert = (sql: string, params: readonly unknown[]) =>
     pooled((connection: Database.Database) => Number(statement(connection, sql).run(...sqliteParams(params)).lastInsertRowid));
-  const insertReturning = (sql: string, params: readonly unknown[]) => pooled((connection: Database.Database) => statement(connection, sql).get(...sqliteParams(params)) as Row);
+  // all(), not get(): get() resets the statement after its first row, before SQLite reports it done,
+  // and SQLite runs its automatic WAL checkpoint only when a statement is done. With get() the
+  // write-ahead log of a file database grew without end under creates (hundreds of MB a minute).
+  const insertReturning = (sql: string, params: readonly unknown[]) => pooled((connection: Database.Database) => statement(connection, sql).all(...sqliteParams(params))[0] as Row);
 
   if (!filename || filename === ':memory:') {
     // One in-memory database per connection: reads share the writer's.

@@ -1,12 +1,13 @@
 // The engine's prepared statements (engine/sql/statements.ts): each connection keeps a bounded
 // set of them. Many distinct SQL texts, then the first ones again, must all still run: on
 // MySQL/MariaDB a statement the engine holds must never be one mysql2's own cache has closed.
+import { statSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createStatements } from '../../engine/sql/statements.ts';
 import { parseDatabaseUrl } from '../../src/config.ts';
 import { createKnex } from '../../src/db.ts';
-import { databaseTargets } from '../helpers/targets.ts';
+import { databaseTargets, freshDatabase } from '../helpers/targets.ts';
 
 for (const target of databaseTargets()) {
   const test = suite(`prepared statements [${target.name}]`);
@@ -54,3 +55,35 @@ for (const target of databaseTargets()) {
 
   test.run();
 }
+
+const sqliteFile = suite('prepared statements [sqlite file]');
+
+// SQLite checkpoints its write-ahead log automatically only when a statement runs to its end: an
+// `INSERT ... RETURNING` stopped after its row left the log growing for as long as the process ran.
+sqliteFile('creates keep the write-ahead log within its automatic checkpoint', async () => {
+  const { target, drop } = await freshDatabase({ name: 'sqlite', databaseUrl: 'sqlite::memory:' }, 'wal');
+  const knex = createKnex(parseDatabaseUrl(target.databaseUrl));
+  const statements = createStatements(knex, { insertReturns: true });
+  try {
+    await knex.schema.createTable('notes', (table) => {
+      table.increments('id');
+      table.string('text');
+    });
+    const [{ page_size: pageSize }] = await knex.raw('PRAGMA page_size');
+    const [{ wal_autocheckpoint: checkpointPages }] = await knex.raw('PRAGMA wal_autocheckpoint');
+    const inserts = 3 * checkpointPages; // each commit adds at least one page to the log
+    for (let i = 0; i < inserts; i++) {
+      const row = await statements.insertReturning('INSERT INTO `notes` (`text`) VALUES (?) RETURNING *', [`note ${i}`]);
+      assert.is(row.text, `note ${i}`);
+    }
+    const file = parseDatabaseUrl(target.databaseUrl) as { filename: string };
+    const logPages = statSync(`${file.filename}-wal`).size / (pageSize + 24); // a frame: a page and its header
+    assert.ok(logPages <= checkpointPages + 10, `the log holds ${Math.round(logPages)} pages after ${inserts} creates`);
+  } finally {
+    await statements.close();
+    await knex.destroy();
+    await drop();
+  }
+});
+
+sqliteFile.run();
