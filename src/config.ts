@@ -2,7 +2,15 @@
 // the variable; every variable and its default is documented in the README.
 import { isIP } from 'node:net';
 
-export type DatabaseConfig = { client: 'sqlite'; filename: string } | { client: 'mysql'; host: string; port: number; user: string; password: string; database: string };
+export type DatabaseConfig =
+  | { client: 'sqlite'; filename: string }
+  | { client: 'mysql'; host: string; port: number; user: string; password: string; database: string; poolMax?: number };
+
+/**
+ * MySQL/MariaDB connections per process. The engine's statements may use all but two of them
+ * (engine/sql/statements.ts), so 12 gives them the 10 connections of knex's default pool.
+ */
+export const DEFAULT_DB_POOL_MAX = 12;
 
 export interface Config {
   port: number;
@@ -45,6 +53,9 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 
 export function loadConfig(env: Env = process.env): Config {
   const database = parseDatabaseUrl(read(env, 'DATABASE_URL') ?? 'sqlite:data/erp.sqlite');
+  // SQLite has one writing connection and one reading connection whatever this says.
+  const poolMax = integer(env, 'DB_POOL_MAX', DEFAULT_DB_POOL_MAX, 3, 1000);
+  if (database.client === 'mysql') database.poolMax = poolMax;
   const jwtSecret = read(env, 'JWT_SECRET');
   if (jwtSecret !== undefined && jwtSecret.length < 32) throw new ConfigError('JWT_SECRET', 'must be at least 32 characters long');
   if (database.client === 'mysql' && jwtSecret === undefined) {

@@ -2,7 +2,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import knexFactory, { type Knex } from 'knex';
-import type { DatabaseConfig } from './config.ts';
+import { DEFAULT_DB_POOL_MAX, type DatabaseConfig } from './config.ts';
 
 export function createKnex(database: DatabaseConfig): Knex {
   if (database.client === 'sqlite') {
@@ -49,7 +49,7 @@ export function createKnex(database: DatabaseConfig): Knex {
     acquireConnectionTimeout: 3000,
     pool: {
       min: 0,
-      max: 10,
+      max: database.poolMax ?? DEFAULT_DB_POOL_MAX,
       acquireTimeoutMillis: 3000,
       createTimeoutMillis: 2500,
       afterCreate(connection: { query(sql: string, callback: (error: Error | null) => void): void }, done: (error: Error | null, connection: unknown) => void) {

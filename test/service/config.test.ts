@@ -3,6 +3,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ConfigError, loadConfig, parseDatabaseUrl } from '../../src/config.ts';
+import { createKnex } from '../../src/db.ts';
 
 const test = suite('config');
 
@@ -152,8 +153,26 @@ test('mysql:// URLs: user, encoded password, host, port and database', () => {
     user: 'erp+admin',
     password: 'p@ss:w/rd#%',
     database: 'erp_prod',
+    poolMax: 12,
   });
   assert.is(config.jwtSecret, SECRET);
+});
+
+test('DB_POOL_MAX sizes the MySQL pool of each process', async () => {
+  const config = loadConfig({ DATABASE_URL: 'mysql://erp@db.example.com/erp', JWT_SECRET: SECRET, DB_POOL_MAX: '20' });
+  assert.is(config.database.client === 'mysql' && config.database.poolMax, 20);
+  const knex = createKnex(config.database); // connects only when asked for a connection
+  try {
+    assert.is((knex.client.pool as { max: number }).max, 20);
+  } finally {
+    await knex.destroy();
+  }
+  // Fewer than 3 would leave the engine's statements no connection beside the two kept for transactions.
+  assert.match(
+    configError({ DATABASE_URL: 'mysql://erp@db/erp', JWT_SECRET: SECRET, DB_POOL_MAX: '2' }).message,
+    /^Invalid configuration: DB_POOL_MAX must be a whole number from 3 to 1000/,
+  );
+  assert.equal(loadConfig({ DB_POOL_MAX: '20' }).database, { client: 'sqlite', filename: 'data/erp.sqlite' }, 'SQLite has its two connections');
 });
 
 test('mysql:// URLs default to port 3306 and an empty password', () => {
