@@ -38,14 +38,15 @@ export async function lookUpParent(runtime: ResourceRuntime, request: FastifyReq
 
 /**
  * The record a show names, among the rows the user may see, with its includes; else 404. Its
- * parent's existence is checked in the same query, and a pending authentication check goes with it.
+ * parent's existence is checked in the same query (unless the record's foreign key proves it), and
+ * a pending authentication check goes with it.
  */
 export async function findShownRecord(runtime: ResourceRuntime, request: FastifyRequest, id: number, includes: readonly string[]): Promise<Row> {
   const { def, deps } = runtime;
   const record = await readAuthenticated(runtime.statements, request, (user) => {
     const parent = parentExists(runtime, request, user);
     const rows = resourceRows(def, deps.registry, { parentId: parent?.id, rows: deps.policy.rowScope(user, def) });
-    return byId(runtime, def, id, parent ? [...rows, parent.condition] : rows);
+    return byId(runtime, def, id, parent && !parent.impliedByRecord ? [...rows, parent.condition] : rows);
   });
   if (!record) throw new NotFoundError();
   return withRelations(runtime, record, includes);
@@ -54,14 +55,22 @@ export async function findShownRecord(runtime: ResourceRuntime, request: Fastify
 /**
  * The parent a nested path names, as a condition for a read that needs no parent row (show and
  * list: the policy looks at a parent only for changes): one query instead of two.
+ * `impliedByRecord`: the parent's only condition is its id. A record whose foreign key names the
+ * parent then proves it exists (the parent's column is a foreign key: make-migration and the
+ * migrations declare it so), and a show can leave the condition out: on MariaDB the subquery was
+ * a third of the statement's cost. A list still needs it, to tell an empty page from no parent.
  */
-export function parentExists(runtime: ResourceRuntime, request: FastifyRequest, user: AuthUser = request.authUser!): { id: number; condition: Condition } | undefined {
+export function parentExists(
+  runtime: ResourceRuntime,
+  request: FastifyRequest,
+  user: AuthUser = request.authUser!,
+): { id: number; condition: Condition; impliedByRecord: boolean } | undefined {
   const { def, parentDef, deps } = runtime;
   if (!def.parent || !parentDef) return undefined;
   const id = pathId(request, def.parent.param);
-  const rows = deps.policy.rowScope(user, parentDef);
-  const where = whereClause([condition(`${quote(`${parentDef.table}.id`)} = ?`, id), ...resourceRows(parentDef, deps.registry, { rows })]);
-  return { id, condition: { sql: `EXISTS (SELECT 1 FROM ${quote(parentDef.table)}${where.sql})`, params: where.params } };
+  const visible = resourceRows(parentDef, deps.registry, { rows: deps.policy.rowScope(user, parentDef) });
+  const where = whereClause([condition(`${quote(`${parentDef.table}.id`)} = ?`, id), ...visible]);
+  return { id, condition: { sql: `EXISTS (SELECT 1 FROM ${quote(parentDef.table)}${where.sql})`, params: where.params }, impliedByRecord: visible.length === 0 };
 }
 
 /**

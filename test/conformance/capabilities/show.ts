@@ -41,6 +41,9 @@ export function showChecks(test: Test, context: () => ResourceContext) {
       assert.is(wrongParent.status, 404, 'record under the wrong parent');
       assert.equal(wrongParent.body, NOT_FOUND);
     }
+    const recordUnderUnknownParent = await ctx.client.get(`${under(99999999)}/${row.id}`, { token: ctx.token });
+    assert.is(recordUnderUnknownParent.status, 404, 'record under an unknown parent');
+    assert.equal(recordUnderUnknownParent.body, NOT_FOUND);
     const unknownParent = await ctx.client.get(under(99999999), { token: ctx.token });
     assert.is(unknownParent.status, 404, 'list under an unknown parent');
     assert.equal(unknownParent.body, NOT_FOUND);

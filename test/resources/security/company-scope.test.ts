@@ -87,8 +87,14 @@ for (const target of databaseTargets()) {
 
   test('nested records of a hidden parent are hidden too', async () => {
     const southPartner = await app.client.post(PARTNERS, { token: app.token, body: { account_type: 'company', name: `South partner ${target.name}`, company_id: ids.south } });
+    const addresses = `${PARTNERS}/${southPartner.body.data.id}/addresses`;
+    const address = await app.client.post(addresses, { token: app.token, body: { sub_type: 'invoice', name: `South office ${target.name}` } });
+    assert.is(address.status, 201, address.text);
     const { token } = await userWith(app, { only: ['view_partner_partner', 'update_partner_partner'], companies: [ids.north!] });
-    assert.is((await app.client.get(`${PARTNERS}/${southPartner.body.data.id}/addresses`, { token })).status, 404);
+    assert.is((await app.client.get(addresses, { token })).status, 404);
+    // The address names its parent by foreign key, but the parent is out of this user's companies.
+    assert.is((await app.client.get(`${addresses}/${address.body.data.id}`, { token })).status, 404, 'show under a hidden parent');
+    assert.is((await app.client.get(`${addresses}/${address.body.data.id}`, { token: app.token })).status, 200, 'the administrator sees it');
   });
 
   test('bypass_company_scope (the Admin role holds it) sees every company', async () => {
