@@ -7,7 +7,7 @@
 // the pages it names all exist. Paging on moves the bound along.
 import type { FastifyRequest } from 'fastify';
 import type { AuthUser } from '../behaviours/types.ts';
-import { parentExists } from '../routes/lookup.ts';
+import { parentExists, type PathParent } from '../routes/lookup.ts';
 import { oneRow, takePendingAuthentication, withCheck } from '../routes/pending-authentication.ts';
 import type { ResourceRuntime } from '../routes/runtime.ts';
 import { includeTree, loadRelations } from '../sql/load-relations.ts';
@@ -33,10 +33,22 @@ export async function runList(runtime: ResourceRuntime, request: FastifyRequest,
     statements.all(page.sql, page.params, opening),
   ]);
   if (pending && !(await pending.settle(request, counted[0]))) return runList(runtime, request, list);
-  if (count.parent && !Number(counted[0]!.parent_found)) return undefined;
-  await loadRelations(statements, deps.registry, runtime.columns, def, rows, includeTree(runtime.loaded(list.includes)));
   const total = Number(counted[0]!.total);
+  if (count.parent && !(await parentFound(runtime, count.parent, counted[0]!, total))) return undefined;
+  await loadRelations(statements, deps.registry, runtime.columns, def, rows, includeTree(runtime.loaded(list.includes)));
   return { total, exact: count.limit === undefined || total < count.limit, rows };
+}
+
+/**
+ * Whether the parent the path names exists for the user: the count's column, or, when the
+ * parent's only condition is its id, any row counted (its foreign key names the parent), and a
+ * statement of its own for an empty list only.
+ */
+async function parentFound(runtime: ResourceRuntime, parent: PathParent, counted: Row, total: number): Promise<boolean> {
+  if (!parent.impliedByRecord) return Boolean(Number(counted.parent_found));
+  if (total > 0) return true;
+  const [row] = await runtime.statements.all(...oneRow({ columns: { sql: `${parent.condition.sql} AS ${quote('parent_found')}`, params: parent.condition.params } }));
+  return Boolean(Number(row!.parent_found));
 }
 
 /** The count (which also tells whether the parent exists) and the page, for this user's rows. */
@@ -58,12 +70,13 @@ function listQueries(runtime: ResourceRuntime, request: FastifyRequest, list: Li
     limit === undefined
       ? { sql: `(SELECT COUNT(*) FROM ${table}${where.sql})`, params: where.params }
       : { sql: `(SELECT COUNT(*) FROM (SELECT 1 AS ${quote('counted')} FROM ${table}${where.sql} LIMIT ?) ${quote('rows_counted')})`, params: [...where.params, limit] };
-  // One row computed by its select list: the total, and whether the parent exists.
-  const columns = parent
-    ? { sql: `${counting.sql} AS ${quote('total')}, ${parent.condition.sql} AS ${quote('parent_found')}`, params: [...counting.params, ...parent.condition.params] }
-    : { sql: `${counting.sql} AS ${quote('total')}`, params: counting.params };
+  // One row computed by its select list: the total, and whether the parent exists (unless the rows counted tell).
+  const columns =
+    parent && !parent.impliedByRecord
+      ? { sql: `${counting.sql} AS ${quote('total')}, ${parent.condition.sql} AS ${quote('parent_found')}`, params: [...counting.params, ...parent.condition.params] }
+      : { sql: `${counting.sql} AS ${quote('total')}`, params: counting.params };
   return {
-    count: { read: { columns }, parent: parent !== undefined, limit },
+    count: { read: { columns }, parent, limit },
     page: {
       sql: `SELECT ${runtime.columns(def)} FROM ${table}${where.sql} ORDER BY ${order} LIMIT ? OFFSET ?`,
       params: [...where.params, list.perPage, offset],

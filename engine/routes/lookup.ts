@@ -52,6 +52,14 @@ export async function findShownRecord(runtime: ResourceRuntime, request: Fastify
   return withRelations(runtime, record, includes);
 }
 
+export interface PathParent {
+  id: number;
+  /** EXISTS: the parent is there and the user may see it. */
+  condition: Condition;
+  /** The parent's only condition is its id: a record that names it by foreign key proves it. */
+  impliedByRecord: boolean;
+}
+
 /**
  * The parent a nested path names, as a condition for a read that needs no parent row (show and
  * list: the policy looks at a parent only for changes): one query instead of two.
@@ -60,11 +68,7 @@ export async function findShownRecord(runtime: ResourceRuntime, request: Fastify
  * migrations declare it so), and a show can leave the condition out: on MariaDB the subquery was
  * a third of the statement's cost. A list still needs it, to tell an empty page from no parent.
  */
-export function parentExists(
-  runtime: ResourceRuntime,
-  request: FastifyRequest,
-  user: AuthUser = request.authUser!,
-): { id: number; condition: Condition; impliedByRecord: boolean } | undefined {
+export function parentExists(runtime: ResourceRuntime, request: FastifyRequest, user: AuthUser = request.authUser!): PathParent | undefined {
   const { def, parentDef, deps } = runtime;
   if (!def.parent || !parentDef) return undefined;
   const id = pathId(request, def.parent.param);

@@ -41,6 +41,19 @@ export function showChecks(test: Test, context: () => ResourceContext) {
       assert.is(wrongParent.status, 404, 'record under the wrong parent');
       assert.equal(wrongParent.body, NOT_FOUND);
     }
+    if (!parent.parent) {
+      // Another parent the list would show, with or without records of its own: the same total as the table.
+      const otherLive = await liveRows({ ...ctx, def: parent, parentId: undefined })
+        .whereNot(`${parent.table}.id`, ctx.parentId!)
+        .orderBy(`${parent.table}.id`, 'desc')
+        .first(`${parent.table}.id`);
+      if (otherLive) {
+        const listed = await ctx.client.get(under(otherLive.id), { token: ctx.token });
+        assert.is(listed.status, 200, listed.text);
+        const total = Number((await liveRows({ ...ctx, parentId: Number(otherLive.id) }).count({ count: '*' }).first())!.count);
+        assert.is(listed.body.meta.total, total, 'list under another parent');
+      }
+    }
     const recordUnderUnknownParent = await ctx.client.get(`${under(99999999)}/${row.id}`, { token: ctx.token });
     assert.is(recordUnderUnknownParent.status, 404, 'record under an unknown parent');
     assert.equal(recordUnderUnknownParent.body, NOT_FOUND);
