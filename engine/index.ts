@@ -2,7 +2,7 @@
 export { loadRegistry, Registry } from './definition/registry.ts';
 export { DefinitionError } from './definition/definition-error.ts';
 export { registerResources } from './routes/register-resources.ts';
-export { createStatements, OPENS_REQUEST, type Row, type StatementOptions, type Statements } from './sql/statements.ts';
+export { createStatements, OPENS_REQUEST, SQLITE_PAGE_CACHE_KIB, type Row, type StatementOptions, type Statements } from './sql/statements.ts';
 export { AUTH_COLUMN_PREFIX, checkAlone, type AuthenticationCheck, type PendingAuthentication } from './routes/pending-authentication.ts';
 export { quote } from './sql/quote.ts';
 export { supportsInsertReturning } from './sql/dialect.ts';

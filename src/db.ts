@@ -2,6 +2,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import knexFactory, { type Knex } from 'knex';
+import { SQLITE_PAGE_CACHE_KIB } from '../engine/index.ts';
 import { DEFAULT_DB_POOL_MAX, type DatabaseConfig } from './config.ts';
 
 export function createKnex(database: DatabaseConfig): Knex {
@@ -15,6 +16,7 @@ export function createKnex(database: DatabaseConfig): Knex {
         afterCreate(connection: { pragma(sql: string): unknown }, done: (error: Error | null, connection: unknown) => void) {
           connection.pragma('foreign_keys = ON');
           connection.pragma('busy_timeout = 5000');
+          connection.pragma(`cache_size = -${SQLITE_PAGE_CACHE_KIB}`);
           if (database.filename !== ':memory:') {
             connection.pragma('journal_mode = WAL');
             // In WAL mode NORMAL never corrupts the database; a power cut may lose the last commits,

@@ -4,7 +4,7 @@
 import { statSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createStatements } from '../../engine/sql/statements.ts';
+import { createStatements, SQLITE_PAGE_CACHE_KIB } from '../../engine/sql/statements.ts';
 import { parseDatabaseUrl } from '../../src/config.ts';
 import { createKnex } from '../../src/db.ts';
 import { databaseTargets, freshDatabase } from '../helpers/targets.ts';
@@ -79,6 +79,23 @@ sqliteFile('creates keep the write-ahead log within its automatic checkpoint', a
     const file = parseDatabaseUrl(target.databaseUrl) as { filename: string };
     const logPages = statSync(`${file.filename}-wal`).size / (pageSize + 24); // a frame: a page and its header
     assert.ok(logPages <= checkpointPages + 10, `the log holds ${Math.round(logPages)} pages after ${inserts} creates`);
+  } finally {
+    await statements.close();
+    await knex.destroy();
+    await drop();
+  }
+});
+
+sqliteFile("both connections keep SQLite's own page cache, not better-sqlite3's 16 MB", async () => {
+  const { target, drop } = await freshDatabase({ name: 'sqlite', databaseUrl: 'sqlite::memory:' }, 'cache');
+  const knex = createKnex(parseDatabaseUrl(target.databaseUrl));
+  const statements = createStatements(knex);
+  try {
+    const [writing] = await knex.raw('PRAGMA cache_size');
+    assert.equal(writing, { cache_size: -SQLITE_PAGE_CACHE_KIB });
+    const [reading] = await statements.all('PRAGMA cache_size', []); // the read-only connection
+    assert.equal(reading, { cache_size: -SQLITE_PAGE_CACHE_KIB });
+    assert.is(SQLITE_PAGE_CACHE_KIB, 2000);
   } finally {
     await statements.close();
     await knex.destroy();
