@@ -50,7 +50,11 @@ export function showChecks(test: Test, context: () => ResourceContext) {
       if (otherLive) {
         const listed = await ctx.client.get(under(otherLive.id), { token: ctx.token });
         assert.is(listed.status, 200, listed.text);
-        const total = Number((await liveRows({ ...ctx, parentId: Number(otherLive.id) }).count({ count: '*' }).first())!.count);
+        const total = Number(
+          (await liveRows({ ...ctx, parentId: Number(otherLive.id) })
+            .count({ count: '*' })
+            .first())!.count,
+        );
         assert.is(listed.body.meta.total, total, 'list under another parent');
       }
     }
