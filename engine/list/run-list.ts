@@ -11,7 +11,7 @@ import { parentExists, type PathParent } from '../routes/lookup.ts';
 import { oneRow, takePendingAuthentication, withCheck } from '../routes/pending-authentication.ts';
 import type { ResourceRuntime } from '../routes/runtime.ts';
 import { includeTree, loadRelations } from '../sql/load-relations.ts';
-import { quote, whereClause } from '../sql/quote.ts';
+import { quote, whereClause, type Condition } from '../sql/quote.ts';
 import { OPENS_REQUEST, type Row } from '../sql/statements.ts';
 import { resourceRows } from '../sql/resource-rows.ts';
 import { filterKinds } from './filters/index.ts';
@@ -47,8 +47,14 @@ export async function runList(runtime: ResourceRuntime, request: FastifyRequest,
 async function parentFound(runtime: ResourceRuntime, parent: PathParent, counted: Row, total: number): Promise<boolean> {
   if (!parent.impliedByRecord) return Boolean(Number(counted.parent_found));
   if (total > 0) return true;
-  const [row] = await runtime.statements.all(...oneRow({ columns: { sql: `${parent.condition.sql} AS ${quote('parent_found')}`, params: parent.condition.params } }));
+  const [row] = await runtime.statements.all(...oneRow({ columns: parentFoundColumn(parent) }));
   return Boolean(Number(row!.parent_found));
+}
+
+/** `parent_found`: whether the parent exists for the user, as a column of a computed row. */
+function parentFoundColumn(parent: PathParent): Condition {
+  const exists = parent.exists();
+  return { sql: `${exists.sql} AS ${quote('parent_found')}`, params: exists.params };
 }
 
 /** The count (which also tells whether the parent exists) and the page, for this user's rows. */
@@ -71,10 +77,10 @@ function listQueries(runtime: ResourceRuntime, request: FastifyRequest, list: Li
       ? { sql: `(SELECT COUNT(*) FROM ${table}${where.sql})`, params: where.params }
       : { sql: `(SELECT COUNT(*) FROM (SELECT 1 AS ${quote('counted')} FROM ${table}${where.sql} LIMIT ?) ${quote('rows_counted')})`, params: [...where.params, limit] };
   // One row computed by its select list: the total, and whether the parent exists (unless the rows counted tell).
-  const columns =
-    parent && !parent.impliedByRecord
-      ? { sql: `${counting.sql} AS ${quote('total')}, ${parent.condition.sql} AS ${quote('parent_found')}`, params: [...counting.params, ...parent.condition.params] }
-      : { sql: `${counting.sql} AS ${quote('total')}`, params: counting.params };
+  const found = parent && !parent.impliedByRecord ? parentFoundColumn(parent) : undefined;
+  const columns = found
+    ? { sql: `${counting.sql} AS ${quote('total')}, ${found.sql}`, params: [...counting.params, ...found.params] }
+    : { sql: `${counting.sql} AS ${quote('total')}`, params: counting.params };
   return {
     count: { read: { columns }, parent, limit },
     page: {

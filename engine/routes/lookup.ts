@@ -46,7 +46,7 @@ export async function findShownRecord(runtime: ResourceRuntime, request: Fastify
   const record = await readAuthenticated(runtime.statements, request, (user) => {
     const parent = parentExists(runtime, request, user);
     const rows = resourceRows(def, deps.registry, { parentId: parent?.id, rows: deps.policy.rowScope(user, def) });
-    return byId(runtime, def, id, parent && !parent.impliedByRecord ? [...rows, parent.condition] : rows);
+    return byId(runtime, def, id, parent && !parent.impliedByRecord ? [...rows, parent.exists()] : rows);
   });
   if (!record) throw new NotFoundError();
   return withRelations(runtime, record, includes);
@@ -54,8 +54,8 @@ export async function findShownRecord(runtime: ResourceRuntime, request: Fastify
 
 export interface PathParent {
   id: number;
-  /** EXISTS: the parent is there and the user may see it. */
-  condition: Condition;
+  /** EXISTS: the parent is there and the user may see it (built when asked: a show whose record proves the parent never does). */
+  exists(): Condition;
   /** The parent's only condition is its id: a record that names it by foreign key proves it. */
   impliedByRecord: boolean;
 }
@@ -73,8 +73,11 @@ export function parentExists(runtime: ResourceRuntime, request: FastifyRequest, 
   if (!def.parent || !parentDef) return undefined;
   const id = pathId(request, def.parent.param);
   const visible = resourceRows(parentDef, deps.registry, { rows: deps.policy.rowScope(user, parentDef) });
-  const where = whereClause([condition(`${quote(`${parentDef.table}.id`)} = ?`, id), ...visible]);
-  return { id, condition: { sql: `EXISTS (SELECT 1 FROM ${quote(parentDef.table)}${where.sql})`, params: where.params }, impliedByRecord: visible.length === 0 };
+  const exists = () => {
+    const where = whereClause([condition(`${quote(`${parentDef.table}.id`)} = ?`, id), ...visible]);
+    return { sql: `EXISTS (SELECT 1 FROM ${quote(parentDef.table)}${where.sql})`, params: where.params };
+  };
+  return { id, exists, impliedByRecord: visible.length === 0 };
 }
 
 /**
