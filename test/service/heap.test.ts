@@ -1,11 +1,12 @@
 // The heap limits of src/heap.ts, in a process of their own (V8's flags are per process): the
 // young generation keeps its size while the server starts, then grows under load as V8 decides,
-// to 8 MB a semi-space; a growth factor or a cap given to node wins.
+// to 8 MB a semi-space (or another cap, not only a power of two); a growth factor or a cap given
+// to node wins.
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { MAX_SEMI_SPACE_MB } from '../../src/heap.ts';
+import { growthFactorUnder, MAX_SEMI_SPACE_MB } from '../../src/heap.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const MB = 1024 * 1024;
@@ -31,16 +32,17 @@ const sizes = { start: youngGenerationBytes() };
 limitHeapGrowth();
 await churn();
 sizes.starting = youngGenerationBytes();
-letYoungGenerationGrow();
+letYoungGenerationGrow(process.env.PROBE_CAP_MB ? Number(process.env.PROBE_CAP_MB) : undefined);
 await churn();
 sizes.serving = youngGenerationBytes();
 sizes.servingSemiSpaceMb = semiSpaceMegabytes();
 console.log(JSON.stringify(sizes));
 `;
 
-function probe(nodeFlags: string[]): Promise<{ start: number; starting: number; serving: number; servingSemiSpaceMb: number }> {
+function probe(nodeFlags: string[], capMb?: number): Promise<{ start: number; starting: number; serving: number; servingSemiSpaceMb: number }> {
+  const env = { ...process.env, PROBE_CAP_MB: capMb === undefined ? '' : String(capMb) };
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [...nodeFlags, '--import', 'tsx', '--input-type=module', '-e', PROBE], { cwd: ROOT }, (error, stdout, stderr) =>
+    execFile(process.execPath, [...nodeFlags, '--import', 'tsx', '--input-type=module', '-e', PROBE], { cwd: ROOT, env }, (error, stdout, stderr) =>
       error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(JSON.parse(stdout)),
     );
   });
@@ -53,6 +55,25 @@ test('the young generation keeps its size while the server starts, then grows un
   assert.ok(sizes.serving >= 4 * sizes.starting, `serving: ${sizes.serving / MB} MB after ${sizes.starting / MB} MB`);
   assert.is(sizes.servingSemiSpaceMb, MAX_SEMI_SPACE_MB);
   assert.ok(sizes.serving <= 2 * MAX_SEMI_SPACE_MB * MB, `serving: ${sizes.serving / MB} MB`);
+});
+
+test('a cap that is not a power of two is reached, not stopped short of', async () => {
+  // Doubling from 1 MB gives 2, 4, 8: a 6 MB cap used to leave the young generation at 4 MB.
+  const sizes = await probe([], 6);
+  assert.is(sizes.servingSemiSpaceMb, 6);
+  assert.ok(sizes.serving <= 2 * 6 * MB, `serving: ${sizes.serving / MB} MB`);
+});
+
+test("the growth factor: V8's doubling while it stays under the cap, then the step that lands on it", () => {
+  assert.equal(
+    [1, 2, 4, 8].map((current) => growthFactorUnder(8, current)),
+    [2, 2, 2, 1],
+  );
+  assert.equal(
+    [1, 2, 6].map((current) => growthFactorUnder(6, current)),
+    [2, 3, 1],
+  );
+  assert.is(growthFactorUnder(7, 2), 3); // 6 MB: the largest multiple under the cap
 });
 
 test("a cap given to node is V8's own: the young generation grows past the service's", async () => {
