@@ -1,7 +1,8 @@
 // The documented response schemas, attached to the generated routes so that Fastify serializes
-// every success response through them (fast-json-stringify): a property the document does not
-// declare is never sent. The components become Fastify shared schemas (app.addSchema) and each
-// route's `schema.response` is read off its documented operation. Only the success statuses: an
+// every success response through them: a property the document does not declare is never sent
+// (a response that holds none is written by JSON.stringify, any other by fast-json-stringify).
+// The components become Fastify shared schemas (app.addSchema) and each route's
+// `schema.response` is read off its documented operation. Only the success statuses: an
 // error body is built whole by the error handler ({message, errors?, request_id?}) and written by
 // JSON.stringify. A route's one success status is keyed `2xx`, which Fastify looks up for any 2xx:
 // a status-code key such as 200 makes V8 give the object a 316-slot (201: 316, 422: 650) array,
@@ -24,6 +25,7 @@ import type { FastifyInstance, FastifySerializerCompiler } from 'fastify';
 import fastJson from 'fast-json-stringify';
 import type { Registry } from '../definition/registry.ts';
 import { routeTable, type RouteSpec } from '../routes/route-table.ts';
+import { fitsSchema, type FitsSchema } from '../serialize/fits-schema.ts';
 import { orderedResources, resourceNames } from './names.ts';
 import { resourceOperation, sharedResponses } from './operations.ts';
 import { componentSchemas, type JsonSchema } from './schemas.ts';
@@ -96,9 +98,17 @@ export function registerResponseSchemas(app: FastifyInstance, registry: Registry
 
 const key = (route: RouteSpec) => `${route.method} ${route.path}`;
 
+/**
+ * A response that holds nothing the schema would drop is written by JSON.stringify (the same JSON,
+ * without fast-json-stringify's garbage: engine/serialize/fits-schema.ts); any other goes through
+ * fast-json-stringify, compiled the first time one does, which drops what is not declared.
+ */
 function compiledOnFirstUse(schema: JsonSchema, shared: Record<string, JsonSchema>): (data: unknown) => string {
   let serialize: ((data: unknown) => string) | undefined;
+  let fits: FitsSchema | undefined | null = null;
   return (data: unknown) => {
+    if (fits === null) fits = fitsSchema(schema, shared);
+    if (fits?.(data)) return JSON.stringify(data);
     serialize ??= fastJson(schema as any, { schema: shared as any });
     return serialize(data);
   };
