@@ -24,6 +24,12 @@ const anything: FitsSchema = () => true;
 
 class Unsupported extends Error {}
 
+/** Only a plain object is written key by key by both: a Date or a class instance is not (toJSON, inherited keys). */
+function isPlainObject(value: object): boolean {
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
+
 /** The check of `schema` (with `shared`, the schemas its `$ref`s name); undefined when it uses a form this check does not read. */
 export function fitsSchema(schema: JsonSchema, shared: Record<string, JsonSchema>): FitsSchema | undefined {
   const byRef = new Map<string, FitsSchema>();
@@ -74,7 +80,7 @@ export function fitsSchema(schema: JsonSchema, shared: Record<string, JsonSchema
       for (const [name, property] of Object.entries((node.properties ?? {}) as Record<string, JsonSchema>)) properties.set(name, build(property));
       return (value) => {
         if (value === null) return nullable;
-        if (typeof value !== 'object' || Array.isArray(value)) return false;
+        if (typeof value !== 'object' || !isPlainObject(value)) return false;
         for (const key in value) {
           const property = properties.get(key);
           if (property === undefined) {

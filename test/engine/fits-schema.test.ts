@@ -41,6 +41,8 @@ test('a value of another kind than its schema does not fit', () => {
   assert.not.ok(fits({ data: [{ id: 1 }] }));
   assert.not.ok(fits({ data: { id: 1, tags: 'a' } }));
   assert.not.ok(fits(null), 'the envelope is not nullable');
+  assert.not.ok(fits({ data: new Date(0) }), 'a Date where a record goes: JSON.stringify would write its toJSON');
+  assert.not.ok(fits({ data: Object.create({ inherited: 1 }) }), 'an object with a prototype of its own');
 });
 
 test('a constant fits only as itself (fast-json-stringify writes the constant whatever the value)', () => {
