@@ -24,9 +24,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 /**
  * How long one turn of the event loop starts requests before it polls again. At 2 ms, 50 SQLite
  * shows (~65 µs each, 3.2 ms) did not fit in one turn: those left over waited a turn more, and
- * the show's p99 went to 2.5-3.7× its p50 (five runs); at 3 ms 1.9-2.2×, and creates gained ~10 %. A longer turn
- * delays a new connection more (one is accepted per turn): at 4 ms the SQLite list's p99 went to
- * 2.4-2.6× its p50, at 3 ms 1.6-2.2×.
+ * the show's p99 went to 2.5-3.7× its p50 (five alternating pairs); at 3 ms 1.9-2.2×, and
+ * creates gained ~10 %. A longer turn delays a new connection more (one is accepted per turn):
+ * the SQLite list's p99 went from 1.3-1.7× its p50 to 1.6-2.2× at 3 ms, 2.4-2.6× at 4 ms.
  */
 export const TURN_BUDGET_MS = 3;
 
