@@ -63,6 +63,19 @@ test('a schema with a form the check does not read has no check', () => {
   assert.ok(fitsSchema({ type: 'object', additionalProperties: true }, shared)!({ any: 1 }), 'extra properties allowed by the schema');
 });
 
+test('a shared schema that cannot be checked leaves no check that reaches it, even through a cycle', () => {
+  const cyclic: Record<string, JsonSchema> = {
+    Order: { $id: 'Order', type: 'object', properties: { partner: { $ref: 'Partner#' }, note: { $ref: 'Note#' } } },
+    Partner: { $id: 'Partner', type: 'object', properties: { last_order: { $ref: 'Order#' } } },
+    Note: { $id: 'Note', anyOf: [{ type: 'string' }, { type: 'object' }] },
+    Tag: { $id: 'Tag', type: 'object', properties: { name: {} } },
+  };
+  assert.is(fitsSchema({ $ref: 'Order#' }, cyclic), undefined);
+  assert.is(fitsSchema({ $ref: 'Partner#' }, cyclic), undefined, 'Partner reaches Note through Order');
+  assert.ok(fitsSchema({ $ref: 'Tag#' }, cyclic)!({ name: 'x' }));
+  assert.not.ok(fitsSchema({ $ref: 'Tag#' }, cyclic)!({ name: 'x', secret: 1 }));
+});
+
 test('every documented success response of the registry has a check, and its example fits', () => {
   const registry = loadResources();
   const document = buildApiDocument(registry, API_PREFIX);
