@@ -29,10 +29,13 @@ export function clientErrorFromDb(error: unknown, def: ResourceDef, deleting = f
   return undefined;
 }
 
-// MySQL names the index (`<table>_<column>_unique`), SQLite the column (`table.column`).
+// MySQL names the index (`<table>_<column>_unique`), SQLite the columns (`table.column, ...`). A key
+// of several columns names no one field: a conflict with an existing record.
 function uniqueField(message: string, def: ResourceDef): string | undefined {
+  const sqliteColumns = /UNIQUE constraint failed: (.*)$/.exec(message)?.[1]?.split(', ');
   for (const field of def.fields.values()) {
-    if (message.includes(`${def.table}_${field.name}_unique`) || message.includes(`${def.table}.${field.name}`)) return field.name;
+    if (message.includes(`${def.table}_${field.name}_unique`)) return field.name;
+    if (sqliteColumns?.length === 1 && sqliteColumns[0] === `${def.table}.${field.name}`) return field.name;
   }
   return undefined;
 }

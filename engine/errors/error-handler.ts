@@ -2,6 +2,7 @@
 // the details go to the log.
 import type { FastifyError, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { settleAuthentication } from '../routes/pending-authentication.ts';
+import { isDatabaseUnavailable } from '../sql/database-errors.ts';
 import { HttpError, NOT_FOUND_MESSAGE } from './http-errors.ts';
 
 const CLIENT_MESSAGES: Record<string, string> = {
@@ -43,31 +44,6 @@ export async function errorHandler(error: FastifyError, request: FastifyRequest,
 }
 
 export const DATABASE_UNAVAILABLE = 'The database is not available right now. Retry in a moment.';
-
-/** Errors that say the database cannot be reached (or is too busy), not that the request was wrong. */
-const UNAVAILABLE_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EPIPE',
-  'EHOSTUNREACH',
-  'ENOTFOUND',
-  'PROTOCOL_CONNECTION_LOST',
-  'PROTOCOL_SEQUENCE_TIMEOUT',
-  'ER_CON_COUNT_ERROR',
-  'ER_SERVER_SHUTDOWN',
-  'ER_LOCK_WAIT_TIMEOUT',
-  'SQLITE_BUSY',
-  'SQLITE_LOCKED',
-]);
-
-export function isDatabaseUnavailable(error: unknown): boolean {
-  const e = error as { code?: string; name?: string; fatal?: boolean; message?: string };
-  if (!e) return false;
-  if (e.name === 'KnexTimeoutError' || (e.code !== undefined && UNAVAILABLE_CODES.has(e.code))) return true;
-  // mysql2 marks errors that closed the connection as fatal ("Connection lost", "Can't add new command when connection is in closed state").
-  return e.fatal === true || /connection is in closed state|Connection lost/i.test(e.message ?? '');
-}
 
 /**
  * What a server fault logs: its type, code, message and stack, with every quoted or numeric literal

@@ -4,8 +4,11 @@
 // 304 when it did not. Without the headers nothing changes.
 import * as crypto from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Knex } from 'knex';
 import type { ResourceDef } from '../definition/types.ts';
-import { HttpError } from '../errors/http-errors.ts';
+import { HttpError, NotFoundError } from '../errors/http-errors.ts';
+import { lockRecord } from './lookup.ts';
+import type { ResourceRuntime } from './runtime.ts';
 
 const ownKeys = new WeakMap<ResourceDef, string[]>();
 
@@ -36,6 +39,19 @@ export function assertIfMatch(request: FastifyRequest, etag: string): void {
   const tags = listed(request.headers['if-match'] as string | undefined);
   if (!tags || tags.includes('*') || tags.includes(etag.replace(/^W\//, ''))) return;
   throw new HttpError(412, 'The record changed since you read it (If-Match): read it again and retry.');
+}
+
+/**
+ * If-Match again inside the write's transaction, on the row locked there. The check before the
+ * transaction answers most stale writes without one; this one decides between writers that passed
+ * it together: the second to lock the row (on one server), or the one that runs again after its
+ * commit lost to another node's (on a Galera cluster), sees the first one's change and gets 412.
+ */
+export async function assertIfMatchLocked(runtime: ResourceRuntime, request: FastifyRequest, trx: Knex.Transaction, id: number): Promise<void> {
+  if (request.headers['if-match'] === undefined) return;
+  const locked = await lockRecord(runtime, trx, id);
+  if (!locked) throw new NotFoundError();
+  assertIfMatch(request, recordETag(runtime.def, runtime.serialize(locked)));
 }
 
 /** If-None-Match: true (and a 304 sent) when the client already holds this version. */

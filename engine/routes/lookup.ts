@@ -1,6 +1,7 @@
 // Finding the parent and the record a request names (a miss is a 404), and asking the policy
 // whether the user may act on them (a refusal is a 403).
 import type { FastifyRequest } from 'fastify';
+import type { Knex } from 'knex';
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors/http-errors.ts';
 import type { ResourceDef } from '../definition/types.ts';
 import type { AuthUser } from '../behaviours/types.ts';
@@ -126,6 +127,21 @@ export async function findRecord(runtime: ResourceRuntime, id: number, options: 
 export async function withRelations(runtime: ResourceRuntime, record: Row, includes?: readonly string[]): Promise<Row> {
   await loadRelations(runtime.statements, runtime.deps.registry, runtime.columns, runtime.def, [record], includeTree(runtime.loaded(includes)));
   return record;
+}
+
+/**
+ * The record as a show reads it (its own fields and embedded relations), read inside a write's
+ * transaction with its row locked until the transaction ends (`FOR UPDATE`; SQLite has one writer
+ * at a time anyway): what the transaction then writes is decided on this version of it. Undefined
+ * when the row is gone.
+ */
+export async function lockRecord(runtime: ResourceRuntime, trx: Knex.Transaction, id: number): Promise<Row | undefined> {
+  const { def } = runtime;
+  const mysql = trx.client.config.client !== 'better-sqlite3';
+  const sql = `SELECT ${runtime.columns(def)} FROM ${quote(def.table)} WHERE ${quote(`${def.table}.id`)} = ?${mysql ? ' FOR UPDATE' : ''}`;
+  const result = await trx.raw(sql, [id]);
+  const [row] = (mysql ? result[0] : result) as Row[];
+  return row ? withRelations(runtime, row) : undefined;
 }
 
 async function selectById(runtime: ResourceRuntime, def: ResourceDef, id: number, conditions: Condition[]): Promise<Row | undefined> {

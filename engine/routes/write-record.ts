@@ -77,13 +77,16 @@ function hasSubqueryFields(def: ResourceDef): boolean {
   return has;
 }
 
-/** Updates the fields sent, and replaces the ids and nested records sent. */
-export async function updateRecord(context: WriteContext, def: ResourceDef, id: number, values: Values, current: Values): Promise<void> {
+/**
+ * Updates the fields sent, and replaces the ids and nested records sent. `touch`: the row's
+ * updated_at is written even when no column of it changes.
+ */
+export async function updateRecord(context: WriteContext, def: ResourceDef, id: number, values: Values, current: Values, { touch = false } = {}): Promise<void> {
   const { trx } = context;
   const hook = hookContext(context, def, values, current);
   await runBefore(context, def, 'update', [hook]);
   const changes = columns(def, values);
-  if (Object.keys(changes).length > 0) {
+  if (Object.keys(changes).length > 0 || (touch && def.timestamps)) {
     if (def.timestamps) changes.updated_at = nowTimestamp();
     await trx(def.table).where('id', id).update(changes);
   }

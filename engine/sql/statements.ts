@@ -9,6 +9,7 @@
 import Database from 'better-sqlite3';
 import type { Knex } from 'knex';
 import { connectionLender } from './connection-lender.ts';
+import { discardOnNodeError, isDiscarded } from './database-errors.ts';
 
 export type Row = Record<string, any>;
 
@@ -105,7 +106,7 @@ function driverStatements(knex: Knex): DriverStatements {
       {
         acquire: () => knex.client.acquireConnection(),
         release: (connection) => void knex.client.releaseConnection(connection),
-        usable: (connection) => Boolean(knex.client.validateConnection(connection)),
+        usable: (connection) => Boolean(knex.client.validateConnection(connection)) && !isDiscarded(connection),
         waiting: () => pool.numPendingAcquires(),
       },
       Math.max(1, pool.max - POOL_RESERVE),
@@ -119,17 +120,26 @@ function driverStatements(knex: Knex): DriverStatements {
       prepared.get(connection, sql) ??
       new Promise((resolve, reject) =>
         connection.prepare(sql, (error, statement) => {
-          if (error) return reject(error);
+          if (error) {
+            discardOnNodeError(connection, error);
+            return reject(error);
+          }
           prepared.set(connection, sql, statement);
           resolve(statement);
         }),
       );
-    const run = (statement: MysqlStatement, params: readonly unknown[]) =>
-      new Promise<any>((resolve, reject) => statement.execute(params.map(mysqlParam), (error, result) => (error ? reject(error) : resolve(result))));
+    const run = (connection: MysqlConnection, statement: MysqlStatement, params: readonly unknown[]) =>
+      new Promise<any>((resolve, reject) =>
+        statement.execute(params.map(mysqlParam), (error, result) => {
+          if (!error) return resolve(result);
+          discardOnNodeError(connection, error);
+          reject(error);
+        }),
+      );
     const execute = (sql: string, params: readonly unknown[], opensRequest = false) =>
       lender.withConnection((connection) => {
         const statement = statementOn(connection, sql);
-        return statement instanceof Promise ? statement.then((prepared) => run(prepared, params)) : run(statement, params);
+        return statement instanceof Promise ? statement.then((prepared) => run(connection, prepared, params)) : run(connection, statement, params);
       }, opensRequest);
     return {
       all: (sql, params, options) => execute(sql, params, options?.opensRequest),

@@ -7,7 +7,7 @@ import { authorize, findParent, findRecord, visibleRows } from '../lookup.ts';
 import { recordETag } from '../etag.ts';
 import { pathId } from '../path-params.ts';
 import type { ResourceRuntime } from '../runtime.ts';
-import { inTransaction } from '../transaction.ts';
+import { inTransaction } from '../../sql/retry.ts';
 
 /**
  * POST {id}/<action>: the record (404, the definition's scope included: a delivery is not a

@@ -6,7 +6,7 @@ import { recordETag } from '../etag.ts';
 import { NotFoundError } from '../../errors/http-errors.ts';
 import { authorize, checkValues, findRecord, lookUpParent, withRelations, type Row } from '../lookup.ts';
 import type { ResourceRuntime } from '../runtime.ts';
-import { inTransaction } from '../transaction.ts';
+import { inTransaction, retryConflicts } from '../../sql/retry.ts';
 import { writeContext } from '../write-context.ts';
 import { insertRecord, insertSingle, singleStatementCreate, updateRecord } from '../write-record.ts';
 
@@ -36,7 +36,7 @@ export function createHandler(runtime: ResourceRuntime) {
           await updateRecord(writeContext(runtime, request, trx), def, existing, values, current);
         });
       } else {
-        if (singleStatementCreate(def, values)) ({ id, row: inserted } = await insertSingle(runtime.statements, request.authUser!, def, values, fixed));
+        if (singleStatementCreate(def, values)) ({ id, row: inserted } = await retryConflicts(() => insertSingle(runtime.statements, request.authUser!, def, values, fixed)));
         else id = await inTransaction(deps.knex, (trx) => insertRecord(writeContext(runtime, request, trx), def, values, fixed));
       }
     } catch (error) {

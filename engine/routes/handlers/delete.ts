@@ -5,10 +5,10 @@ import { assertDeletable } from '../guards.ts';
 import { writeContext } from '../write-context.ts';
 import { runHooks } from '../write-record.ts';
 import { authorize, findParent, findRecord, visibleRows } from '../lookup.ts';
-import { assertIfMatch, recordETag } from '../etag.ts';
+import { assertIfMatch, assertIfMatchLocked, recordETag } from '../etag.ts';
 import { pathId } from '../path-params.ts';
 import type { ResourceRuntime } from '../runtime.ts';
-import { inTransaction } from '../transaction.ts';
+import { inTransaction } from '../../sql/retry.ts';
 
 /** Soft delete where the definition says so, else a permanent delete. */
 export function deleteHandler(runtime: ResourceRuntime) {
@@ -21,6 +21,7 @@ export function deleteHandler(runtime: ResourceRuntime) {
     assertIfMatch(request, recordETag(def, runtime.serialize(record)));
     try {
       await inTransaction(deps.knex, async (trx) => {
+        await assertIfMatchLocked(runtime, request, trx, id);
         const context = writeContext(runtime, request, trx);
         await runHooks(context, def, 'beforeDelete', { trx, def, user: context.user, values: {}, record, params: context.params });
         if (def.softDelete) {

@@ -4,10 +4,10 @@ import { assertDeletable } from '../guards.ts';
 import { writeContext } from '../write-context.ts';
 import { runHooks } from '../write-record.ts';
 import { authorize, findParent, findRecord, visibleRows } from '../lookup.ts';
-import { assertIfMatch, recordETag } from '../etag.ts';
+import { assertIfMatch, assertIfMatchLocked, recordETag } from '../etag.ts';
 import { pathId } from '../path-params.ts';
 import type { ResourceRuntime } from '../runtime.ts';
-import { inTransaction } from '../transaction.ts';
+import { inTransaction } from '../../sql/retry.ts';
 
 /** Removes a record for good, trashed or not. It cannot be restored afterwards. */
 export function forceDeleteHandler(runtime: ResourceRuntime) {
@@ -20,6 +20,7 @@ export function forceDeleteHandler(runtime: ResourceRuntime) {
     assertIfMatch(request, recordETag(def, runtime.serialize(record)));
     try {
       await inTransaction(deps.knex, async (trx) => {
+        await assertIfMatchLocked(runtime, request, trx, id);
         const context = writeContext(runtime, request, trx);
         await runHooks(context, def, 'beforeDelete', { trx, def, user: context.user, values: {}, record, params: context.params });
         await assertDeletable(runtime, trx, id);

@@ -4,6 +4,7 @@ import { authorize, findParent, findRecord, visibleRows } from '../lookup.ts';
 import { recordETag } from '../etag.ts';
 import { pathId } from '../path-params.ts';
 import type { ResourceRuntime } from '../runtime.ts';
+import { retryConflicts } from '../../sql/retry.ts';
 
 /** Brings a soft-deleted record back. Restoring a live record is harmless and answers the same. */
 export function restoreHandler(runtime: ResourceRuntime) {
@@ -15,7 +16,7 @@ export function restoreHandler(runtime: ResourceRuntime) {
     const rows = visibleRows(runtime, request);
     const found = await findRecord(runtime, id, { parentId: parent?.id, trashed: 'with', rows });
     authorize(runtime, request, 'restore', { parent: parent?.record, record: found });
-    await deps.knex(def.table).where('id', id).update({ deleted_at: null });
+    await retryConflicts(() => deps.knex(def.table).where('id', id).update({ deleted_at: null }));
     const record = await findRecord(runtime, id, { parentId: parent?.id, includes, rows });
     const data = runtime.serialize(record);
     return reply.header('etag', recordETag(def, data)).send({ data, message: def.messages.restored });

@@ -2,10 +2,10 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { clientErrorFromDb } from '../../errors/db-errors.ts';
 import { parseIncludes, type RawQuery } from '../../list/parse-list-query.ts';
 import { authorize, checkValues, findParent, findRecord, visibleRows } from '../lookup.ts';
-import { assertIfMatch, recordETag } from '../etag.ts';
+import { assertIfMatch, assertIfMatchLocked, recordETag } from '../etag.ts';
 import { pathId } from '../path-params.ts';
 import type { ResourceRuntime } from '../runtime.ts';
-import { inTransaction } from '../transaction.ts';
+import { inTransaction } from '../../sql/retry.ts';
 import { writeContext } from '../write-context.ts';
 import { updateRecord } from '../write-record.ts';
 
@@ -24,8 +24,11 @@ export function updateHandler(runtime: ResourceRuntime) {
 
     try {
       await inTransaction(deps.knex, async (trx) => {
+        await assertIfMatchLocked(runtime, request, trx, id);
         const current = await trx(def.table).where('id', id).first();
-        await updateRecord(writeContext(runtime, request, trx), def, id, values, current);
+        // A conditional update always writes the row (updated_at), so that a cluster node's
+        // concurrent write to it conflicts with this one even when only nested records change.
+        await updateRecord(writeContext(runtime, request, trx), def, id, values, current, { touch: request.headers['if-match'] !== undefined });
       });
     } catch (error) {
       throw clientErrorFromDb(error, def) ?? error;
