@@ -1,11 +1,12 @@
 // Idempotency-Key on POST: the first request with a key runs; a repeat with the same key by the
 // same user within 24 hours gets the stored status and body without writing again (also from
 // another process, and also when both arrive at once: the second waits for the first); the same
-// key with another request is a 422. Keys live in the database and expire.
+// key with another request is a 422. Keys live in the database and expire: an expired key is
+// claimed anew, and the periodic clean-up (src/housekeeping.ts) deletes the expired ones.
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler, preHandlerHookHandler } from 'fastify';
 import type { Knex } from 'knex';
-import { BadRequestError, HttpError, nowTimestamp } from '../engine/index.ts';
+import { BadRequestError, HttpError, nowTimestamp, retryConflicts } from '../engine/index.ts';
 
 const LIFETIME_MS = 24 * 3600 * 1000;
 const WAIT_FOR_FIRST_MS = 15_000;
@@ -37,7 +38,11 @@ export function registerIdempotency(app: FastifyInstance, knex: Knex, prefix: st
         return;
       }
       const stored = await knex('idempotency_keys').where({ user_id: userId, key }).first();
-      if (!stored) continue; // expired and removed meanwhile: claim it again
+      if (!stored) continue; // removed meanwhile: claim it again
+      if (stored.expires_at < nowTimestamp()) {
+        await retryConflicts(() => knex('idempotency_keys').where({ id: stored.id }).where('expires_at', '<', nowTimestamp()).delete());
+        continue;
+      }
       if (stored.request_hash !== hash) throw new HttpError(422, 'This Idempotency-Key was already used with another request.');
       if (stored.status_code !== null) return replay(reply, stored);
       if (Date.now() - started > WAIT_FOR_FIRST_MS) throw new HttpError(409, 'A request with this Idempotency-Key is still running. Retry later.');
@@ -50,11 +55,13 @@ export function registerIdempotency(app: FastifyInstance, knex: Knex, prefix: st
     if (request.idempotencyKeyId === undefined) return payload;
     const id = request.idempotencyKeyId;
     request.idempotencyKeyId = undefined;
-    if (reply.statusCode >= 500) await knex('idempotency_keys').where('id', id).delete();
+    if (reply.statusCode >= 500) await retryConflicts(() => knex('idempotency_keys').where('id', id).delete());
     else
-      await knex('idempotency_keys')
-        .where('id', id)
-        .update({ status_code: reply.statusCode, response_body: typeof payload === 'string' ? payload : '' });
+      await retryConflicts(() =>
+        knex('idempotency_keys')
+          .where('id', id)
+          .update({ status_code: reply.statusCode, response_body: typeof payload === 'string' ? payload : '' }),
+      );
     return payload;
   };
 
@@ -66,18 +73,19 @@ export function registerIdempotency(app: FastifyInstance, knex: Knex, prefix: st
   });
 }
 
-/** Inserts the key for this request; undefined when it exists (and is not expired). */
+/** Inserts the key for this request; undefined when it exists (expired or not). */
 async function claim(knex: Knex, userId: number, key: string, hash: string): Promise<number | undefined> {
   const now = nowTimestamp();
-  await knex('idempotency_keys').where('expires_at', '<', now).delete();
   try {
-    const [id] = await knex('idempotency_keys').insert({
-      user_id: userId,
-      key,
-      request_hash: hash,
-      created_at: now,
-      expires_at: `${new Date(Date.now() + LIFETIME_MS).toISOString().slice(0, 23).replace('T', ' ')}000`,
-    });
+    const [id] = await retryConflicts(() =>
+      knex('idempotency_keys').insert({
+        user_id: userId,
+        key,
+        request_hash: hash,
+        created_at: now,
+        expires_at: `${new Date(Date.now() + LIFETIME_MS).toISOString().slice(0, 23).replace('T', ' ')}000`,
+      }),
+    );
     return Number(id);
   } catch (error) {
     const code = (error as { code?: string }).code;
@@ -88,4 +96,9 @@ async function claim(knex: Knex, userId: number, key: string, hash: string): Pro
 
 function replay(reply: FastifyReply, stored: Record<string, any>): FastifyReply {
   return reply.code(Number(stored.status_code)).header('content-type', 'application/json; charset=utf-8').header('idempotent-replayed', 'true').send(stored.response_body);
+}
+
+/** Deletes the keys past their 24 hours (the periodic clean-up's job); returns how many went. */
+export async function deleteExpiredIdempotencyKeys(knex: Knex): Promise<number> {
+  return knex('idempotency_keys').where('expires_at', '<', nowTimestamp()).delete();
 }

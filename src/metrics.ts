@@ -1,12 +1,12 @@
 // GET /metrics in Prometheus' text format: requests and their latency per route template and
 // status (src/request-metrics.ts), rate-limit rejections, the database pool (in use, free,
-// waiting), and the process's event-loop lag and memory (prom-client's default metrics). With
+// waiting), write conflicts run again or given up, and the process's event-loop lag and memory (prom-client's default metrics). With
 // METRICS_TOKEN set, it asks for that bearer token; it is never rate limited.
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Knex } from 'knex';
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
-import { HttpError, type Statements } from '../engine/index.ts';
+import { HttpError, retryCounts, type Statements } from '../engine/index.ts';
 import type { Config } from './config.ts';
 import { RequestMetrics } from './request-metrics.ts';
 
@@ -38,6 +38,25 @@ export function registerMetrics(app: FastifyInstance, knex: Knex, statements: St
     registers: [registry],
     collect() {
       this.set((pool()?.numPendingAcquires() ?? 0) + statements.waiting());
+    },
+  });
+
+  new Counter({
+    name: 'db_write_conflicts_retried_total',
+    help: 'Units of writing run again after losing a race with a concurrent write (a deadlock, or a Galera certification failure).',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(retryCounts.retried);
+    },
+  });
+  new Counter({
+    name: 'db_write_conflicts_given_up_total',
+    help: 'Units of writing that kept losing races for the whole retry budget (answered 503 with Retry-After).',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(retryCounts.gaveUp);
     },
   });
 

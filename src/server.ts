@@ -26,6 +26,7 @@ import { behaviours } from './behaviours/index.ts';
 import type { Config } from './config.ts';
 import { recordRoutes, registerApiDocs } from './docs.ts';
 import { registerHealth } from './health.ts';
+import { scheduleCleanUp } from './housekeeping.ts';
 import { registerIdempotency } from './idempotency.ts';
 import { registerMetrics } from './metrics.ts';
 import { registerFairTurns } from './fair-turns.ts';
@@ -106,6 +107,7 @@ export async function buildServer({ config, knex, jwtSecret, resourcesDir, logSt
   if (missing.length > 0) throw new Error(`The resource definitions do not match the database schema:\n  ${missing.join('\n  ')}`);
   const { authenticate, authenticateWithFirstRead } = createAuthentication(app, knex, statements);
   registerIdempotency(app, knex, API_PREFIX);
+  scheduleCleanUp(app, knex, config.cleanupIntervalSeconds);
   registerAuthRoutes(app, knex, config, authenticate, API_PREFIX);
   registerApiTokenRoutes(app, knex, registry, authenticate, API_PREFIX);
   registerResources(app, {

@@ -6,7 +6,7 @@
 // The secret is shown once; only its SHA-256 is stored.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Knex } from 'knex';
-import { ForbiddenError, formatTimestamp, NotFoundError, nowTimestamp, ValidationError, type FieldErrors, type Registry } from '../../engine/index.ts';
+import { ForbiddenError, formatTimestamp, inTransaction, NotFoundError, nowTimestamp, ValidationError, type FieldErrors, type Registry } from '../../engine/index.ts';
 import { allPermissions } from '../access/permissions.ts';
 import { principal } from '../access/principal.ts';
 import { deleteApiTokens, issueApiToken, tokenHash } from './tokens.ts';
@@ -29,7 +29,7 @@ export function registerApiTokenRoutes(app: FastifyInstance, knex: Knex, registr
     // Nobody hands a script more than they hold themselves.
     if (!input.abilities.every((name) => user.access.permissions.has(name))) throw new ForbiddenError();
     const now = nowTimestamp();
-    const data = await knex.transaction(async (trx) => {
+    const data = await inTransaction(knex, async (trx) => {
       const row = {
         user_id: user.id,
         name: input.name,

@@ -14,6 +14,7 @@ import {
   checkAlone,
   nowTimestamp,
   OPENS_REQUEST,
+  retryConflicts,
   UnauthenticatedError,
   type AuthenticationCheck,
   type PendingAuthentication,
@@ -121,7 +122,13 @@ export function createAuthentication(app: FastifyInstance, knex: Knex, statement
     request.tokenClaims = claims;
     if (claims.tid !== undefined && Date.now() - checked.lastUsedAt >= LAST_USED_EVERY_MS) {
       checked.lastUsedAt = Date.now();
-      await knex('api_tokens').where('id', claims.tid).update({ last_used_at: nowTimestamp() });
+      try {
+        await retryConflicts(() => knex('api_tokens').where('id', claims.tid).update({ last_used_at: nowTimestamp() }));
+      } catch (error) {
+        // Bookkeeping only: the request goes on, and the next one writes it.
+        checked.lastUsedAt = 0;
+        request.log.warn({ code: (error as { code?: string }).code }, 'could not record the API token as used');
+      }
     }
   }
 

@@ -5,7 +5,7 @@
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Knex } from 'knex';
-import { nowTimestamp } from '../../engine/index.ts';
+import { inTransaction, nowTimestamp } from '../../engine/index.ts';
 import { bumpTokenVersion } from '../access/access-version.ts';
 import { BoundedMap } from './bounded-map.ts';
 
@@ -81,20 +81,26 @@ export async function revokeToken(knex: Knex, claims: TokenClaims): Promise<void
     return;
   }
   const expiresAt = new Date(claims.exp * 1000).toISOString().slice(0, 23).replace('T', ' ');
-  await knex.transaction(async (trx) => {
+  await inTransaction(knex, async (trx) => {
     await trx('revoked_tokens')
       .insert({ jti: claims.jti, user_id: Number(claims.sub), expires_at: expiresAt, revoked_at: nowTimestamp() })
       .onConflict('jti')
       .ignore();
     await bumpTokenVersion(trx);
   });
-  // Expired tokens are refused by their signature anyway; their revocations can go.
-  await knex('revoked_tokens').where('expires_at', '<', nowTimestamp()).delete();
+}
+
+/**
+ * Expired tokens are refused by their signature anyway: their revocations can go. Run by the
+ * periodic clean-up (src/housekeeping.ts), not by each logout. Returns how many went.
+ */
+export async function deleteExpiredRevocations(knex: Knex): Promise<number> {
+  return knex('revoked_tokens').where('expires_at', '<', nowTimestamp()).delete();
 }
 
 /** Deletes the API tokens matching `where`, and tells every process when there were any; returns how many. */
 export async function deleteApiTokens(knex: Knex, where: { id: number; user_id: number }): Promise<number> {
-  return knex.transaction(async (trx) => {
+  return inTransaction(knex, async (trx) => {
     const deleted = await trx('api_tokens').where(where).delete();
     if (deleted > 0) await bumpTokenVersion(trx);
     return deleted;
