@@ -4,7 +4,17 @@ import { isIP } from 'node:net';
 
 export type DatabaseConfig =
   | { client: 'sqlite'; filename: string }
-  | { client: 'mysql'; host: string; port: number; user: string; password: string; database: string; poolMax?: number };
+  | {
+      client: 'mysql';
+      host: string;
+      port: number;
+      user: string;
+      password: string;
+      database: string;
+      poolMax?: number;
+      /** On a Galera node, every session waits for causal reads (wsrep_sync_wait = 1); false: never. */
+      causalReads?: boolean;
+    };
 
 /**
  * MySQL/MariaDB connections per process. The engine's statements may use all but two of them
@@ -34,6 +44,12 @@ export interface Config {
   maxHeapUsedMb: number;
   maxRssMb: number;
   logLevel: string;
+  /** false: the process does not migrate or seed, it waits for the release step (npm run erp -- migrate). */
+  migrateOnStart: boolean;
+  /** How long a starting process waits for another one's migrations, or for the release step, in seconds. */
+  startupWaitSeconds: number;
+  /** Expired idempotency keys and token revocations are deleted this often, in seconds (0: only by `erp cleanup`). */
+  cleanupIntervalSeconds: number;
   /** A list's count stops this many rows past the requested page; beyond, meta.total is a lower bound (0: always exact). */
   listCountAhead: number;
   /** Fastify's trustProxy: false, true (any proxy: a client can pick its address), a hop count, or proxy addresses/CIDR ranges. */
@@ -55,7 +71,10 @@ export function loadConfig(env: Env = process.env): Config {
   const database = parseDatabaseUrl(read(env, 'DATABASE_URL') ?? 'sqlite:data/erp.sqlite');
   // SQLite has one writing connection and one reading connection whatever this says.
   const poolMax = integer(env, 'DB_POOL_MAX', DEFAULT_DB_POOL_MAX, 3, 1000);
-  if (database.client === 'mysql') database.poolMax = poolMax;
+  if (database.client === 'mysql') {
+    database.poolMax = poolMax;
+    database.causalReads = choice(env, 'DB_CAUSAL_READS', ['auto', 'off'], 'auto') === 'auto';
+  }
   const jwtSecret = read(env, 'JWT_SECRET');
   if (jwtSecret !== undefined && jwtSecret.length < 32) throw new ConfigError('JWT_SECRET', 'must be at least 32 characters long');
   if (database.client === 'mysql' && jwtSecret === undefined) {
@@ -87,6 +106,9 @@ export function loadConfig(env: Env = process.env): Config {
     maxRssMb: integer(env, 'MAX_RSS_MB', 0, 0),
     logLevel,
     listCountAhead: integer(env, 'LIST_COUNT_AHEAD', 10_000, 0),
+    migrateOnStart: boolean(env, 'MIGRATE_ON_START', true),
+    startupWaitSeconds: duration(env, 'STARTUP_WAIT', '5m'),
+    cleanupIntervalSeconds: read(env, 'CLEANUP_INTERVAL') === '0' ? 0 : duration(env, 'CLEANUP_INTERVAL', '10m'),
     trustProxy: trustProxy(env),
   };
 }
@@ -121,6 +143,21 @@ export function parseDatabaseUrl(url: string): DatabaseConfig {
 function read(env: Env, name: string): string | undefined {
   const value = env[name]?.trim();
   return value === undefined || value === '' ? undefined : value;
+}
+
+function boolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = read(env, name)?.toLowerCase();
+  if (raw === undefined) return fallback;
+  if (['true', 'yes', '1'].includes(raw)) return true;
+  if (['false', 'no', '0'].includes(raw)) return false;
+  throw new ConfigError(name, `must be true or false (got "${raw}")`);
+}
+
+function choice<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = read(env, name)?.toLowerCase();
+  if (raw === undefined) return fallback;
+  if (!allowed.includes(raw as T)) throw new ConfigError(name, `must be one of ${allowed.join(', ')} (got "${raw}")`);
+  return raw as T;
 }
 
 function integer(env: Env, name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {

@@ -2,7 +2,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import knexFactory, { type Knex } from 'knex';
-import { SQLITE_PAGE_CACHE_KIB } from '../engine/index.ts';
+import { discardOnNodeError, isDiscarded, SQLITE_PAGE_CACHE_KIB } from '../engine/index.ts';
 import { DEFAULT_DB_POOL_MAX, type DatabaseConfig } from './config.ts';
 
 export function createKnex(database: DatabaseConfig): Knex {
@@ -54,18 +54,41 @@ export function createKnex(database: DatabaseConfig): Knex {
       max: database.poolMax ?? DEFAULT_DB_POOL_MAX,
       acquireTimeoutMillis: 3000,
       createTimeoutMillis: 2500,
-      afterCreate(connection: { query(sql: string, callback: (error: Error | null) => void): void }, done: (error: Error | null, connection: unknown) => void) {
-        connection.query("SET time_zone = '+00:00'", (error) => done(error, connection));
+      afterCreate(connection: MysqlConnection, done: (error: Error | null, connection: unknown) => void) {
+        prepareMysqlSession(connection, database.causalReads !== false).then(
+          () => done(null, connection),
+          (error: Error) => done(error, connection),
+        );
       },
+      // A connection whose node said it cannot serve (src/database... isNodeUnavailable) is not reused.
+      validate: (connection: object) => !isDiscarded(connection),
     },
   });
 }
 
-export async function databaseAnswers(knex: Knex): Promise<boolean> {
-  try {
-    await knex.raw('select 1');
-    return true;
-  } catch {
-    return false;
-  }
+interface MysqlConnection {
+  query(sql: string | object, values: unknown, callback?: (error: Error | null, rows?: unknown, fields?: unknown) => void): unknown;
+}
+
+/**
+ * A new MySQL/MariaDB connection: UTC, and on a Galera node (wsrep_on) causal reads: every SELECT
+ * and BEGIN waits until the node has applied what the cluster committed before it started, so a
+ * client behind a load balancer reads its own writes through any node, and a logout or a removed
+ * permission is seen by every node on the next request. Its queries that fail because the node
+ * cannot serve mark the connection to be dropped.
+ */
+async function prepareMysqlSession(connection: MysqlConnection, causalReads: boolean): Promise<void> {
+  const query = (sql: string) => new Promise<any>((resolve, reject) => connection.query(sql, undefined, (error, rows) => (error ? reject(error) : resolve(rows))));
+  await query("SET time_zone = '+00:00'");
+  // MySQL has no wsrep variables: then this is not a Galera node.
+  const [row] = await query('SELECT @@wsrep_on AS wsrep_on').catch(() => [{ wsrep_on: 0 }]);
+  if (causalReads && Number(row?.wsrep_on) === 1) await query('SET SESSION wsrep_sync_wait = 1');
+  const send = connection.query;
+  connection.query = function (this: MysqlConnection, sql, values, callback) {
+    if (typeof callback !== 'function') return send.call(this, sql, values, callback);
+    return send.call(this, sql, values, (error, ...rest) => {
+      if (error) discardOnNodeError(connection, error);
+      callback(error, ...rest);
+    });
+  };
 }

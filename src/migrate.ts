@@ -26,10 +26,39 @@ const migrationSource: Knex.MigrationSource<string> = {
   },
 };
 
-/** Applies pending migrations; returns the names applied. Safe to run from several processes (knex locks). */
+/**
+ * Applies pending migrations; returns the names applied. Run it under the start-up lock
+ * (src/startup-lock.ts) when other processes may start at the same moment: knex's own lock is a
+ * row its first run inserts, and two first runs at once insert two, which locks every later run
+ * out ("Migration table is already locked").
+ */
 export async function migrateLatest(knex: Knex): Promise<string[]> {
+  await repairMigrationLock(knex);
   const [, applied] = (await knex.migrate.latest({ migrationSource })) as [number, string[]];
   return applied;
+}
+
+/**
+ * The migrations the database lacks, read without writing anything (knex's own listing would
+ * create its tables): a process that waits for the release step must not race it.
+ */
+export async function pendingMigrations(knex: Knex): Promise<string[]> {
+  const all = (await migrationSource.getMigrations([])).map(migrationSource.getMigrationName);
+  if (!(await knex.schema.hasTable('knex_migrations'))) return all;
+  const done = new Set((await knex('knex_migrations').pluck('name')).map(String));
+  return all.filter((name) => !done.has(name));
+}
+
+/**
+ * knex's lock table as knex expects it, one unlocked row: a concurrent first start of an earlier
+ * version could leave two rows, and a process killed while migrating leaves the lock taken. Only
+ * called by the holder of the start-up lock, so nobody else is migrating.
+ */
+async function repairMigrationLock(knex: Knex): Promise<void> {
+  if (!(await knex.schema.hasTable('knex_migrations_lock'))) return;
+  const rows = await knex('knex_migrations_lock').orderBy('index').select('index', 'is_locked');
+  if (rows.length > 1) await knex('knex_migrations_lock').where('index', '>', rows[0].index).delete();
+  if (rows.length > 0 && Number(rows[0].is_locked) !== 0) await knex('knex_migrations_lock').update({ is_locked: 0 });
 }
 
 export async function rollbackAll(knex: Knex): Promise<void> {

@@ -1,14 +1,14 @@
-// The service: migrate, seed what is missing, and serve the API. On SIGTERM or SIGINT it stops
+// The service: migrate and seed what is missing (or wait for the release step to have done it,
+// with MIGRATE_ON_START=false), and serve the API. On SIGTERM or SIGINT it stops
 // taking connections, lets the requests in flight finish (10 s at most), closes the database
 // pool and exits 0. Started by src/main.ts.
 import { DefinitionError } from '../engine/index.ts';
-import { withBootLock } from './boot-lock.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { createKnex } from './db.ts';
 import { letYoungGenerationGrow } from './heap.ts';
 import { resolveJwtSecret } from './jwt-secret.ts';
-import { migrateLatest } from './migrate.ts';
-import { seed } from './seed/index.ts';
+import { DatabaseNotPrepared, prepareDatabase, waitForPreparedDatabase } from './prepare-database.ts';
+import { StartupLockTimeout } from './startup-lock.ts';
 import { API_PREFIX, buildServer, loadResources } from './server.ts';
 
 const SHUTDOWN_TIMEOUT_MS = 10_000;
@@ -20,10 +20,7 @@ async function main(): Promise<void> {
     // Read once: seeding (the permissions) and the server both need the definitions.
     const registry = loadResources();
     // Processes starting together take turns: the reference data and the administrator exist once.
-    const seeded = await withBootLock(knex, async () => {
-      await migrateLatest(knex);
-      return seed(knex, config, registry);
-    });
+    const seeded = config.migrateOnStart ? await prepareDatabase(knex, config, registry) : await waitForPreparedDatabase(knex, config);
     const app = await buildServer({ config, knex, registry, jwtSecret: resolveJwtSecret(config) });
     let stopping = false;
     const shutdown = async (signal: string) => {
@@ -46,7 +43,7 @@ async function main(): Promise<void> {
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     console.log(`ERP admin API listening on http://${config.host}:${port}${API_PREFIX}`);
-    if (seeded.admin?.generatedPassword) {
+    if (seeded?.admin?.generatedPassword) {
       console.log(`Administrator created: ${seeded.admin.email} / ${seeded.admin.generatedPassword}  (shown once; set ADMIN_PASSWORD to choose it)`);
     }
   } catch (error) {
@@ -56,7 +53,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error) => {
-  if (error instanceof ConfigError || error instanceof DefinitionError) console.error(error.message);
+  if (error instanceof ConfigError || error instanceof DefinitionError || error instanceof DatabaseNotPrepared || error instanceof StartupLockTimeout) console.error(error.message);
   else console.error(error);
   process.exit(1);
 });

@@ -9,7 +9,10 @@ import { createKnex } from '../db.ts';
 import { migrateLatest } from '../migrate.ts';
 import { buildApiDocument, buildApiMarkdown, MARKDOWN_FILE } from '../docs.ts';
 import { seedDemo } from '../seed/demo.ts';
-import { seed } from '../seed/index.ts';
+import type { SeedResult } from '../seed/index.ts';
+import { cleanUp } from '../housekeeping.ts';
+import { prepareDatabase } from '../prepare-database.ts';
+import { StartupLockTimeout, withStartupLock } from '../startup-lock.ts';
 import { resolveJwtSecret } from '../jwt-secret.ts';
 import { syncPermissions } from '../access/permissions.ts';
 import { createUser, UnknownRoleError, UserExistsError } from '../seed/users.ts';
@@ -18,9 +21,13 @@ import { API_PREFIX, loadResources } from '../server.ts';
 const USAGE = `Usage: npm run erp -- <command> [options]
 
 Commands:
-  migrate                                   apply pending database migrations
+  migrate                                   the release step: apply pending database migrations, then add the
+                                            missing reference data, permissions and administrator (what
+                                            npm start does first unless MIGRATE_ON_START=false)
   seed [--demo]                             add the reference data and the administrator (idempotent);
                                             --demo also adds demo partners, products, orders and receipts
+  cleanup                                   delete expired idempotency keys and token revocations (every
+                                            process also does it every CLEANUP_INTERVAL)
   user:create --email E --name N [--password P] [--role NAME ...]
                                             create a user; prints a generated password when none is given.
                                             The first user of an installation gets the Admin role by default
@@ -39,21 +46,25 @@ async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
     case 'migrate':
-      return withDatabase(async (knex) => {
-        const applied = await migrateLatest(knex);
+      return withDatabase(async (knex, config) => {
+        const prepared = await prepareDatabase(knex, config);
+        const applied = prepared.migrations;
         console.log(applied.length > 0 ? `Applied ${applied.length} migration(s):\n  ${applied.join('\n  ')}` : 'Nothing to migrate.');
+        printSeeded(prepared, false);
       });
     case 'seed':
       return withDatabase(async (knex, config) => {
-        await migrateLatest(knex);
-        const result = await seed(knex, config);
-        const added = Object.entries(result.added).filter(([, count]) => count > 0);
-        console.log(added.length > 0 ? `Seeded: ${added.map(([what, count]) => `${count} ${what}`).join(', ')}.` : 'Nothing to seed: the reference data is already there.');
-        if (result.admin?.generatedPassword) console.log(`Administrator created: ${result.admin.email} / ${result.admin.generatedPassword}  (shown once)`);
+        printSeeded(await prepareDatabase(knex, config), true);
         if (rest.includes('--demo')) {
           const demo = await seedDemo(knex, config, resolveJwtSecret(config));
           console.log(demo.length > 0 ? `Demo data: ${demo.join(', ')}.` : 'Demo data: already there.');
         }
+      });
+    case 'cleanup':
+      return withDatabase(async (knex) => {
+        await migrateUnderLock(knex);
+        const removed = await cleanUp(knex);
+        console.log(`Deleted ${removed.idempotencyKeys} expired idempotency key(s) and ${removed.revokedTokens} expired token revocation(s).`);
       });
     case 'user:create': {
       const values = userOptions(rest);
@@ -62,7 +73,7 @@ async function main(argv: string[]): Promise<number> {
         return 2;
       }
       return withDatabase(async (knex) => {
-        await migrateLatest(knex);
+        await migrateUnderLock(knex);
         await syncPermissions(knex, loadResources()); // the roles hold what the registry needs
         const user = await createUser(knex, values);
         const roles = user.roles.length > 0 ? ` with role ${user.roles.join(', ')}` : ' with no role (it may do nothing until given one)';
@@ -71,7 +82,7 @@ async function main(argv: string[]): Promise<number> {
     }
     case 'role:list':
       return withDatabase(async (knex) => {
-        await migrateLatest(knex);
+        await migrateUnderLock(knex);
         await syncPermissions(knex, loadResources());
         const roles = await knex('roles')
           .orderBy('roles.id')
@@ -101,7 +112,7 @@ async function main(argv: string[]): Promise<number> {
       const only = rest.find((arg) => !arg.startsWith('-'));
       const registry = loadResources();
       return withDatabase(async (knex) => {
-        await migrateLatest(knex);
+        await migrateUnderLock(knex);
         const migration = generateMigration(registry, await readSchemaBounds(knex, registry), await listTables(knex), only);
         if (!migration) {
           console.log('Nothing to add: the database has every table and column the definitions need.');
@@ -163,6 +174,19 @@ function userOptions(args: string[]): { email: string; name: string; password?: 
   return { email: values.email, name: values.name, password: values.password, roles: values.role };
 }
 
+/** What the seed added (nothing: a line saying so only when `always`), and a generated password, shown once. */
+function printSeeded(result: SeedResult, always: boolean): void {
+  const added = Object.entries(result.added).filter(([, count]) => count > 0);
+  if (added.length > 0) console.log(`Seeded: ${added.map(([what, count]) => `${count} ${what}`).join(', ')}.`);
+  else if (always) console.log('Nothing to seed: the reference data is already there.');
+  if (result.admin?.generatedPassword) console.log(`Administrator created: ${result.admin.email} / ${result.admin.generatedPassword}  (shown once)`);
+}
+
+/** The migrations, one process at a time (a service may be starting meanwhile). */
+function migrateUnderLock(knex: ReturnType<typeof createKnex>): Promise<string[]> {
+  return withStartupLock(knex, () => migrateLatest(knex), loadConfig().startupWaitSeconds * 1000);
+}
+
 async function withDatabase(work: (knex: ReturnType<typeof createKnex>, config: ReturnType<typeof loadConfig>) => Promise<void>): Promise<number> {
   const config = loadConfig();
   const knex = createKnex(config.database);
@@ -177,7 +201,14 @@ async function withDatabase(work: (knex: ReturnType<typeof createKnex>, config: 
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error) => {
-    if (error instanceof ConfigError || error instanceof DefinitionError || error instanceof UserExistsError || error instanceof UnknownRoleError) console.error(error.message);
+    if (
+      error instanceof ConfigError ||
+      error instanceof DefinitionError ||
+      error instanceof UserExistsError ||
+      error instanceof UnknownRoleError ||
+      error instanceof StartupLockTimeout
+    )
+      console.error(error.message);
     else console.error(error);
     process.exit(1);
   },

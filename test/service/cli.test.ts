@@ -87,11 +87,13 @@ cli.after(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-cli('migrate applies the migrations, then has nothing to migrate', async () => {
+cli('migrate (the release step) applies the migrations and seeds, then has nothing to do', async () => {
   const first = await erp(['migrate']);
   assert.is(first.code, 0, first.stderr);
   assert.match(first.stdout, /^Applied \d+ migration\(s\):/);
   assert.match(first.stdout, /create_users_and_tokens/);
+  assert.match(first.stdout, /^Seeded: .*\b1 users\b/m);
+  assert.match(first.stdout, /^Administrator created: admin@example\.com \/ \S+ {2}\(shown once\)$/m);
   assert.ok(existsSync(dbFile), 'the database file is created');
   const second = await erp(['migrate']);
   assert.is(second.code, 0, second.stderr);
@@ -99,14 +101,15 @@ cli('migrate applies the migrations, then has nothing to migrate', async () => {
 });
 
 cli('seed prints what it added and the generated password, which logs in', async () => {
-  const run = await erp(['seed']);
+  const file = join(dir, 'seeded.sqlite');
+  const run = await erp(['seed'], {}, file);
   assert.is(run.code, 0, run.stderr);
   const seeded = /^Seeded: (.*)\.$/m.exec(run.stdout);
   assert.ok(seeded, run.stdout);
   for (const what of ['users', 'currencies', 'countries', 'states', 'companies', 'uoms']) assert.match(seeded![1]!, new RegExp(`\\b[1-9]\\d* ${what}\\b`));
   const admin = /^Administrator created: admin@example\.com \/ (\S+) {2}\(shown once\)$/m.exec(run.stdout);
   assert.ok(admin, run.stdout);
-  const hash = await withDatabase(async (knex) => (await knex('users').where('email', 'admin@example.com').first('password')).password as string);
+  const hash = await withDatabase(async (knex) => (await knex('users').where('email', 'admin@example.com').first('password')).password as string, file);
   assert.ok(await verifyPassword(admin![1]!, hash), 'the printed password is the stored one');
 });
 

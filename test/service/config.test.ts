@@ -63,6 +63,9 @@ test('values that are set are used', () => {
     TRUST_PROXY: 'yes',
     REDIS_URL: 'redis://127.0.0.1:6379',
     LIST_COUNT_AHEAD: '500',
+    MIGRATE_ON_START: 'false',
+    STARTUP_WAIT: '90s',
+    CLEANUP_INTERVAL: '1h',
   });
   assert.equal(config, {
     port: 8080,
@@ -84,6 +87,9 @@ test('values that are set are used', () => {
     logLevel: 'warn',
     listCountAhead: 500,
     trustProxy: true,
+    migrateOnStart: false,
+    startupWaitSeconds: 90,
+    cleanupIntervalSeconds: 3600,
   });
 });
 
@@ -154,8 +160,20 @@ test('mysql:// URLs: user, encoded password, host, port and database', () => {
     password: 'p@ss:w/rd#%',
     database: 'erp_prod',
     poolMax: 12,
+    causalReads: true,
   });
   assert.is(config.jwtSecret, SECRET);
+});
+
+test('DB_CAUSAL_READS=off leaves Galera sessions without causal reads; anything but auto or off is refused', () => {
+  const config = loadConfig({ DATABASE_URL: 'mysql://erp@db.example.com/erp', JWT_SECRET: SECRET, DB_CAUSAL_READS: 'off' });
+  assert.is(config.database.client === 'mysql' && config.database.causalReads, false);
+  assert.throws(() => loadConfig({ DATABASE_URL: 'mysql://erp@db.example.com/erp', JWT_SECRET: SECRET, DB_CAUSAL_READS: 'sometimes' }), /DB_CAUSAL_READS must be one of auto, off/);
+});
+
+test('CLEANUP_INTERVAL=0 turns the periodic clean-up off; MIGRATE_ON_START takes true or false only', () => {
+  assert.is(loadConfig({ CLEANUP_INTERVAL: '0' }).cleanupIntervalSeconds, 0);
+  assert.throws(() => loadConfig({ MIGRATE_ON_START: 'later' }), /MIGRATE_ON_START must be true or false/);
 });
 
 test('DB_POOL_MAX sizes the MySQL pool of each process', async () => {

@@ -149,5 +149,25 @@ for (const target of databaseTargets()) {
     );
   });
 
+  test('a sequence set back by hand cannot make a name twice: 409, and nothing is written', async () => {
+    const created = await post('/inventories/receipts', { moves: [{ product_id: ids.flour, product_uom_qty: 1 }] });
+    assert.is(created.status, 201, created.text);
+    const code = `inventories.operation_type.${created.body.data.operation_type_id}`;
+    const sequence = await app.knex('sequences').where({ code, company_id: created.body.data.company_id }).first('next_number');
+    await app
+      .knex('sequences')
+      .where({ code, company_id: created.body.data.company_id })
+      .update({ next_number: Number(sequence.next_number) - 1 });
+    const before = Number((await app.knex('inventories_moves').count({ n: '*' }).first())!.n);
+    const again = await post('/inventories/receipts', { moves: [{ product_id: ids.flour, product_uom_qty: 1 }] });
+    assert.is(again.status, 409, again.text);
+    assert.equal(await app.knex('inventories_operations').where('name', created.body.data.name).pluck('id'), [created.body.data.id], "the name stays one document's");
+    assert.is(Number((await app.knex('inventories_moves').count({ n: '*' }).first())!.n), before, 'no move written');
+    await app
+      .knex('sequences')
+      .where({ code, company_id: created.body.data.company_id })
+      .update({ next_number: Number(sequence.next_number) });
+  });
+
   test.run();
 }
