@@ -1,58 +1,22 @@
-// The service as an operator runs it: real processes (`node src/main.ts`). Three processes
-// starting together on a fresh MySQL/MariaDB database seed it once; SIGTERM lets a request in
-// flight finish and exits 0.
-import { spawn, type ChildProcess } from 'node:child_process';
+// The service as an operator runs it: real processes (`node src/main.ts`) sharing one database.
+// Processes starting together prepare the database once; with MIGRATE_ON_START=false they wait for
+// the release step (`npm run erp -- migrate`); SIGTERM lets a request in flight finish and exits 0.
+// On MySQL/MariaDB, two processes with one If-Match or one Idempotency-Key decide as one would.
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import knexFactory from 'knex';
+import { promisify } from 'node:util';
+import knexFactory, { type Knex } from 'knex';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseDatabaseUrl } from '../../src/config.ts';
 import { createKnex } from '../../src/db.ts';
+import { call, loginTo, PROCESS_ADMIN, PROCESS_SECRET, startService, statusCounts, type ServiceProcess } from '../helpers/service-process.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const SECRET = 'processes-secret-processes-secret-0123456';
-
-interface Running {
-  child: ChildProcess;
-  baseUrl: string;
-  exited: Promise<number>;
-}
-
-/** Starts `node src/main.ts` and waits for its "listening" line. */
-function start(env: Record<string, string>): Promise<Running> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, PORT: '0', LOG_LEVEL: 'warn', JWT_SECRET: SECRET, ADMIN_PASSWORD: 'processes-password', RATE_LIMIT_MAX: '100000', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const exited = new Promise<number>((resolve) => child.once('exit', (code) => resolve(code ?? -1)));
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no start within 90 s:\n${output}`)), 90_000);
-    child.stdout!.on('data', (chunk) => {
-      output += String(chunk);
-      const match = /listening on (http:\/\/[^/\s]+)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve({ child, baseUrl: match[1]!, exited });
-      }
-    });
-    child.stderr!.on('data', (chunk) => (output += String(chunk)));
-    void exited.then((code) => reject(new Error(`exited with ${code} before listening:\n${output}`)));
-  });
-}
-
-async function login(baseUrl: string): Promise<string> {
-  const response = await fetch(`${baseUrl}/admin/api/v1/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: 'admin@example.com', password: 'processes-password' }),
-  });
-  return ((await response.json()) as { token: string }).token;
-}
+const API = '/admin/api/v1';
 
 const test = suite('processes');
 const dirs: string[] = [];
@@ -61,75 +25,161 @@ test.after(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-test('SIGTERM lets the request in flight finish, then the process exits 0', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'erp-shutdown-'));
+function sqliteFile(name: string): string {
+  const dir = mkdtempSync(join(tmpdir(), `erp-${name}-`));
   dirs.push(dir);
-  const running = await start({ DATABASE_URL: `sqlite:${join(dir, 'erp.sqlite')}` });
-  const token = await login(running.baseUrl);
+  return join(dir, 'erp.sqlite');
+}
+
+/** `npm run erp -- <args>` on the given database. */
+function erp(args: string[], databaseUrl: string) {
+  return promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: databaseUrl, JWT_SECRET: PROCESS_SECRET, ADMIN_PASSWORD: PROCESS_ADMIN.password },
+  });
+}
+
+async function expectOnce(db: Knex): Promise<void> {
+  assert.equal(await db('users').pluck('email'), ['admin@example.com'], 'one administrator');
+  assert.is(Number((await db('companies').count({ n: '*' }).first())!.n), 1, 'one company');
+  assert.is(Number((await db('knex_migrations_lock').count({ n: '*' }).first())!.n), 1, "knex's lock table holds one row");
+  for (const [table, column] of [
+    ['currencies', 'name'],
+    ['countries', 'code'],
+    ['unit_of_measure_categories', 'name'],
+    ['permissions', 'name'],
+    ['inventories_locations', 'full_name'],
+    ['inventories_operation_types', 'name'],
+    ['knex_migrations', 'name'],
+  ] as const) {
+    const doubles = await db(table).select(column).count({ n: '*' }).groupBy(column).havingRaw('COUNT(*) > 1');
+    assert.equal(doubles, [], `no ${table} twice`);
+  }
+}
+
+test('SIGTERM lets the request in flight finish, then the process exits 0', async () => {
+  const file = sqliteFile('shutdown');
+  const running = await startService({ DATABASE_URL: `sqlite:${file}` });
+  const token = await loginTo(running.baseUrl);
   const lines = Array.from({ length: 1000 }, (_, i) => ({ product_id: 1, product_qty: 1 + (i % 5), price_unit: 10 }));
-  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-  const product = await fetch(`${running.baseUrl}/admin/api/v1/products/products`, {
-    method: 'POST',
-    headers,
-    body: JSON.stringify({ type: 'goods', name: 'Shutdown', price: 1, category_id: 1 }),
-  });
-  const productId = ((await product.json()) as { data: { id: number } }).data.id;
-  const partner = await fetch(`${running.baseUrl}/admin/api/v1/partners/partners`, {
-    method: 'POST',
-    headers,
-    body: JSON.stringify({ account_type: 'company', name: 'Shutdown customer' }),
-  });
-  const partnerId = ((await partner.json()) as { data: { id: number } }).data.id;
-  const inFlight = fetch(`${running.baseUrl}/admin/api/v1/sales/orders`, {
-    method: 'POST',
-    headers,
-    body: JSON.stringify({ partner_id: partnerId, payment_term_id: 1, date_order: '2026-11-23', lines: lines.map((line) => ({ ...line, product_id: productId })) }),
+  const product = await call(running.baseUrl, 'POST', `${API}/products/products`, { token, body: { type: 'goods', name: 'Shutdown', price: 1, category_id: 1 } });
+  const partner = await call(running.baseUrl, 'POST', `${API}/partners/partners`, { token, body: { account_type: 'company', name: 'Shutdown customer' } });
+  const inFlight = call(running.baseUrl, 'POST', `${API}/sales/orders`, {
+    token,
+    body: { partner_id: partner.body.data.id, payment_term_id: 1, date_order: '2026-11-23', lines: lines.map((line) => ({ ...line, product_id: product.body.data.id })) },
   });
   await new Promise((resolve) => setTimeout(resolve, 20));
   running.child.kill('SIGTERM');
-  const response = await inFlight;
-  assert.is(response.status, 201, 'the request in flight completed');
+  assert.is((await inFlight).status, 201, 'the request in flight completed');
   assert.is(await running.exited, 0);
-  const knex = createKnex({ client: 'sqlite', filename: join(dir, 'erp.sqlite') });
+  const knex = createKnex({ client: 'sqlite', filename: file });
   assert.is(Number((await knex('sales_order_lines').count({ n: '*' }).first())!.n), 1000, 'and its lines were all written');
   await knex.destroy();
 });
 
+test('three processes starting together on a fresh SQLite file prepare it once, and all serve', async () => {
+  const file = sqliteFile('together');
+  const processes = await Promise.all([1, 2, 3].map(() => startService({ DATABASE_URL: `sqlite:${file}` })));
+  try {
+    const knex = createKnex({ client: 'sqlite', filename: file });
+    await expectOnce(knex);
+    await knex.destroy();
+    for (const running of processes) assert.is((await call(running.baseUrl, 'GET', '/health')).status, 200);
+  } finally {
+    for (const running of processes) assert.is(await running.stop(), 0);
+  }
+});
+
+test('MIGRATE_ON_START=false: a process waits for the release step, then serves', async () => {
+  const file = sqliteFile('release');
+  const waiting = startService({ DATABASE_URL: `sqlite:${file}`, MIGRATE_ON_START: 'false' });
+  let listening = false;
+  void waiting.then(() => (listening = true)).catch(() => {});
+  await new Promise((resolve) => setTimeout(resolve, 3000));
+  assert.not.ok(listening, 'it does not serve an unprepared database');
+  const release = await erp(['migrate'], `sqlite:${file}`);
+  assert.match(release.stdout, /^Applied \d+ migration\(s\):/);
+  const running = await waiting;
+  try {
+    assert.is((await call(running.baseUrl, 'GET', '/health')).status, 200);
+    await loginTo(running.baseUrl);
+  } finally {
+    assert.is(await running.stop(), 0);
+  }
+});
+
+test('MIGRATE_ON_START=false without the release step: the process gives up with a message saying what to run', async () => {
+  const file = sqliteFile('no-release');
+  const error = await startService({ DATABASE_URL: `sqlite:${file}`, MIGRATE_ON_START: 'false', STARTUP_WAIT: '2' }).then(
+    () => undefined,
+    (reason: Error) => reason,
+  );
+  assert.ok(error, 'it did not start');
+  assert.match(error!.message, /exited with 1/);
+  assert.match(error!.message, /run the release step, npm run erp -- migrate/);
+});
+
 const mysqlUrl = process.env.TEST_MYSQL_DATABASE_URL;
 if (mysqlUrl) {
-  test('three processes starting together on a fresh database seed it once', async () => {
-    const config = parseDatabaseUrl(mysqlUrl);
-    if (config.client !== 'mysql') return;
-    const admin = knexFactory({ client: 'mysql2', connection: { host: config.host, port: config.port, user: config.user, password: config.password } });
-    const name = `${config.database}_boot`;
+  const config = parseDatabaseUrl(mysqlUrl);
+  if (config.client !== 'mysql') throw new Error('TEST_MYSQL_DATABASE_URL is a mysql:// URL');
+  const server = { host: config.host, port: config.port, user: config.user, password: config.password };
+  let admin: Knex;
+  let url: string;
+  let name: string;
+  let processes: ServiceProcess[] = [];
+  let tokens: string[] = [];
+
+  test('three processes starting together on a fresh MySQL/MariaDB database prepare it once; a restart starts normally', async () => {
+    admin = knexFactory({ client: 'mysql2', connection: server });
+    name = `${config.database}_boot`;
     await admin.raw(`DROP DATABASE IF EXISTS \`${name}\``);
     await admin.raw(`CREATE DATABASE \`${name}\``);
-    const url = new URL(mysqlUrl);
-    url.pathname = `/${name}`;
-    const processes = await Promise.all([1, 2, 3].map(() => start({ DATABASE_URL: url.toString() })));
-    try {
-      const db = knexFactory({ client: 'mysql2', connection: { host: config.host, port: config.port, user: config.user, password: config.password, database: name } });
-      assert.equal(await db('users').pluck('email'), ['admin@example.com'], 'one administrator');
-      assert.is(Number((await db('companies').count({ n: '*' }).first())!.n), 1, 'one company');
-      for (const [table, column] of [
-        ['currencies', 'name'],
-        ['countries', 'code'],
-        ['unit_of_measure_categories', 'name'],
-        ['permissions', 'name'],
-        ['inventories_locations', 'full_name'],
-        ['inventories_operation_types', 'name'],
-      ] as const) {
-        const doubles = await db(table).select(column).count({ n: '*' }).groupBy(column).havingRaw('COUNT(*) > 1');
-        assert.equal(doubles, [], `no ${table} twice`);
-      }
-      await db.destroy();
-      for (const running of processes) assert.is((await fetch(`${running.baseUrl}/health`)).status, 200);
-    } finally {
-      for (const running of processes) running.child.kill('SIGTERM');
-      for (const running of processes) assert.is(await running.exited, 0);
-      await admin.raw(`DROP DATABASE IF EXISTS \`${name}\``);
-      await admin.destroy();
+    const target = new URL(mysqlUrl);
+    target.pathname = `/${name}`;
+    url = target.toString();
+    processes = await Promise.all([1, 2, 3].map(() => startService({ DATABASE_URL: url })));
+    const db = knexFactory({ client: 'mysql2', connection: { ...server, database: name } });
+    await expectOnce(db);
+    await db.destroy();
+    for (const running of processes) assert.is((await call(running.baseUrl, 'GET', '/health')).status, 200);
+    assert.is(await processes[2]!.stop(), 0);
+    processes[2] = await startService({ DATABASE_URL: url });
+    tokens = await Promise.all(processes.map((running) => loginTo(running.baseUrl)));
+  });
+
+  test('two PUTs with the same If-Match through two processes at once, 20 times: one 200 and one 412 each time', async () => {
+    const created = await call(processes[0]!.baseUrl, 'POST', `${API}/inventories/tags`, { token: tokens[0], body: { name: 'If-Match processes' } });
+    assert.is(created.status, 201, JSON.stringify(created.body));
+    const path = `${API}/inventories/tags/${created.body.data.id}`;
+    for (let round = 0; round < 20; round++) {
+      const etag = (await call(processes[0]!.baseUrl, 'GET', path, { token: tokens[0] })).headers.etag as string;
+      const names = [`first ${round}`, `second ${round}`];
+      const answers = await Promise.all(names.map((tag, i) => call(processes[i]!.baseUrl, 'PUT', path, { token: tokens[i], body: { name: tag }, headers: { 'if-match': etag } })));
+      assert.equal(answers.map((answer) => answer.status).sort(), [200, 412], `round ${round}: ${answers.map((a) => `${a.status} ${JSON.stringify(a.body)}`).join(' | ')}`);
+      const winner = names[answers.findIndex((answer) => answer.status === 200)];
+      assert.is((await call(processes[1]!.baseUrl, 'GET', path, { token: tokens[1] })).body.data.name, winner, 'the stored name is the winner');
     }
+  });
+
+  test('one Idempotency-Key sent to two processes at once: one record, the same answer twice', async () => {
+    for (let round = 0; round < 5; round++) {
+      const body = { name: `Idempotent processes tag ${round}` };
+      const answers = await Promise.all(
+        [0, 1].map((i) => call(processes[i]!.baseUrl, 'POST', `${API}/inventories/tags`, { token: tokens[0], body, headers: { 'idempotency-key': `processes-${round}` } })),
+      );
+      assert.equal(statusCounts(answers), { 201: 2 }, answers.map((a) => JSON.stringify(a.body)).join(' | '));
+      assert.is(answers[0]!.body.data.id, answers[1]!.body.data.id, 'the same record');
+      const db = knexFactory({ client: 'mysql2', connection: { ...server, database: name } });
+      assert.is(Number((await db('inventories_tags').where('name', body.name).count({ n: '*' }).first())!.n), 1, 'written once');
+      await db.destroy();
+    }
+  });
+
+  test('the MySQL processes stop cleanly', async () => {
+    for (const running of processes) assert.is(await running.stop(), 0);
+    await admin.raw(`DROP DATABASE IF EXISTS \`${name}\``);
+    await admin.destroy();
   });
 }
 
