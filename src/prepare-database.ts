@@ -3,7 +3,7 @@
 // under the start-up lock unless MIGRATE_ON_START=false; then `npm run erp -- migrate` is the
 // release step that does it, and the processes wait for it to be done.
 import type { Knex } from 'knex';
-import type { Registry } from '../engine/index.ts';
+import { retryConflicts, type Registry } from '../engine/index.ts';
 import type { Config } from './config.ts';
 import { migrateLatest, pendingMigrations } from './migrate.ts';
 import { seed, type SeedResult } from './seed/index.ts';
@@ -19,7 +19,9 @@ export function prepareDatabase(knex: Knex, config: Config, registry?: Registry)
     knex,
     async () => {
       const migrations = await migrateLatest(knex);
-      return { migrations, ...(await seed(knex, config, registry)) };
+      // Each step of the seed adds only what is missing: after a write conflict with a request
+      // served meanwhile (another node's), the whole seed runs again.
+      return { migrations, ...(await retryConflicts(() => seed(knex, config, registry))) };
     },
     config.startupWaitSeconds * 1000,
   );
