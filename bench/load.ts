@@ -158,9 +158,14 @@ export async function measure(scenario: Scenario, bases: string[], token: string
   };
 }
 
-/** The UOM show, list and create of a bench data set (category 7 of `prepareBenchDatabase`'s). */
+/**
+ * The UOM show and list of a bench data set's category 7, and creates in category 8: a later
+ * list (another setup's, on the same data) then reads the same rows.
+ */
 export async function uomScenarios(base: string, token: string): Promise<Scenario[]> {
-  const category = (await benchCall(base, 'GET', '/support/uom-categories?filter[name]=Bench category 7', token)).data[0].id;
+  const categoryNamed = async (name: string) => (await benchCall(base, 'GET', `/support/uom-categories?filter[name]=${name}`, token)).data[0].id;
+  const category = await categoryNamed('Bench category 7');
+  const createIn = await categoryNamed('Bench category 8');
   const uoms = (await benchCall(base, 'GET', `/support/uom-categories/${category}/uoms?per_page=1&page=34`, token)).data;
   return [
     { name: 'UOM show', path: `/support/uom-categories/${category}/uoms/${uoms[0].id}` },
@@ -168,8 +173,8 @@ export async function uomScenarios(base: string, token: string): Promise<Scenari
     {
       name: 'UOM create',
       method: 'POST',
-      path: `/support/uom-categories/${category}/uoms`,
-      body: (n) => ({ type: 'bigger', name: `kg bench ${n} ${Math.random().toString(36).slice(2, 8)}`, factor: 1000, rounding: 0.01, category_id: category }),
+      path: `/support/uom-categories/${createIn}/uoms`,
+      body: (n) => ({ type: 'bigger', name: `kg bench ${n} ${Math.random().toString(36).slice(2, 8)}`, factor: 1000, rounding: 0.01, category_id: createIn }),
     },
   ];
 }
