@@ -12,11 +12,11 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { bumpAccessVersion } from '../src/access/access-version.ts';
-import { loadConfig } from '../src/config.ts';
-import { createKnex } from '../src/db.ts';
-import { migrateLatest } from '../src/migrate.ts';
+import { loadConfig } from '../src/app/config.ts';
+import { createKnex } from '../src/database/connection.ts';
+import { migrateLatest } from '../src/database/migrations.ts';
 import { seed } from '../src/seed/index.ts';
-import { buildServer } from '../src/server.ts';
+import { buildServer } from '../src/app/build-app.ts';
 
 const { values: options } = parseArgs({
   options: { duration: { type: 'string', default: '10' }, rounds: { type: 'string', default: '3' }, connections: { type: 'string', default: '20' } },

@@ -6,10 +6,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import knexFactory from 'knex';
-import { loadConfig } from '../src/config.ts';
-import { createKnex } from '../src/db.ts';
-import { migrateLatest } from '../src/migrate.ts';
-import { PROJECT_ROOT } from '../src/paths.ts';
+import { loadConfig } from '../src/app/config.ts';
+import { createKnex } from '../src/database/connection.ts';
+import { migrateLatest } from '../src/database/migrations.ts';
+import { PROJECT_ROOT } from '../src/app/paths.ts';
 import { seed } from '../src/seed/index.ts';
 
 export const BENCH_PASSWORD = 'bench-password';

@@ -1,14 +1,10 @@
 // A benchmark server: the real service on DATABASE_URL, with the authorization check on, or off
 // (BENCH_POLICY=allow-all: every request allowed, every row visible) to measure what it costs.
-// Never used in production: `npm start` always runs src/policy.ts.
-// The heap is limited as src/main.ts limits it, before the service's modules load.
+// Never used in production: `npm start` always runs src/access/policy.ts.
 import type { Policy } from '../engine/index.ts';
-import { letYoungGenerationGrow, limitHeapGrowth } from '../src/heap.ts';
-
-limitHeapGrowth();
-const { loadConfig } = await import('../src/config.ts');
-const { createKnex } = await import('../src/db.ts');
-const { buildServer } = await import('../src/server.ts');
+import { loadConfig } from '../src/app/config.ts';
+import { createKnex } from '../src/database/connection.ts';
+import { buildServer } from '../src/app/build-app.ts';
 
 const allowAll: Policy = { authorize: () => true, rowScope: () => undefined, checkValues: () => undefined };
 
@@ -16,7 +12,6 @@ const config = loadConfig({ ...process.env, LOG_LEVEL: 'warn', RATE_LIMIT_MAX: '
 const knex = createKnex(config.database);
 const app = await buildServer({ config, knex, jwtSecret: config.jwtSecret!, policy: process.env.BENCH_POLICY === 'allow-all' ? allowAll : undefined });
 await app.listen({ port: config.port, host: '127.0.0.1' });
-letYoungGenerationGrow();
 process.send?.('ready');
 process.once('SIGTERM', async () => {
   await app.close();

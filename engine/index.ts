@@ -3,7 +3,7 @@ export { loadRegistry, Registry } from './definition/registry.ts';
 export { DefinitionError } from './definition/definition-error.ts';
 export { registerResources } from './routes/register-resources.ts';
 export { discardOnNodeError, isDatabaseUnavailable, isDiscarded, isNodeUnavailable, isWriteConflict } from './sql/database-errors.ts';
-export { DATABASE_BUSY, DatabaseBusyError, DEFAULT_RETRY, inTransaction, retryConflicts, retryCounts, type RetryPolicy } from './sql/retry.ts';
+export { DatabaseBusyError, DEFAULT_RETRY, inTransaction, retryConflicts, retryCounts, type RetryPolicy } from './sql/retry.ts';
 export { createStatements, OPENS_REQUEST, SQLITE_PAGE_CACHE_KIB, type Row, type StatementOptions, type Statements } from './sql/statements.ts';
 export { AUTH_COLUMN_PREFIX, checkAlone, type AuthenticationCheck, type PendingAuthentication } from './routes/pending-authentication.ts';
 export { quote } from './sql/quote.ts';
@@ -18,6 +18,7 @@ export type { Behaviours, AuthUser, Hook, BatchHook, HookContext, ComputedField,
 export type { EngineDeps, Policy, AccessCheck, RowScope } from './routes/runtime.ts';
 export { permissionCatalogue, permissionName, type PermissionEntry } from './definition/access.ts';
 export type { ResourceDef, FieldDef } from './definition/types.ts';
+export { ERROR_MESSAGES } from './errors/messages.ts';
 export { ActionRefusedError, HttpError, NotFoundError, UnauthenticatedError, ForbiddenError, ValidationError, BadRequestError, type FieldErrors } from './errors/http-errors.ts';
 export { nowTimestamp, formatTimestamp } from './serialize/formats.ts';
 export * from './docs/index.ts';

@@ -1,5 +1,5 @@
 // Idempotency-Key: a POST sent again with the same key by the same user within 24 hours gets the
-// stored answer instead of writing twice (src/idempotency.ts).
+// stored answer instead of writing twice (src/http/idempotency.ts).
 import type { Knex } from 'knex';
 import { foreignId } from './helpers.ts';
 

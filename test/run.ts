@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import knexFactory from 'knex';
 import { parse } from 'uvu/parse';
 import { run } from 'uvu/run';
-import { parseDatabaseUrl } from '../src/config.ts';
+import { parseDatabaseUrl } from '../src/app/config.ts';
 import { closeSharedApps } from './helpers/app.ts';
 
 async function main(): Promise<number> {

@@ -4,7 +4,8 @@ import type { HTTPMethods } from 'fastify';
 import type { Operation } from '../definition/format.ts';
 import type { Registry } from '../definition/registry.ts';
 import type { FilterDef, ResourceDef } from '../definition/types.ts';
-import { NOT_FOUND_MESSAGE, ValidationError } from '../errors/http-errors.ts';
+import { ValidationError } from '../errors/http-errors.ts';
+import { ERROR_MESSAGES } from '../errors/messages.ts';
 import { DEFAULT_PER_PAGE, MAX_PAGE, MAX_PER_PAGE } from '../list/parse-list-query.ts';
 import { routeTable, type RouteSpec } from '../routes/route-table.ts';
 import { writableFields } from '../schema/body-schemas.ts';
@@ -16,17 +17,9 @@ import { listExample, ref, schemaNames, SHARED, type JsonSchema } from './schema
 export type OperationObject = Record<string, any>;
 export type PathItems = Record<string, Record<string, OperationObject>>;
 
-export const MESSAGES = {
-  unauthenticated: 'Unauthenticated.',
-  forbidden: 'This action is unauthorized.',
-  tooMany: 'Too many requests. Retry in 1 minute.',
-  server: 'Server error occurred.',
-  invalidJson: 'The request body is not valid JSON.',
-  tooLarge: 'The request body is too large.',
-  mediaType: 'Unsupported content type: send application/json.',
-};
+const MESSAGES = ERROR_MESSAGES;
 
-/** The header that makes a POST safe to retry (src/idempotency.ts). */
+/** The header that makes a POST safe to retry (src/http/idempotency.ts). */
 export const IDEMPOTENCY_KEY = {
   name: 'Idempotency-Key',
   in: 'header',
@@ -56,7 +49,7 @@ export function sharedResponses(): Record<string, JsonSchema> {
   return {
     Unauthenticated: error('No token, or an expired, revoked or invalid one.', MESSAGES.unauthenticated),
     Forbidden: error('The authenticated user may not do this.', MESSAGES.forbidden),
-    TooManyRequests: error('Past the rate limit: wait as `Retry-After` says.', MESSAGES.tooMany, {
+    TooManyRequests: error('Past the rate limit: wait as `Retry-After` says.', MESSAGES.tooManyRequests('1 minute'), {
       'Retry-After': { $ref: '#/components/headers/Retry-After' },
       ...rateLimitHeaders(),
     }),
@@ -64,19 +57,19 @@ export function sharedResponses(): Record<string, JsonSchema> {
       description: 'An unexpected fault; the details are only in the log, under the request id the body names.',
       content: { 'application/json': { schema: ref(SHARED.error), example: { message: MESSAGES.server, request_id: '7f1c2b5e-8d1a-4c3e-9b6f-2a4d5e6f7a8b' } } },
     },
-    ServiceUnavailable: error('The database cannot be reached right now: retry after `Retry-After` seconds.', 'The database is not available right now. Retry in a moment.', {
+    ServiceUnavailable: error('The database cannot be reached, or is too busy with concurrent changes, right now: retry after `Retry-After` seconds.', MESSAGES.databaseUnavailable, {
       'Retry-After': { $ref: '#/components/headers/Retry-After' },
     }),
     PayloadTooLarge: error('The request body is over 1 MiB.', MESSAGES.tooLarge),
     UnsupportedMediaType: error('A request body that is not `application/json`.', MESSAGES.mediaType),
     MethodNotAllowed: error(
       'A known path asked with a method it does not support; `Allow` lists those it does.',
-      'The DELETE method is not supported for this route. Supported methods: GET, HEAD.',
+      MESSAGES.methodNotAllowed('DELETE', ['GET', 'HEAD']),
       {
         Allow: { $ref: '#/components/headers/Allow' },
       },
     ),
-    NotFound: error('No such path, or no such record (also a record under another parent, or a trashed one).', NOT_FOUND_MESSAGE),
+    NotFound: error('No such path, or no such record (also a record under another parent, or a trashed one).', MESSAGES.notFound),
   };
 }
 
@@ -195,7 +188,7 @@ export function resourceOperation(def: ResourceDef, route: RouteSpec, registry: 
   responses[401] = { $ref: '#/components/responses/Unauthenticated' };
   responses[403] = { $ref: '#/components/responses/Forbidden' };
   if (route.path.includes('{')) {
-    error(404, def.parent ? `No such ${label}, or no such parent ${registry.get(def.parent.resource).label}.` : `No such ${label}.`, { message: NOT_FOUND_MESSAGE });
+    error(404, def.parent ? `No such ${label}, or no such parent ${registry.get(def.parent.resource).label}.` : `No such ${label}.`, { message: MESSAGES.notFound });
   }
   if (op === 'create' || op === 'update' || op === 'delete' || op === 'forceDelete') {
     error(409, conflictDescription(op), { message: conflictExample(def, registry, op) });
@@ -262,7 +255,7 @@ function actionOperation(def: ResourceDef, route: RouteSpec, registry: Registry,
       400: { description: badRequestDescription('show'), content: jsonContent(ref(SHARED.error), { message: badRequestExample(def, 'show') }) },
       401: { $ref: '#/components/responses/Unauthenticated' },
       403: { $ref: '#/components/responses/Forbidden' },
-      404: { description: `No such ${lowerLabel(def.label)}.`, content: jsonContent(ref(SHARED.error), { message: NOT_FOUND_MESSAGE }) },
+      404: { description: `No such ${lowerLabel(def.label)}.`, content: jsonContent(ref(SHARED.error), { message: MESSAGES.notFound }) },
       422: {
         description: 'The record’s state does not allow the action, or the stock or data it needs is not there; nothing was changed.',
         content: jsonContent({ anyOf: [ref(SHARED.error), ref(SHARED.validationError)] }, { message: action.refused ?? 'The action cannot be run on this record now.' }),

@@ -3,15 +3,17 @@
 import type { FastifyError, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { settleAuthentication } from '../routes/pending-authentication.ts';
 import { isDatabaseUnavailable } from '../sql/database-errors.ts';
-import { HttpError, NOT_FOUND_MESSAGE } from './http-errors.ts';
+import { HttpError } from './http-errors.ts';
+import { ERROR_MESSAGES } from './messages.ts';
 
+/** Fastify's own client errors, in the API's words. */
 const CLIENT_MESSAGES: Record<string, string> = {
-  FST_ERR_CTP_INVALID_JSON_BODY: 'The request body is not valid JSON.',
-  FST_ERR_CTP_EMPTY_JSON_BODY: 'The request body is empty but the content type says JSON.',
-  FST_ERR_CTP_BODY_TOO_LARGE: 'The request body is too large.',
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'Unsupported content type: send application/json.',
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'The request body does not match its Content-Length.',
-  FST_ERR_BAD_URL: 'The request URL is not valid.',
+  FST_ERR_CTP_INVALID_JSON_BODY: ERROR_MESSAGES.invalidJson,
+  FST_ERR_CTP_EMPTY_JSON_BODY: ERROR_MESSAGES.emptyJson,
+  FST_ERR_CTP_BODY_TOO_LARGE: ERROR_MESSAGES.tooLarge,
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: ERROR_MESSAGES.mediaType,
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: ERROR_MESSAGES.contentLength,
+  FST_ERR_BAD_URL: ERROR_MESSAGES.badUrl,
 };
 
 export async function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
@@ -28,7 +30,7 @@ export async function errorHandler(error: FastifyError, request: FastifyRequest,
     return reply.code(error.statusCode).headers(error.headers).send(error.body());
   }
   if (error instanceof SyntaxError && (error as FastifyError).statusCode === 400) {
-    return reply.code(400).send({ message: CLIENT_MESSAGES.FST_ERR_CTP_INVALID_JSON_BODY });
+    return reply.code(400).send({ message: ERROR_MESSAGES.invalidJson });
   }
   const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500) {
@@ -36,14 +38,12 @@ export async function errorHandler(error: FastifyError, request: FastifyRequest,
   }
   if (isDatabaseUnavailable(error)) {
     request.log.warn({ err: withoutValues(error) }, 'database unavailable');
-    return reply.code(503).header('retry-after', '5').send({ message: DATABASE_UNAVAILABLE });
+    return reply.code(503).header('retry-after', '5').send({ message: ERROR_MESSAGES.databaseUnavailable });
   }
   request.log.error({ err: withoutValues(error) }, 'request failed');
   // The id lets a client's report be matched with this log line.
-  return reply.code(500).send({ message: 'Server error occurred.', request_id: request.id });
+  return reply.code(500).send({ message: ERROR_MESSAGES.server, request_id: request.id });
 }
-
-export const DATABASE_UNAVAILABLE = 'The database is not available right now. Retry in a moment.';
 
 /**
  * What a server fault logs: its type, code, message and stack, with every quoted or numeric literal
@@ -76,9 +76,9 @@ export function notFoundHandler() {
         return reply
           .code(405)
           .header('allow', allowed.join(', '))
-          .send({ message: `The ${request.method} method is not supported for this route. Supported methods: ${allowed.join(', ')}.` });
+          .send({ message: ERROR_MESSAGES.methodNotAllowed(request.method, allowed) });
       }
-      return reply.code(404).send({ message: NOT_FOUND_MESSAGE });
+      return reply.code(404).send({ message: ERROR_MESSAGES.notFound });
     },
   };
 }

@@ -1,4 +1,6 @@
 // Errors a handler throws on purpose; the error handler turns each into its JSON body.
+import { ERROR_MESSAGES } from './messages.ts';
+
 export type FieldErrors = Record<string, string[]>;
 
 export class HttpError extends Error {
@@ -16,23 +18,21 @@ export class HttpError extends Error {
   }
 }
 
-export const NOT_FOUND_MESSAGE = 'The requested resource was not found.';
-
 export class NotFoundError extends HttpError {
-  constructor(message = NOT_FOUND_MESSAGE) {
+  constructor(message: string = ERROR_MESSAGES.notFound) {
     super(404, message);
   }
 }
 
 export class UnauthenticatedError extends HttpError {
   constructor() {
-    super(401, 'Unauthenticated.');
+    super(401, ERROR_MESSAGES.unauthenticated);
   }
 }
 
 export class ForbiddenError extends HttpError {
   constructor() {
-    super(403, 'This action is unauthorized.');
+    super(403, ERROR_MESSAGES.forbidden);
   }
 }
 

@@ -43,7 +43,7 @@ export interface AccessCheck {
 }
 
 /**
- * The single authorization point, implemented by the app (src/policy.ts). Every generated route
+ * The single authorization point, implemented by the app (src/access/policy.ts). Every generated route
  * asks it, in the original's order: a list or create before anything else, a record's operation
  * once the record is found (404 first, then 403).
  */

@@ -7,6 +7,7 @@
 // node leaves) and then lost a race still gets its second chance.
 import type { Knex } from 'knex';
 import { HttpError } from '../errors/http-errors.ts';
+import { ERROR_MESSAGES } from '../errors/messages.ts';
 import { isWriteConflict } from './database-errors.ts';
 
 export interface RetryPolicy {
@@ -19,12 +20,11 @@ export interface RetryPolicy {
 
 export const DEFAULT_RETRY: RetryPolicy = { budgetMs: 1000, firstDelayMs: 4, maxDelayMs: 64 };
 
-export const DATABASE_BUSY = 'The database is too busy with concurrent changes right now. Retry in a moment.';
 
 /** A write that kept losing races for the whole budget: 503, to be tried again in a second. */
 export class DatabaseBusyError extends HttpError {
   constructor() {
-    super(503, DATABASE_BUSY, { 'retry-after': '1' });
+    super(503, ERROR_MESSAGES.databaseBusy, { 'retry-after': '1' });
   }
 }
 

@@ -59,7 +59,7 @@ interface MysqlConnection {
 
 /**
  * Statements kept per MySQL connection; past this many the map starts again. Below mysql2's own
- * cache of the connection (maxPreparedStatements, src/db.ts: 256), so a statement held here is
+ * cache of the connection (maxPreparedStatements, src/database/connection.ts: 256), so a statement held here is
  * always among the most recent that cache has handed out, and never one it has closed.
  */
 const MAX_MYSQL_STATEMENTS = 128;

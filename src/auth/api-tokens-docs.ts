@@ -1,4 +1,4 @@
-// The API reference of the API token routes (src/auth/api-tokens.ts), merged into src/docs.ts.
+// The API reference of the API token routes (src/auth/api-tokens.ts), merged into src/http/api-docs.ts.
 import { IDEMPOTENCY_KEY, rateLimitHeaders, schemaRef as ref, SHARED_SCHEMAS as SHARED, type ServiceDocs } from '../../engine/index.ts';
 import { API_TOKENS_PATH } from './api-tokens.ts';
 

@@ -166,7 +166,7 @@ export function createAuthentication(app: FastifyInstance, knex: Knex, statement
   }
 
   async function authenticateWithFirstRead(request: FastifyRequest): Promise<void> {
-    // An Idempotency-Key is looked up per user before the handler runs (src/idempotency.ts).
+    // An Idempotency-Key is looked up per user before the handler runs (src/http/idempotency.ts).
     if (request.headers['idempotency-key'] !== undefined) return authenticate(request);
     const claims = claimsOf(request);
     const checked = checkedTokens.get(claims.jti);

@@ -5,8 +5,8 @@
 import rateLimit from '@fastify/rate-limit';
 import type { Redis } from 'ioredis';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { HttpError } from '../../engine/index.ts';
-import type { Config } from '../config.ts';
+import { ERROR_MESSAGES, HttpError } from '../../engine/index.ts';
+import type { Config } from '../app/config.ts';
 import { readTokenFromRequest } from './authenticate.ts';
 
 export async function registerRateLimit(app: FastifyInstance, config: Config): Promise<void> {
@@ -28,7 +28,7 @@ export async function registerRateLimit(app: FastifyInstance, config: Config): P
       return `ip:${request.ip}`;
     },
     errorResponseBuilder(_request, context) {
-      return new HttpError(context.statusCode, `Too many requests. Retry in ${context.after}.`);
+      return new HttpError(context.statusCode, ERROR_MESSAGES.tooManyRequests(context.after));
     },
   });
   // App-level hooks run before route-level ones. /health opts out. Login requests count here

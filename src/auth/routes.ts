@@ -2,7 +2,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Knex } from 'knex';
 import { HttpError, ValidationError } from '../../engine/index.ts';
-import type { Config } from '../config.ts';
+import type { Config } from '../app/config.ts';
 import { dummyHash, verifyPassword } from './passwords.ts';
 import { loginLimiter } from './rate-limit.ts';
 import { issueToken, revokeToken } from './tokens.ts';

@@ -92,7 +92,7 @@ export async function revokeToken(knex: Knex, claims: TokenClaims): Promise<void
 
 /**
  * Expired tokens are refused by their signature anyway: their revocations can go. Run by the
- * periodic clean-up (src/housekeeping.ts), not by each logout. Returns how many went.
+ * periodic clean-up (src/database/housekeeping.ts), not by each logout. Returns how many went.
  */
 export async function deleteExpiredRevocations(knex: Knex): Promise<number> {
   return knex('revoked_tokens').where('expires_at', '<', nowTimestamp()).delete();

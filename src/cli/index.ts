@@ -4,19 +4,19 @@ import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { DefinitionError, generateMigration, listTables, missingColumns, readSchemaBounds, routeTable } from '../../engine/index.ts';
-import { ConfigError, loadConfig } from '../config.ts';
-import { createKnex } from '../db.ts';
-import { migrateLatest } from '../migrate.ts';
-import { buildApiDocument, buildApiMarkdown, MARKDOWN_FILE } from '../docs.ts';
+import { ConfigError, loadConfig } from '../app/config.ts';
+import { createKnex } from '../database/connection.ts';
+import { migrateLatest } from '../database/migrations.ts';
+import { buildApiDocument, buildApiMarkdown, MARKDOWN_FILE } from '../http/api-docs.ts';
 import { seedDemo } from '../seed/demo.ts';
 import type { SeedResult } from '../seed/index.ts';
-import { cleanUp } from '../housekeeping.ts';
-import { prepareDatabase } from '../prepare-database.ts';
-import { StartupLockTimeout, withStartupLock } from '../startup-lock.ts';
-import { resolveJwtSecret } from '../jwt-secret.ts';
+import { cleanUp } from '../database/housekeeping.ts';
+import { prepareDatabase } from '../database/prepare-database.ts';
+import { StartupLockTimeout, withStartupLock } from '../database/startup-lock.ts';
+import { resolveJwtSecret } from '../auth/jwt-secret.ts';
 import { syncPermissions } from '../access/permissions.ts';
 import { createUser, UnknownRoleError, UserExistsError } from '../seed/users.ts';
-import { API_PREFIX, loadResources } from '../server.ts';
+import { API_PREFIX, loadResources } from '../app/build-app.ts';
 
 const USAGE = `Usage: npm run erp -- <command> [options]
 

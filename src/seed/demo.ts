@@ -4,8 +4,8 @@
 // Idempotent: nothing is added when the demo customer already exists.
 import type { Knex } from 'knex';
 import { issueToken } from '../auth/tokens.ts';
-import type { Config } from '../config.ts';
-import { API_PREFIX, buildServer } from '../server.ts';
+import type { Config } from '../app/config.ts';
+import { API_PREFIX, buildServer } from '../app/build-app.ts';
 
 const DEMO_CUSTOMER = 'Deco Addict';
 

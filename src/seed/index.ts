@@ -4,8 +4,8 @@
 import type { Knex } from 'knex';
 import type { Registry } from '../../engine/index.ts';
 import { syncPermissions } from '../access/permissions.ts';
-import type { Config } from '../config.ts';
-import { loadResources } from '../server.ts';
+import type { Config } from '../app/config.ts';
+import { loadResources } from '../app/build-app.ts';
 import { seedAccounts } from './accounts.ts';
 import { seedCompany } from './company.ts';
 import { seedInventories } from './inventories.ts';

@@ -5,7 +5,7 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import knexFactory, { type Knex } from 'knex';
-import { parseDatabaseUrl } from '../../src/config.ts';
+import { parseDatabaseUrl } from '../../src/app/config.ts';
 import { startService, type ServiceProcess } from '../helpers/service-process.ts';
 
 const SCRIPT = fileURLToPath(new URL('./galera.sh', import.meta.url));

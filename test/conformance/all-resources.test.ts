@@ -2,7 +2,7 @@
 // run the capability checks its definition implies (operations, fields, filters, sorts,
 // includes, soft delete, permissions, actions). A new YAML file is covered without writing a test.
 import { suite } from 'uvu';
-import { loadResources } from '../../src/server.ts';
+import { loadResources } from '../../src/app/build-app.ts';
 import { databaseTargets } from '../helpers/targets.ts';
 import { actionChecks } from './capabilities/actions.ts';
 import { authenticationChecks } from './capabilities/authentication.ts';

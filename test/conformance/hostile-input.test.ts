@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { FieldDef, ResourceDef } from '../../engine/definition/types.ts';
-import { loadResources } from '../../src/server.ts';
+import { loadResources } from '../../src/app/build-app.ts';
 import { databaseTargets } from '../helpers/targets.ts';
 import { prepareContext, recordPath, type ResourceContext } from './context.ts';
 import { validPayload } from './payloads.ts';

@@ -7,8 +7,8 @@ import * as assert from 'uvu/assert';
 import { anchor } from '../../engine/docs/markdown.ts';
 import { resourceNames } from '../../engine/docs/names.ts';
 import { routeTable } from '../../engine/routes/route-table.ts';
-import { buildApiMarkdown, MARKDOWN_COMMAND, MARKDOWN_FILE } from '../../src/docs.ts';
-import { API_PREFIX, loadResources } from '../../src/server.ts';
+import { buildApiMarkdown, MARKDOWN_COMMAND, MARKDOWN_FILE } from '../../src/http/api-docs.ts';
+import { API_PREFIX, loadResources } from '../../src/app/build-app.ts';
 
 const registry = loadResources();
 const generated = buildApiMarkdown(registry, API_PREFIX);

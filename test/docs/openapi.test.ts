@@ -8,8 +8,8 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { registerResponseSchemas } from '../../engine/docs/serializer-schemas.ts';
 import { routeTable } from '../../engine/routes/route-table.ts';
-import { buildApiDocument } from '../../src/docs.ts';
-import { API_PREFIX, loadResources } from '../../src/server.ts';
+import { buildApiDocument } from '../../src/http/api-docs.ts';
+import { API_PREFIX, loadResources } from '../../src/app/build-app.ts';
 import { createChecker } from '../helpers/documented.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));

@@ -4,7 +4,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createBody, idVariable, runOrder } from '../../engine/docs/postman-plan.ts';
 import { planWalks } from '../../engine/docs/postman-walk.ts';
-import { loadResources } from '../../src/server.ts';
+import { loadResources } from '../../src/app/build-app.ts';
 
 const registry = loadResources();
 const test = suite('postman plan');

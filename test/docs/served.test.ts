@@ -5,8 +5,8 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { fastifyPath, routeTable } from '../../engine/routes/route-table.ts';
 import { POSTMAN_SCHEMA } from '../../engine/docs/postman.ts';
-import { buildApiDocument, registeredRoutes, undocumentedRoutes } from '../../src/docs.ts';
-import { API_PREFIX, loadResources } from '../../src/server.ts';
+import { buildApiDocument, registeredRoutes, undocumentedRoutes } from '../../src/http/api-docs.ts';
+import { API_PREFIX, loadResources } from '../../src/app/build-app.ts';
 import { sharedApp } from '../helpers/app.ts';
 import { databaseTargets } from '../helpers/targets.ts';
 

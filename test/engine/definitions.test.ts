@@ -8,7 +8,7 @@ import * as assert from 'uvu/assert';
 import { DefinitionError, type DefinitionProblem } from '../../engine/definition/definition-error.ts';
 import { loadRegistry, type Registry } from '../../engine/definition/registry.ts';
 import { registerFormats } from '../../engine/schema/formats.ts';
-import { loadResources } from '../../src/server.ts';
+import { loadResources } from '../../src/app/build-app.ts';
 
 const test = suite('definitions');
 

@@ -7,8 +7,8 @@ import { toSerializerSchema } from '../../engine/docs/serializer-schemas.ts';
 import type { JsonSchema } from '../../engine/docs/schemas.ts';
 import { fitsSchema } from '../../engine/serialize/fits-schema.ts';
 import { routeTable } from '../../engine/routes/route-table.ts';
-import { buildApiDocument } from '../../src/docs.ts';
-import { API_PREFIX, loadResources } from '../../src/server.ts';
+import { buildApiDocument } from '../../src/http/api-docs.ts';
+import { API_PREFIX, loadResources } from '../../src/app/build-app.ts';
 
 const test = suite('fits schema');
 

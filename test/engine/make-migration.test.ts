@@ -8,7 +8,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { generateMigration, listTables, readSchemaBounds } from '../../engine/index.ts';
-import { loadResources, RESOURCES_DIR } from '../../src/server.ts';
+import { loadResources, RESOURCES_DIR } from '../../src/app/build-app.ts';
 import { API, sharedApp, startApp } from '../helpers/app.ts';
 import { databaseTargets } from '../helpers/targets.ts';
 

@@ -4,7 +4,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readSchemaBounds } from '../../engine/index.ts';
-import { loadResources } from '../../src/server.ts';
+import { loadResources } from '../../src/app/build-app.ts';
 import { API, startApp, type TestApp } from '../helpers/app.ts';
 import { databaseTargets, freshDatabase, type Target } from '../helpers/targets.ts';
 

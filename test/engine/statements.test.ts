@@ -5,8 +5,8 @@ import { statSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createStatements, SQLITE_PAGE_CACHE_KIB } from '../../engine/sql/statements.ts';
-import { parseDatabaseUrl } from '../../src/config.ts';
-import { createKnex } from '../../src/db.ts';
+import { parseDatabaseUrl } from '../../src/app/config.ts';
+import { createKnex } from '../../src/database/connection.ts';
 import { databaseTargets, freshDatabase } from '../helpers/targets.ts';
 
 for (const target of databaseTargets()) {

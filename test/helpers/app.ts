@@ -7,12 +7,12 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { Knex } from 'knex';
-import { loadConfig, type Config } from '../../src/config.ts';
-import { createKnex } from '../../src/db.ts';
-import { migrateLatest } from '../../src/migrate.ts';
+import { loadConfig, type Config } from '../../src/app/config.ts';
+import { createKnex } from '../../src/database/connection.ts';
+import { migrateLatest } from '../../src/database/migrations.ts';
 import { seed } from '../../src/seed/index.ts';
 import { syncPermissions } from '../../src/access/permissions.ts';
-import { buildServer, loadResources } from '../../src/server.ts';
+import { buildServer, loadResources } from '../../src/app/build-app.ts';
 import { Client } from './http.ts';
 import type { Target } from './targets.ts';
 

@@ -5,8 +5,8 @@
 // every response on every database it runs on. Set TEST_DOCUMENTED_CHECK=off to turn it off.
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { buildApiDocument } from '../../src/docs.ts';
-import { API_PREFIX, loadResources } from '../../src/server.ts';
+import { buildApiDocument } from '../../src/http/api-docs.ts';
+import { API_PREFIX, loadResources } from '../../src/app/build-app.ts';
 
 type Json = Record<string, any>;
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import knexFactory from 'knex';
-import { parseDatabaseUrl } from '../../src/config.ts';
+import { parseDatabaseUrl } from '../../src/app/config.ts';
 
 // The databases the suite runs on: SQLite always, MariaDB/MySQL when TEST_MYSQL_URL is set
 // (test/run.ts creates a fresh database for the run and passes it as TEST_MYSQL_DATABASE_URL).

@@ -9,7 +9,7 @@ import type { Knex } from 'knex';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { verifyPassword } from '../../src/auth/passwords.ts';
-import { createKnex } from '../../src/db.ts';
+import { createKnex } from '../../src/database/connection.ts';
 import { Client } from '../helpers/http.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));

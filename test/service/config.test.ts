@@ -2,8 +2,8 @@
 // message naming the variable. No database.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ConfigError, loadConfig, parseDatabaseUrl } from '../../src/config.ts';
-import { createKnex } from '../../src/db.ts';
+import { ConfigError, loadConfig, parseDatabaseUrl } from '../../src/app/config.ts';
+import { createKnex } from '../../src/database/connection.ts';
 
 const test = suite('config');
 

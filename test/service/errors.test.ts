@@ -7,7 +7,7 @@ import knexFactory from 'knex';
 import { request } from 'undici';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { parseDatabaseUrl } from '../../src/config.ts';
+import { parseDatabaseUrl } from '../../src/app/config.ts';
 import { ADMIN, API, sharedApp, startApp, type TestApp } from '../helpers/app.ts';
 import type { Response } from '../helpers/http.ts';
 import { databaseTargets, type Target } from '../helpers/targets.ts';

@@ -4,7 +4,7 @@
 import net from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { parseDatabaseUrl } from '../../src/config.ts';
+import { parseDatabaseUrl } from '../../src/app/config.ts';
 import { API, startApp, type TestApp } from '../helpers/app.ts';
 import { databaseTargets } from '../helpers/targets.ts';
 

@@ -11,8 +11,8 @@ import { promisify } from 'node:util';
 import knexFactory, { type Knex } from 'knex';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { parseDatabaseUrl } from '../../src/config.ts';
-import { createKnex } from '../../src/db.ts';
+import { parseDatabaseUrl } from '../../src/app/config.ts';
+import { createKnex } from '../../src/database/connection.ts';
 import { call, loginTo, PROCESS_ADMIN, PROCESS_SECRET, startService, statusCounts, type ServiceProcess } from '../helpers/service-process.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));

@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { DURATION_BUCKETS, RequestMetrics } from '../../src/request-metrics.ts';
+import { DURATION_BUCKETS, RequestMetrics } from '../../src/http/request-metrics.ts';
 
 const test = suite('request metrics');
 

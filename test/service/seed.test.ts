@@ -4,9 +4,9 @@ import knexFactory, { type Knex } from 'knex';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { verifyPassword } from '../../src/auth/passwords.ts';
-import { parseDatabaseUrl } from '../../src/config.ts';
-import { createKnex } from '../../src/db.ts';
-import { migrateLatest } from '../../src/migrate.ts';
+import { parseDatabaseUrl } from '../../src/app/config.ts';
+import { createKnex } from '../../src/database/connection.ts';
+import { migrateLatest } from '../../src/database/migrations.ts';
 import { seed, type SeedResult } from '../../src/seed/index.ts';
 import { databaseTargets, type Target } from '../helpers/targets.ts';
 

@@ -3,8 +3,8 @@
 // transfer and a dropship each have a live default type), the routes and the rules linking them.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createKnex } from '../../../src/db.ts';
-import { migrateLatest } from '../../../src/migrate.ts';
+import { createKnex } from '../../../src/database/connection.ts';
+import { migrateLatest } from '../../../src/database/migrations.ts';
 import { seed } from '../../../src/seed/index.ts';
 import { seedInventories } from '../../../src/seed/inventories.ts';
 import { API, sharedApp } from '../../helpers/app.ts';

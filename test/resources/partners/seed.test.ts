@@ -3,8 +3,8 @@
 // a seeded row that was renamed or deleted since.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createKnex } from '../../../src/db.ts';
-import { migrateLatest } from '../../../src/migrate.ts';
+import { createKnex } from '../../../src/database/connection.ts';
+import { migrateLatest } from '../../../src/database/migrations.ts';
 import { seed } from '../../../src/seed/index.ts';
 import { API, sharedApp } from '../../helpers/app.ts';
 import { databaseTargets } from '../../helpers/targets.ts';

@@ -4,7 +4,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { routeTable } from '../../../engine/index.ts';
-import { loadResources } from '../../../src/server.ts';
+import { loadResources } from '../../../src/app/build-app.ts';
 import { ADMIN, API, sharedApp, type TestApp } from '../../helpers/app.ts';
 import { databaseTargets } from '../../helpers/targets.ts';
 

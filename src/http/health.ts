@@ -4,7 +4,7 @@
 // off from the others still answers `SELECT 1`, and refuses every table statement). No token.
 import type { FastifyInstance } from 'fastify';
 import type { Knex } from 'knex';
-import { pressureReport } from './pressure.ts';
+import { pressureReport } from './load-shedding.ts';
 
 const HEALTH_TIMEOUT_MS = 2000;
 

@@ -4,9 +4,9 @@
 // made rows that every request wrote, which on a Galera cluster conflict between nodes.
 import type { FastifyInstance } from 'fastify';
 import type { Knex } from 'knex';
-import { retryConflicts } from '../engine/index.ts';
-import { deleteExpiredRevocations } from './auth/tokens.ts';
-import { deleteExpiredIdempotencyKeys } from './idempotency.ts';
+import { retryConflicts } from '../../engine/index.ts';
+import { deleteExpiredRevocations } from '../auth/tokens.ts';
+import { deleteExpiredIdempotencyKeys } from '../http/idempotency.ts';
 
 export interface CleanUpResult {
   idempotencyKeys: number;

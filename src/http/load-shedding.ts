@@ -2,28 +2,23 @@
 // (MAX_EVENT_LOOP_DELAY_MS, MAX_HEAP_USED_MB, MAX_RSS_MB), new requests get 503 {message} with
 // Retry-After at once instead of queueing until clients time out. /health and /metrics still
 // answer, and /health reports the pressure (a load balancer then routes around the process).
-// Waiting for a turn of the event loop (src/fair-turns.ts) counts as lag: under saturation the
-// loop itself stays quick, and the wait moves to the line of requests.
 import underPressure, { type FastifyUnderPressureOptions } from '@fastify/under-pressure';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Config } from './config.ts';
-import type { FairTurns } from './fair-turns.ts';
+import type { Config } from '../app/config.ts';
 
 export const OVERLOADED = 'The service is overloaded right now. Retry in a moment.';
 const RETRY_AFTER_SECONDS = 5;
 /** Building the app blocks the event loop: its first samples after start say nothing of load. */
 const GRACE_AFTER_START_MS = 2000;
 const readyAt = new WeakMap<FastifyInstance, number>();
-const lines = new WeakMap<FastifyInstance, FairTurns>();
 
-/** Under pressure (or requests waiting too long for their turn), past the grace period after start. */
+/** Under pressure, past the grace period after start. */
 export function overloaded(app: FastifyInstance): boolean {
   if (Date.now() - (readyAt.get(app) ?? Infinity) <= GRACE_AFTER_START_MS) return false;
-  return app.isUnderPressure() || lines.get(app)?.overdue() === true;
+  return app.isUnderPressure();
 }
 
-export async function registerLoadShedding(app: FastifyInstance, config: Config, turns: FairTurns): Promise<void> {
-  lines.set(app, turns);
+export async function registerLoadShedding(app: FastifyInstance, config: Config): Promise<void> {
   app.addHook('onReady', async () => {
     readyAt.set(app, Date.now());
   });
@@ -47,15 +42,6 @@ export async function registerLoadShedding(app: FastifyInstance, config: Config,
     // lets the request through on undefined; its types only allow void.
     pressureHandler: shed as unknown as NonNullable<FastifyUnderPressureOptions['pressureHandler']>,
   });
-  // The plugin knows nothing of the line for a turn: a request that skipped it is shed here (one
-  // that waited its turn is served: its wait is spent).
-  if (config.maxEventLoopDelayMs > 0)
-    app.addHook('onRequest', (request, reply, done) => {
-      if (!turns.skippedLine(request)) return done();
-      const body = shed(request, reply);
-      if (body === undefined) done();
-      else reply.send(body);
-    });
 }
 
 /** What /health says of the pressure. */

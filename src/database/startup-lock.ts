@@ -7,7 +7,7 @@
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { isWriteConflict } from '../engine/index.ts';
+import { isWriteConflict } from '../../engine/index.ts';
 
 const TABLE = 'startup_lock';
 const NAME = 'startup';

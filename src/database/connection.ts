@@ -2,8 +2,8 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import knexFactory, { type Knex } from 'knex';
-import { discardOnNodeError, isDiscarded, SQLITE_PAGE_CACHE_KIB } from '../engine/index.ts';
-import { DEFAULT_DB_POOL_MAX, type DatabaseConfig } from './config.ts';
+import { discardOnNodeError, isDiscarded, SQLITE_PAGE_CACHE_KIB } from '../../engine/index.ts';
+import { DEFAULT_DB_POOL_MAX, type DatabaseConfig } from '../app/config.ts';
 
 export function createKnex(database: DatabaseConfig): Knex {
   if (database.client === 'sqlite') {

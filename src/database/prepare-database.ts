@@ -3,10 +3,10 @@
 // under the start-up lock unless MIGRATE_ON_START=false; then `npm run erp -- migrate` is the
 // release step that does it, and the processes wait for it to be done.
 import type { Knex } from 'knex';
-import { retryConflicts, type Registry } from '../engine/index.ts';
-import type { Config } from './config.ts';
-import { migrateLatest, pendingMigrations } from './migrate.ts';
-import { seed, type SeedResult } from './seed/index.ts';
+import { retryConflicts, type Registry } from '../../engine/index.ts';
+import type { Config } from '../app/config.ts';
+import { migrateLatest, pendingMigrations } from './migrations.ts';
+import { seed, type SeedResult } from '../seed/index.ts';
 import { currentHolder, withStartupLock } from './startup-lock.ts';
 
 export interface Prepared extends SeedResult {

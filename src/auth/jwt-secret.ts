@@ -2,7 +2,7 @@
 // and kept beside the database file (so tokens survive a restart); random per process in memory.
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import type { Config } from './config.ts';
+import type { Config } from '../app/config.ts';
 
 export function resolveJwtSecret(config: Config): string {
   if (config.jwtSecret) return config.jwtSecret;

@@ -1,13 +1,13 @@
 // GET /metrics in Prometheus' text format: requests and their latency per route template and
-// status (src/request-metrics.ts), rate-limit rejections, the database pool (in use, free,
+// status (src/http/request-metrics.ts), rate-limit rejections, the database pool (in use, free,
 // waiting), write conflicts run again or given up, and the process's event-loop lag and memory (prom-client's default metrics). With
 // METRICS_TOKEN set, it asks for that bearer token; it is never rate limited.
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Knex } from 'knex';
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
-import { HttpError, retryCounts, type Statements } from '../engine/index.ts';
-import type { Config } from './config.ts';
+import { retryCounts, UnauthenticatedError, type Statements } from '../../engine/index.ts';
+import type { Config } from '../app/config.ts';
 import { RequestMetrics } from './request-metrics.ts';
 
 export function registerMetrics(app: FastifyInstance, knex: Knex, statements: Statements, config: Config): void {
@@ -71,7 +71,7 @@ export function registerMetrics(app: FastifyInstance, knex: Knex, statements: St
   });
 
   app.get('/metrics', { config: { rateLimit: false } }, async (request, reply) => {
-    if (config.metricsToken && !sameToken(request.headers.authorization, config.metricsToken)) throw new HttpError(401, 'Unauthenticated.');
+    if (config.metricsToken && !sameToken(request.headers.authorization, config.metricsToken)) throw new UnauthenticatedError();
     return reply.header('content-type', registry.contentType).send(requests.render() + (await registry.metrics()));
   });
 }

@@ -17,22 +17,21 @@ import {
   registerResources,
   type Policy,
   type Registry,
-} from '../engine/index.ts';
-import { registerApiTokenRoutes } from './auth/api-tokens.ts';
-import { createAuthentication } from './auth/authenticate.ts';
-import { registerRateLimit } from './auth/rate-limit.ts';
-import { registerAuthRoutes } from './auth/routes.ts';
-import { behaviours } from './behaviours/index.ts';
+} from '../../engine/index.ts';
+import { registerApiTokenRoutes } from '../auth/api-tokens.ts';
+import { createAuthentication } from '../auth/authenticate.ts';
+import { registerRateLimit } from '../auth/rate-limit.ts';
+import { registerAuthRoutes } from '../auth/routes.ts';
+import { behaviours } from '../behaviours/index.ts';
 import type { Config } from './config.ts';
-import { recordRoutes, registerApiDocs } from './docs.ts';
-import { registerHealth } from './health.ts';
-import { scheduleCleanUp } from './housekeeping.ts';
-import { registerIdempotency } from './idempotency.ts';
-import { registerMetrics } from './metrics.ts';
-import { registerFairTurns } from './fair-turns.ts';
-import { registerLoadShedding } from './pressure.ts';
-import { registerRequestIds, requestId } from './request-id.ts';
-import { policy } from './policy.ts';
+import { recordRoutes, registerApiDocs } from '../http/api-docs.ts';
+import { registerHealth } from '../http/health.ts';
+import { scheduleCleanUp } from '../database/housekeeping.ts';
+import { registerIdempotency } from '../http/idempotency.ts';
+import { registerMetrics } from '../http/metrics.ts';
+import { registerLoadShedding } from '../http/load-shedding.ts';
+import { registerRequestIds, requestId } from '../http/request-id.ts';
+import { policy } from '../access/policy.ts';
 import { RESOURCES_DIR } from './paths.ts';
 
 export const API_PREFIX = '/admin/api/v1';
@@ -47,7 +46,7 @@ export interface ServerOptions {
   registry?: Registry;
   /** Where logs go (default stdout); tests capture them. */
   logStream?: NodeJS.WritableStream;
-  /** Replaces src/policy.ts: only the authorization benchmark does, to measure what the check costs. */
+  /** Replaces src/access/policy.ts: only the authorization benchmark does, to measure what the check costs. */
   policy?: Policy;
 }
 
@@ -74,8 +73,6 @@ export async function buildServer({ config, knex, jwtSecret, resourcesDir, logSt
   });
 
   app.setErrorHandler(errorHandler);
-  // First of the onRequest hooks: under saturation a request waits for its turn before anything runs.
-  const turns = registerFairTurns(app, { maxWaitMs: config.maxEventLoopDelayMs });
   registerRequestIds(app);
   if (config.trustProxy === true) {
     app.log.warn('TRUST_PROXY=true trusts any X-Forwarded-For: a client can pick its own address (and rate-limit key). Behind one load balancer, set TRUST_PROXY=1.');
@@ -92,7 +89,7 @@ export async function buildServer({ config, knex, jwtSecret, resourcesDir, logSt
     sign: { algorithm: 'HS256', expiresIn: config.tokenTtlSeconds },
     verify: { algorithms: ['HS256'], requiredClaims: ['exp', 'sub', 'jti'] },
   });
-  await registerLoadShedding(app, config, turns);
+  await registerLoadShedding(app, config);
   // The engine's own SQL: prepared statements, on SQLite's read connection or on connections
   // lent from knex's pool (engine/sql/statements.ts). /metrics counts the statements waiting.
   const statements = createStatements(knex, { insertReturns: await supportsInsertReturning(knex) });

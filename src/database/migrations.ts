@@ -5,7 +5,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Knex } from 'knex';
-import { MIGRATIONS_DIR } from './paths.ts';
+import { MIGRATIONS_DIR } from '../app/paths.ts';
 
 const MIGRATION_FILE = /^\d{14}_[a-z0-9_]+\.(ts|js)$/;
 
@@ -28,7 +28,7 @@ const migrationSource: Knex.MigrationSource<string> = {
 
 /**
  * Applies pending migrations; returns the names applied. Run it under the start-up lock
- * (src/startup-lock.ts) when other processes may start at the same moment: knex's own lock is a
+ * (src/database/startup-lock.ts) when other processes may start at the same moment: knex's own lock is a
  * row its first run inserts, and two first runs at once insert two, which locks every later run
  * out ("Migration table is already locked").
  */

@@ -2,11 +2,11 @@
 // same user within 24 hours gets the stored status and body without writing again (also from
 // another process, and also when both arrive at once: the second waits for the first); the same
 // key with another request is a 422. Keys live in the database and expire: an expired key is
-// claimed anew, and the periodic clean-up (src/housekeeping.ts) deletes the expired ones.
+// claimed anew, and the periodic clean-up (src/database/housekeeping.ts) deletes the expired ones.
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler, preHandlerHookHandler } from 'fastify';
 import type { Knex } from 'knex';
-import { BadRequestError, HttpError, nowTimestamp, retryConflicts } from '../engine/index.ts';
+import { BadRequestError, HttpError, nowTimestamp, retryConflicts } from '../../engine/index.ts';
 
 const LIFETIME_MS = 24 * 3600 * 1000;
 const WAIT_FOR_FIRST_MS = 15_000;

@@ -5,9 +5,9 @@
 //   scope: `global` any record, `group` their own and their sales team mates', `individual` their own;
 // - company-scoped resources show and accept only rows of the user's companies (and rows without
 //   one), unless the user holds bypass_company_scope; create fills the default company.
-import type { AccessCheck, AuthUser, FieldErrors, Policy, ResourceDef, RowScope } from '../engine/index.ts';
-import { BYPASS_COMPANY_SCOPE } from './access/permissions.ts';
-import { principal, type Access } from './access/principal.ts';
+import type { AccessCheck, AuthUser, FieldErrors, Policy, ResourceDef, RowScope } from '../../engine/index.ts';
+import { BYPASS_COMPANY_SCOPE } from './permissions.ts';
+import { principal, type Access } from './principal.ts';
 
 export const policy: Policy = {
   authorize(user: AuthUser, { def, operation, permissions, record }: AccessCheck): boolean {

@@ -3,7 +3,8 @@
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const SRC_DIR = dirname(fileURLToPath(import.meta.url));
+/** src/ (or dist/src/): this file is in src/app/. */
+const SRC_DIR = dirname(dirname(fileURLToPath(import.meta.url)));
 const compiled = basename(dirname(SRC_DIR)) === 'dist';
 
 export const PROJECT_ROOT = compiled ? dirname(dirname(SRC_DIR)) : dirname(SRC_DIR);

@@ -7,6 +7,7 @@ import {
   buildOpenApiDocument,
   buildPostmanCollection,
   conventions,
+  ERROR_MESSAGES,
   rateLimitHeaders,
   registerDocsRoutes,
   schemaRef as ref,
@@ -15,9 +16,9 @@ import {
   type PostmanCollection,
   type Registry,
   type ServiceDocs,
-} from '../engine/index.ts';
+} from '../../engine/index.ts';
 
-import { apiTokenDocs } from './auth/api-tokens-docs.ts';
+import { apiTokenDocs } from '../auth/api-tokens-docs.ts';
 
 export const DOCS_PREFIX = '/api/docs';
 export const MARKDOWN_FILE = 'docs/api.md';
@@ -122,7 +123,7 @@ function serviceDocs(prefix: string): ServiceDocs {
                 user,
               }),
             },
-            400: error('Malformed JSON.', 'The request body is not valid JSON.'),
+            400: error('Malformed JSON.', ERROR_MESSAGES.invalidJson),
             401: error('Wrong e-mail or password.', 'The provided credentials are incorrect.'),
             413: { $ref: '#/components/responses/PayloadTooLarge' },
             415: { $ref: '#/components/responses/UnsupportedMediaType' },
@@ -156,7 +157,7 @@ function serviceDocs(prefix: string): ServiceDocs {
           'x-postman': { position: 'last' },
           responses: {
             200: { description: 'Revoked.', headers: rateLimitHeaders(), content: json(ref(SHARED.message), { message: 'Logout successful' }) },
-            400: error('Malformed JSON.', 'The request body is not valid JSON.'),
+            400: error('Malformed JSON.', ERROR_MESSAGES.invalidJson),
             401: { $ref: '#/components/responses/Unauthenticated' },
             413: { $ref: '#/components/responses/PayloadTooLarge' },
             415: { $ref: '#/components/responses/UnsupportedMediaType' },
@@ -199,7 +200,7 @@ function serviceDocs(prefix: string): ServiceDocs {
               description: 'The metrics.',
               content: { 'text/plain': { schema: { type: 'string' }, example: 'http_requests_total{method="GET",route="/admin/api/v1/support/banks",status_code="200"} 42' } },
             },
-            401: error('METRICS_TOKEN is set and the request does not carry it.', 'Unauthenticated.'),
+            401: error('METRICS_TOKEN is set and the request does not carry it.', ERROR_MESSAGES.unauthenticated),
           },
         },
       },
@@ -309,7 +310,7 @@ export async function registerApiDocs(app: FastifyInstance, registry: Registry, 
     const built = buildApiDocument(registry, prefix);
     // A route added beside the registry without its entry in serviceDocs() is worth a warning.
     const missing = undocumentedRoutes(registeredRoutes(app), built);
-    if (missing.length > 0) app.log.warn({ routes: missing }, 'routes missing from the API reference (src/docs.ts)');
+    if (missing.length > 0) app.log.warn({ routes: missing }, 'routes missing from the API reference (src/http/api-docs.ts)');
     return built;
   });
   const postman = once(() => buildPostmanCollection(document(), { registry, prefix }));

@@ -1,6 +1,6 @@
 // The two per-request metric families of /metrics, http_requests_total and
 // http_request_duration_seconds, counted in plain numbers and written in Prometheus' text format
-// when scraped. prom-client (src/metrics.ts, which keeps the process and pool metrics) hashes the
+// when scraped. prom-client (src/http/metrics.ts, which keeps the process and pool metrics) hashes the
 // label set on every inc() and observe(), even through labels(): 1.3 µs a request, ~1.5 % of a
 // SQLite show's CPU. Here a request adds to the numbers of its route, method and status (0.04 µs).
 
