@@ -4,7 +4,7 @@
 import type { Registry } from '../definition/registry.ts';
 import type { FieldDef, ResourceDef } from '../definition/types.ts';
 import { writableFields } from '../schema/body-schemas.ts';
-import { formatDate, formatDecimal, formatTimestamp } from '../serialize/formats.ts';
+import { formatDate, formatDecimal, formatTimestamp } from '../serialize/value-formats.ts';
 
 export const EXAMPLE_TIMESTAMP = '2025-01-31T09:30:00.000000Z';
 const EXAMPLE_DATE = '2025-01-31';

@@ -4,8 +4,8 @@
 import type { Registry } from '../definition/registry.ts';
 import type { FieldDef, ResourceDef } from '../definition/types.ts';
 import type { Operation } from '../definition/format.ts';
-import { routeKey, routeTable } from '../routes/route-table.ts';
-import { orderedResources, resourceNames } from './names.ts';
+import { routeKey, routeTable } from '../definition/route-table.ts';
+import { orderedResources, resourceNames } from '../definition/names.ts';
 import type { OpenApiDocument } from './openapi.ts';
 
 export interface MarkdownOptions {

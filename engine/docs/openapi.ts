@@ -3,9 +3,11 @@
 // passes in as `service`.
 import type { Registry } from '../definition/registry.ts';
 import { MAX_PER_PAGE, DEFAULT_PER_PAGE } from '../list/parse-list-query.ts';
-import { orderedResources, resourceNames } from './names.ts';
-import { resourcePaths, sharedHeaders, sharedParameters, sharedResponses, type PathItems } from './operations.ts';
-import { componentSchemas, type JsonSchema } from './schemas.ts';
+import { orderedResources, resourceNames } from '../definition/names.ts';
+import { resourcePaths, type PathItems } from './operations.ts';
+import { sharedHeaders, sharedParameters, sharedResponses } from './shared-components.ts';
+import type { JsonSchema } from '../serialize/response-schemas.ts';
+import { componentSchemas } from './schemas.ts';
 
 export type OpenApiDocument = Record<string, any>;
 
@@ -53,7 +55,7 @@ export function buildOpenApiDocument(registry: Registry, options: DocumentOption
     openapi: '3.1.0',
     info: { title: options.title, version: options.version, description: options.description },
     // Relative: the interactive reference and generated clients send requests to the host that
-    // served the document. The served copy names that host (see engine/docs/serve.ts).
+    // served the document. The served copy names that host (see engine/docs/docs-routes.ts).
     servers: [{ url: '/', description: 'The installation serving this document' }],
     security: [{ bearerAuth: [] }],
     tags,

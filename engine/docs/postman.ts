@@ -6,7 +6,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Registry } from '../definition/registry.ts';
 import type { ResourceDef } from '../definition/types.ts';
-import { routeTable, type RouteSpec } from '../routes/route-table.ts';
+import { routeTable, type RouteSpec } from '../definition/route-table.ts';
 import type { OpenApiDocument } from './openapi.ts';
 import { type BodyOptions, createBody, idVariable, keyColumns, keyVariable, runOrder, updateBody } from './postman-plan.ts';
 import { COLLECTION_TEST, expectations, storeCreated, storeFirstListed, unlessRetrying } from './postman-scripts.ts';

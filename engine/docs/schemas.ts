@@ -1,61 +1,24 @@
-// The JSON Schemas (2020-12, as OpenAPI 3.1 uses them) of everything the API sends and accepts,
-// as named components: one record schema per resource, its request bodies (from the TypeBox
-// schemas that validate them), its envelopes, and the shared pagination and error shapes.
-// References are written `#/components/schemas/<Name>`; serializer-schemas.ts rewrites them for
-// Fastify's shared schemas.
+// The JSON Schemas (2020-12, as OpenAPI 3.1 uses them) of the API reference, as named components:
+// the response schemas the routes answer through (engine/serialize/response-schemas.ts) with their
+// examples, each resource's request bodies (from the TypeBox schemas that validate them), and the
+// error shapes.
 import type { Registry } from '../definition/registry.ts';
-import type { FieldDef, RelationDef, ResourceDef } from '../definition/types.ts';
+import type { FieldDef, ResourceDef } from '../definition/types.ts';
 import { createBodySchema, updateBodySchema, writableFields } from '../schema/body-schemas.ts';
-import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '../list/parse-list-query.ts';
+import { DEFAULT_PER_PAGE } from '../list/parse-list-query.ts';
 import { createExample, inputExample, recordExample } from './examples.ts';
-import type { NameTable } from './names.ts';
+import type { NameTable } from '../definition/names.ts';
+import { ref, responseSchemas, schemaNames, SHARED, type JsonSchema } from '../serialize/response-schemas.ts';
 
-export type JsonSchema = Record<string, any>;
-
-export const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
-
-/** Component names of one resource. */
-export function schemaNames(base: string) {
-  return {
-    record: base,
-    create: `${base}CreateRequest`,
-    update: `${base}UpdateRequest`,
-    /** A records field's entry: a new child, or a change to an existing one (with its id). */
-    entry: `${base}Entry`,
-    show: `${base}Response`,
-    saved: `${base}SavedResponse`,
-    list: `${base}ListResponse`,
-  };
-}
-
-export const SHARED = {
-  message: 'MessageResponse',
-  error: 'Error',
-  validationError: 'ValidationError',
-  links: 'PaginationLinks',
-  meta: 'PaginationMeta',
-  metaLink: 'PaginationMetaLink',
-} as const;
-
-const nullable = (schema: JsonSchema): JsonSchema => {
-  if (typeof schema.type === 'string') return { ...schema, type: [schema.type, 'null'], ...(schema.enum && { enum: [...schema.enum, null] }) };
-  return { anyOf: [schema, { type: 'null' }] };
-};
-
-/** Every component schema of the API, built from the registry. */
+/** Every component schema of the API: the response schemas the routes answer through, with examples, the request bodies and the error shapes. */
 export function componentSchemas(registry: Registry, names: NameTable): Record<string, JsonSchema> {
-  const schemas: Record<string, JsonSchema> = { ...sharedSchemas() };
+  const schemas: Record<string, JsonSchema> = { ...responseSchemas(registry, names), ...errorSchemas() };
   const nameOf = (resource: string) => names.get(resource)!.schema;
   for (const def of registry.all()) {
     const n = schemaNames(nameOf(def.name));
-    schemas[n.record] = recordSchema(def, registry, nameOf);
+    schemas[n.record] = { ...schemas[n.record], examples: [recordExample(def, registry)] };
     if (def.operations.has('create')) schemas[n.create] = requestSchema(def, registry, 'create', nameOf);
     if (def.operations.has('update')) schemas[n.update] = requestSchema(def, registry, 'update', nameOf);
-    if (def.operations.has('show') || def.operations.has('update') || def.operations.has('create') || def.operations.has('restore')) {
-      schemas[n.show] = envelope({ data: ref(n.record) }, `A ${def.label} record.`);
-      schemas[n.saved] = envelope({ data: ref(n.record), message: { type: 'string' } }, `The ${def.label} record as stored, and what was done.`);
-    }
-    if (def.operations.has('list')) schemas[n.list] = listSchema(def, n.record);
   }
   // Entries of `records` fields: the child resource's own body rules.
   for (const def of registry.all()) {
@@ -67,106 +30,6 @@ export function componentSchemas(registry: Registry, names: NameTable): Record<s
     }
   }
   return schemas;
-}
-
-function envelope(properties: Record<string, JsonSchema>, description: string): JsonSchema {
-  return { type: 'object', description, properties, required: Object.keys(properties), additionalProperties: false };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Records (responses)
-
-/** The response record: every output field, always present, and every relation, present when loaded. */
-export function recordSchema(def: ResourceDef, registry: Registry, nameOf: (resource: string) => string): JsonSchema {
-  const properties: Record<string, JsonSchema> = {};
-  const required: string[] = [];
-  for (const field of def.fields.values()) {
-    if (!field.output) continue;
-    properties[field.name] = outputFieldSchema(field, def);
-    required.push(field.name);
-  }
-  for (const relation of def.relations.values()) properties[relation.outputKey] = relationSchema(def, relation, registry, nameOf);
-  return {
-    type: 'object',
-    title: def.label,
-    description: [def.description, `A ${def.label} record (\`${def.name}\`).`].filter(Boolean).join(' '),
-    properties,
-    required,
-    additionalProperties: false,
-    examples: [recordExample(def, registry)],
-  };
-}
-
-/** The type of a field in responses, as serialize/record.ts writes it. */
-export function outputFieldSchema(field: FieldDef, def: ResourceDef): JsonSchema {
-  const notes: string[] = [];
-  if (field.description) notes.push(`${capitalize(field.description)}.`);
-  let schema: JsonSchema;
-  switch (field.type) {
-    case 'integer':
-      schema = { type: 'integer' };
-      break;
-    case 'number':
-      schema = { type: 'number' };
-      break;
-    case 'decimal': {
-      const scale = field.scale ?? 2;
-      schema = { type: 'string', pattern: scale > 0 ? `^-?[0-9]+\\.[0-9]{${scale}}$` : '^-?[0-9]+$' };
-      notes.push(`Decimal as a string with ${scale} decimal places (sent as a number).`);
-      break;
-    }
-    case 'boolean':
-      schema = { type: 'boolean' };
-      break;
-    case 'date':
-      schema = { type: 'string', format: 'date-time' };
-      notes.push('A date, returned as midnight UTC.');
-      break;
-    case 'datetime':
-      schema = { type: 'string', format: 'date-time' };
-      notes.push('UTC, with microseconds.');
-      break;
-    case 'strings':
-      schema = { type: 'array', items: { type: 'string' } };
-      break;
-    default:
-      // No `enum` or `format` here: they are rules on what a client sends, and a stored value may
-      // come from elsewhere (seed data, another resource on the same table). Described instead.
-      schema = { type: 'string' };
-      if (field.enum) notes.push(`Written through this resource as one of: ${field.enum.map((value) => `\`${value}\``).join(', ')}.`);
-      if (field.format) notes.push(`Written through this resource as ${FORMAT_NAMES[field.format]}.`);
-  }
-  if (field.computed) notes.push('Computed; read-only.');
-  if (field.references) notes.push(`Id of a \`${field.references}\` record.`);
-  if (def.parent && field.name === def.parent.foreignKey) notes.push(`The parent \`${def.parent.resource}\` record (path parameter \`${def.parent.param}\`).`);
-  if (field.name === 'deleted_at') notes.push('Null unless the record is soft-deleted.');
-  if (field.name === 'creator_id') notes.push('The user who created the record.');
-  // `id` is never null; every other field is as nullable as its definition says: the serializer
-  // writes what is stored, and a column the definition leaves nullable may hold null.
-  const isNullable = field.name !== 'id' && field.nullable && field.type !== 'strings';
-  const result = isNullable ? nullable(schema) : schema;
-  if (notes.length > 0) result.description = notes.join(' ');
-  if (!field.writable) result.readOnly = true;
-  return result;
-}
-
-function relationSchema(def: ResourceDef, relation: RelationDef, registry: Registry, nameOf: (resource: string) => string): JsonSchema {
-  const target = registry.get(relation.resource);
-  const embedded = def.embed.includes(relation.name);
-  const includable = def.allowedIncludes.has(relation.name);
-  const how = embedded
-    ? 'Always present in this resource’s own responses.'
-    : includable
-      ? `Present with \`include=${relation.name}\`.`
-      : `Present when a nested include names \`${relation.name}\`.`;
-  if (relation.kind === 'belongsTo') {
-    return {
-      description: `The ${target.label} (\`${relation.resource}\`) \`${relation.foreignKey}\` points at; null when it is not set. ${how}`,
-      ...nullable(ref(nameOf(relation.resource))),
-    };
-  }
-  const what = relation.kind === 'hasMany' ? `${target.label} records whose \`${relation.foreignKey}\` is this record` : `Related ${target.label} records`;
-  return { type: 'array', description: `${what}${target.softDelete ? ' (not trashed)' : ''}. ${how}`, items: ref(nameOf(relation.resource)) };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -258,16 +121,6 @@ function entrySchema(child: ResourceDef, registry: Registry, nameOf: (resource: 
 // ---------------------------------------------------------------------------------------------
 // Lists
 
-function listSchema(def: ResourceDef, record: string): JsonSchema {
-  return {
-    type: 'object',
-    description: `A page of ${def.label} records.`,
-    properties: { data: { type: 'array', items: ref(record) }, links: ref(SHARED.links), meta: ref(SHARED.meta) },
-    required: ['data', 'links', 'meta'],
-    additionalProperties: false,
-  };
-}
-
 /** A list response with one record, as the list handler builds it. */
 export function listExample(def: ResourceDef, registry: Registry): unknown {
   const path = `http://127.0.0.1:3000/admin/api/v1${def.path.replace(/\{[a-z_]+\}/g, '1')}`;
@@ -291,57 +144,9 @@ export function listExample(def: ResourceDef, registry: Registry): unknown {
   };
 }
 
-function sharedSchemas(): Record<string, JsonSchema> {
-  // Not `format: uri`: like the original's, the links keep `filter[...]` brackets unescaped.
-  const url = { type: 'string', description: 'An absolute URL.' };
+/** The bodies of errors: a message, or a validation failure with its fields. */
+function errorSchemas(): Record<string, JsonSchema> {
   return {
-    [SHARED.links]: {
-      type: 'object',
-      description: 'Page links; they keep the request’s filters, sort, include and per_page.',
-      properties: { first: url, last: url, prev: nullable(url), next: nullable(url) },
-      required: ['first', 'last', 'prev', 'next'],
-      additionalProperties: false,
-    },
-    [SHARED.metaLink]: {
-      type: 'object',
-      description: 'One entry of the page navigation: previous, the pages (with `...` gaps), next.',
-      properties: {
-        url: nullable(url),
-        label: { type: 'string', examples: ['1', '...', '&laquo; Previous', 'Next &raquo;'] },
-        page: { type: ['integer', 'null'] },
-        active: { type: 'boolean' },
-      },
-      required: ['url', 'label', 'page', 'active'],
-      additionalProperties: false,
-    },
-    [SHARED.meta]: {
-      type: 'object',
-      properties: {
-        current_page: { type: 'integer', minimum: 1 },
-        from: { type: ['integer', 'null'], description: 'Position of the first record of the page; null when the page is empty.' },
-        last_page: { type: 'integer', minimum: 1 },
-        links: { type: 'array', items: ref(SHARED.metaLink) },
-        path: { ...url, description: 'The list URL without query string.' },
-        per_page: { type: 'integer', minimum: 1, maximum: MAX_PER_PAGE },
-        to: { type: ['integer', 'null'] },
-        total: { type: 'integer', minimum: 0 },
-        total_exact: {
-          type: 'boolean',
-          const: false,
-          description:
-            'Present (false) only when the count stopped at its bound, LIST_COUNT_AHEAD rows (10,000 by default) past the requested page: `total` and `last_page` are then lower bounds, and every page they name exists. Absent: `total` is exact.',
-        },
-      },
-      required: ['current_page', 'from', 'last_page', 'links', 'path', 'per_page', 'to', 'total'],
-      additionalProperties: false,
-    },
-    [SHARED.message]: {
-      type: 'object',
-      properties: { message: { type: 'string' } },
-      required: ['message'],
-      additionalProperties: false,
-      examples: [{ message: 'Bank deleted successfully.' }],
-    },
     [SHARED.error]: {
       type: 'object',
       description: 'Every error but a validation failure: a message for people.',
@@ -367,8 +172,6 @@ function sharedSchemas(): Record<string, JsonSchema> {
     },
   };
 }
-
-const FORMAT_NAMES = { email: 'an e-mail address', url: 'an http(s) URL', 'hex-color': 'a hex colour (`#rrggbb`)' };
 
 function capitalize(text: string): string {
   return text[0]!.toUpperCase() + text.slice(1);

@@ -5,7 +5,7 @@ import type { FilterDef, ResourceDef, SortDef } from '../definition/types.ts';
 import { parseSort } from '../definition/normalize.ts';
 import { BadRequestError, ValidationError, type FieldErrors } from '../errors/http-errors.ts';
 import { filterKinds } from './filters/index.ts';
-import type { TrashedMode } from './filters/trashed.ts';
+import type { TrashedMode } from '../sql/resource-rows.ts';
 
 export const DEFAULT_PER_PAGE = 15;
 export const MAX_PER_PAGE = 100;

@@ -5,14 +5,15 @@ import type { Knex } from 'knex';
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors/http-errors.ts';
 import type { ResourceDef } from '../definition/types.ts';
 import type { AuthUser } from '../behaviours/types.ts';
-import type { TrashedMode } from '../list/filters/trashed.ts';
+import type { TrashedMode } from '../sql/resource-rows.ts';
 import { includeTree, loadRelations } from '../sql/load-relations.ts';
 import { allOf, condition, quote, whereClause, type Condition } from '../sql/quote.ts';
 import type { Row } from '../sql/statements.ts';
 import { resourceRows } from '../sql/resource-rows.ts';
 import { pathId } from './path-params.ts';
 import { oneRow, readAuthenticated, type OneRowRead } from './pending-authentication.ts';
-import type { ResourceRuntime, RowScope } from './runtime.ts';
+import type { RowScope } from '../contract/index.ts';
+import type { ResourceRuntime } from './runtime.ts';
 
 export type { Row };
 

@@ -1,7 +1,7 @@
 // Generates the Fastify routes of every resource from the registry, once, at boot.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Operation } from '../definition/format.ts';
-import { registerResponseSchemas } from '../docs/serializer-schemas.ts';
+import { registerResponseSchemas } from '../serialize/route-serializers.ts';
 import { buildSerializers } from '../serialize/record.ts';
 import { compileBodyValidator } from '../validation/body-validator.ts';
 import { columnsOf } from '../sql/columns.ts';
@@ -13,10 +13,11 @@ import { listHandler } from './handlers/list.ts';
 import { restoreHandler } from './handlers/restore.ts';
 import { showHandler } from './handlers/show.ts';
 import { updateHandler } from './handlers/update.ts';
-import { fastifyPath, routeKey, routeTable } from './route-table.ts';
-import type { EngineDeps, ResourceRuntime } from './runtime.ts';
+import { fastifyPath, routeKey, routeTable } from '../definition/route-table.ts';
+import type { EngineDeps } from '../contract/index.ts';
+import type { ResourceRuntime } from './runtime.ts';
 import type { ResourceDef } from '../definition/types.ts';
-import { loadedRelations } from './scope.ts';
+import { loadedRelations } from './loaded-relations.ts';
 
 const handlers: Record<Operation, (runtime: ResourceRuntime) => (request: any, reply: any) => Promise<unknown>> = {
   list: listHandler,

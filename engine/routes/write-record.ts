@@ -7,7 +7,7 @@ import type { Registry } from '../definition/registry.ts';
 import { ownScope } from '../definition/scope.ts';
 import type { Behaviours as PhaseNames, FieldDef, ResourceDef } from '../definition/types.ts';
 import { ValidationError, type FieldErrors } from '../errors/http-errors.ts';
-import { nowTimestamp } from '../serialize/formats.ts';
+import { nowTimestamp } from '../serialize/value-formats.ts';
 import { placeholders, quote } from '../sql/quote.ts';
 import type { Row, Statements } from '../sql/statements.ts';
 import type { NestedEntry, Values } from '../validation/body-validator.ts';

@@ -9,7 +9,7 @@ export interface PageInfo {
   page: number;
   perPage: number;
   total: number;
-  /** False when the count stopped at its bound: `total` is then a lower bound (engine/list/run-list.ts). */
+  /** False when the count stopped at its bound: `total` is then a lower bound (engine/routes/run-list.ts). */
   totalExact?: boolean;
 }
 

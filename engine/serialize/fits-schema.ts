@@ -1,6 +1,6 @@
 // Whether a response holds nothing its serializer schema would drop. When it does not, the
 // response can be written by JSON.stringify: fast-json-stringify would write the same JSON (it
-// writes a scalar with JSON.stringify too, engine/docs/serializer-schemas.ts), but it builds the
+// writes a scalar with JSON.stringify too, engine/serialize/route-serializers.ts), but it builds the
 // text from many small strings. Those stay alive in the young generation while requests wait for
 // the database, and get promoted: written by fast-json-stringify, a UOM list on MariaDB allocated
 // 133 KB and promoted 3.5-3.8 MB in 4 s of load; by JSON.stringify, 107 KB and 1.0 MB. The check
@@ -13,7 +13,7 @@
 // through fast-json-stringify. A check that fails, or meets a value of another kind than its
 // schema, says no: the response then goes through fast-json-stringify, as before, which drops
 // what the document does not declare.
-import type { JsonSchema } from '../docs/schemas.ts';
+import type { JsonSchema } from './response-schemas.ts';
 
 export type FitsSchema = (value: unknown) => boolean;
 

@@ -3,7 +3,7 @@
 import type { Registry } from '../definition/registry.ts';
 import type { FieldDef, ResourceDef } from '../definition/types.ts';
 import type { Behaviours } from '../behaviours/types.ts';
-import { formatDate, formatDecimal, formatTimestamp } from './formats.ts';
+import { formatDate, formatDecimal, formatTimestamp } from './value-formats.ts';
 
 export type Row = Record<string, unknown>;
 export type Serialize = (row: Row) => Record<string, unknown>;

@@ -2,9 +2,17 @@
 // the path names, the rows the policy lets the user see, and soft-deleted rows hidden unless asked.
 import type { Registry } from '../definition/registry.ts';
 import type { ResourceDef } from '../definition/types.ts';
-import type { TrashedMode } from '../list/filters/trashed.ts';
-import type { RowScope } from '../routes/runtime.ts';
 import { condition, placeholders, quote, type Condition } from './quote.ts';
+
+/** Soft-deleted rows: hidden (`without`, the default), shown beside the others, or alone. */
+export type TrashedMode = 'with' | 'without' | 'only';
+
+/** The rows of a resource a user may see (the policy's answer): `column IN (values)`, and rows without a value when `orNull`. */
+export interface RowScope {
+  column: string;
+  values: readonly number[];
+  orNull: boolean;
+}
 
 export interface RowsOptions {
   parentId?: number;

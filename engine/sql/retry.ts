@@ -20,7 +20,6 @@ export interface RetryPolicy {
 
 export const DEFAULT_RETRY: RetryPolicy = { budgetMs: 1000, firstDelayMs: 4, maxDelayMs: 64 };
 
-
 /** A write that kept losing races for the whole budget: 503, to be tried again in a second. */
 export class DatabaseBusyError extends HttpError {
   constructor() {

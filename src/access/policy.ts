@@ -1,5 +1,5 @@
 // The authorization point every generated route passes (the engine asks it; see
-// engine/routes/runtime.ts for when). It follows the original's model (reference §1.8):
+// engine/contract/index.ts for when). It follows the original's model (reference §1.8):
 // - a route needs the permissions its definition names (view_any_inventory_tag, ...);
 // - changing an owned record (update, delete, restore, force delete) also needs the user's record
 //   scope: `global` any record, `group` their own and their sales team mates', `individual` their own;

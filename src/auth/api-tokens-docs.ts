@@ -1,6 +1,6 @@
 // The API reference of the API token routes (src/auth/api-tokens.ts), merged into src/http/api-docs.ts.
 import { IDEMPOTENCY_KEY, rateLimitHeaders, schemaRef as ref, SHARED_SCHEMAS as SHARED, type ServiceDocs } from '../../engine/index.ts';
-import { API_TOKENS_PATH } from './api-tokens.ts';
+import { API_TOKENS_PATH, MAX_ABILITIES } from './api-tokens.ts';
 
 export const API_TOKENS_TAG = 'Security / API tokens';
 
@@ -54,6 +54,7 @@ export function apiTokenDocs(prefix: string): ServiceDocs {
             type: 'array',
             items: { type: 'string' },
             minItems: 1,
+            maxItems: MAX_ABILITIES,
             description: 'Required. Permission names (`GET /security/permissions`), each one the caller holds (else 403).',
           },
           expires_at: { type: ['string', 'null'], format: 'date-time', description: 'A moment in the future; none: the token never expires.' },

@@ -19,6 +19,9 @@ interface TokenInput {
   expiresAt: Date | null;
 }
 
+/** A request names at most this many abilities: more than the registry has permissions, and a bound on the work. */
+export const MAX_ABILITIES = 1000;
+
 export function registerApiTokenRoutes(app: FastifyInstance, knex: Knex, registry: Registry, authenticate: (request: FastifyRequest) => Promise<void>, prefix: string) {
   const known = new Set(allPermissions(registry).map((entry) => entry.name));
   const path = `${prefix}${API_TOKENS_PATH}`;
@@ -75,6 +78,7 @@ function validate(body: unknown, known: ReadonlySet<string>): TokenInput {
   if (abilities === undefined || abilities === null) errors.abilities = ['The abilities field is required.'];
   else if (!Array.isArray(abilities)) errors.abilities = ['The abilities field must be an array.'];
   else if (abilities.length === 0) errors.abilities = ['The abilities field must have at least 1 item.'];
+  else if (abilities.length > MAX_ABILITIES) errors.abilities = [`The abilities field must not have more than ${MAX_ABILITIES} items.`];
   else {
     abilities.forEach((ability, index) => {
       if (typeof ability !== 'string') errors[`abilities.${index}`] = [`The abilities.${index} field must be a string.`];

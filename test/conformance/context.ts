@@ -2,7 +2,7 @@
 import type { Registry } from '../../engine/definition/registry.ts';
 import { applyScope, ownScope } from '../../engine/definition/scope.ts';
 import type { ResourceDef } from '../../engine/definition/types.ts';
-import { routeTable } from '../../engine/routes/route-table.ts';
+import { routeTable } from '../../engine/definition/route-table.ts';
 import { API, sharedApp, type TestApp } from '../helpers/app.ts';
 import type { Client } from '../helpers/http.ts';
 import type { Target } from '../helpers/targets.ts';

@@ -1,7 +1,7 @@
 // Request values and expected response values, derived from field definitions.
 import type { Registry } from '../../engine/definition/registry.ts';
 import type { FieldDef, ResourceDef } from '../../engine/definition/types.ts';
-import { formatDecimal, formatTimestamp } from '../../engine/serialize/formats.ts';
+import { formatDecimal, formatTimestamp } from '../../engine/serialize/value-formats.ts';
 
 export interface PayloadContext {
   /** An existing id for each referenced resource (also those of ids fields and nested records). */

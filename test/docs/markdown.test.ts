@@ -5,8 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { anchor } from '../../engine/docs/markdown.ts';
-import { resourceNames } from '../../engine/docs/names.ts';
-import { routeTable } from '../../engine/routes/route-table.ts';
+import { resourceNames } from '../../engine/definition/names.ts';
+import { routeTable } from '../../engine/definition/route-table.ts';
 import { buildApiMarkdown, MARKDOWN_COMMAND, MARKDOWN_FILE } from '../../src/http/api-docs.ts';
 import { API_PREFIX, loadResources } from '../../src/app/build-app.ts';
 

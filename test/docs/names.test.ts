@@ -2,7 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Registry } from '../../engine/definition/registry.ts';
 import type { ResourceDef } from '../../engine/definition/types.ts';
-import { orderedResources } from '../../engine/docs/names.ts';
+import { orderedResources } from '../../engine/definition/names.ts';
 
 const test = suite('documentation order');
 

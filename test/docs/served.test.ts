@@ -3,7 +3,7 @@
 // service is in it, and the Postman collection has one request per route.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { fastifyPath, routeTable } from '../../engine/routes/route-table.ts';
+import { fastifyPath, routeTable } from '../../engine/definition/route-table.ts';
 import { POSTMAN_SCHEMA } from '../../engine/docs/postman.ts';
 import { buildApiDocument, registeredRoutes, undocumentedRoutes } from '../../src/http/api-docs.ts';
 import { API_PREFIX, loadResources } from '../../src/app/build-app.ts';

@@ -3,9 +3,9 @@
 import Fastify from 'fastify';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { registerDocsRoutes } from '../../engine/docs/serve.ts';
+import { registerDocsRoutes } from '../../engine/docs/docs-routes.ts';
 import type { OpenApiDocument } from '../../engine/docs/openapi.ts';
-import { errorHandler, notFoundHandler } from '../../engine/errors/error-handler.ts';
+import { errorHandler, notFoundHandler } from '../../engine/routes/error-handler.ts';
 
 const test = suite('swagger ui app');
 

@@ -7,7 +7,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { DefinitionError, type DefinitionProblem } from '../../engine/definition/definition-error.ts';
 import { loadRegistry, type Registry } from '../../engine/definition/registry.ts';
-import { registerFormats } from '../../engine/schema/formats.ts';
+import { registerFormats } from '../../engine/schema/string-formats.ts';
 import { loadResources } from '../../src/app/build-app.ts';
 
 const test = suite('definitions');

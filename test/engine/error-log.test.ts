@@ -2,7 +2,7 @@
 // (they may be personal data): knex and the drivers write those values into their messages.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { withoutValues } from '../../engine/errors/error-handler.ts';
+import { withoutValues } from '../../engine/routes/error-handler.ts';
 
 test('quoted and numeric literals of a driver message become ?', () => {
   const error = Object.assign(

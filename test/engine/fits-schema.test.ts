@@ -3,10 +3,10 @@
 // generated route's documented responses can take it.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { toSerializerSchema } from '../../engine/docs/serializer-schemas.ts';
-import type { JsonSchema } from '../../engine/docs/schemas.ts';
+import { toSerializerSchema } from '../../engine/serialize/route-serializers.ts';
+import type { JsonSchema } from '../../engine/serialize/response-schemas.ts';
 import { fitsSchema } from '../../engine/serialize/fits-schema.ts';
-import { routeTable } from '../../engine/routes/route-table.ts';
+import { routeTable } from '../../engine/definition/route-table.ts';
 import { buildApiDocument } from '../../src/http/api-docs.ts';
 import { API_PREFIX, loadResources } from '../../src/app/build-app.ts';
 

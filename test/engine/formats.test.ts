@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { formatDate, formatDecimal, formatTimestamp } from '../../engine/serialize/formats.ts';
+import { formatDate, formatDecimal, formatTimestamp } from '../../engine/serialize/value-formats.ts';
 
 const test = suite('formats');
 

@@ -1,4 +1,4 @@
-// A list's count stops LIST_COUNT_AHEAD rows past the requested page (engine/list/run-list.ts):
+// A list's count stops LIST_COUNT_AHEAD rows past the requested page (engine/routes/run-list.ts):
 // below that the total is exact and the envelope is the contract's; at the bound the total is a
 // lower bound, meta says so with total_exact: false, and paging on moves the bound along.
 import { suite } from 'uvu';

@@ -1,6 +1,6 @@
 // filter[f]=YYYY-MM-DD → that day, on a date column or a timestamp column.
 import type { FilterKind } from './types.ts';
-import { isCalendarDate } from '../../schema/formats.ts';
+import { isCalendarDate } from '../../schema/string-formats.ts';
 
 export const date: FilterKind<string> = {
   parse: (raw, filter) => (isCalendarDate(raw) ? { value: raw } : { error: `The filter[${filter.name}] value must be a date in the format YYYY-MM-DD.` }),

@@ -3,7 +3,7 @@ import type { FilterKind as KindName } from '../../definition/format.ts';
 import { boolean } from './boolean.ts';
 import { date } from './date.ts';
 import { exact } from './exact.ts';
-import { list } from './list.ts';
+import { list } from './comma-list.ts';
 import { partial } from './partial.ts';
 import { trashed } from './trashed.ts';
 import type { FilterKind } from './types.ts';

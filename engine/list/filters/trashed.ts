@@ -1,7 +1,6 @@
 // filter[trashed]=with|only shows soft-deleted rows; any other value keeps the default (hidden).
+import type { TrashedMode } from '../../sql/resource-rows.ts';
 import type { FilterKind } from './types.ts';
-
-export type TrashedMode = 'with' | 'without' | 'only';
 
 export const trashed: FilterKind<TrashedMode> = {
   parse(raw, filter) {

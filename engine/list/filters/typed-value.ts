@@ -1,6 +1,6 @@
 // Reads one filter value as the type of the field it filters.
 import type { FilterDef } from '../../definition/types.ts';
-import { isCalendarDate } from '../../schema/formats.ts';
+import { isCalendarDate } from '../../schema/string-formats.ts';
 
 export function parseTypedValue(raw: string, filter: FilterDef): { value: string | number | boolean } | { error: string } {
   const field = filter.field!;

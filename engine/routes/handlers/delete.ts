@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { clientErrorFromDb } from '../../errors/db-errors.ts';
-import { nowTimestamp } from '../../serialize/formats.ts';
+import { nowTimestamp } from '../../serialize/value-formats.ts';
 import { assertDeletable } from '../guards.ts';
 import { writeContext } from '../write-context.ts';
 import { runHooks } from '../write-record.ts';

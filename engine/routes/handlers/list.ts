@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { NotFoundError } from '../../errors/http-errors.ts';
 import { parseListQuery, type RawQuery } from '../../list/parse-list-query.ts';
-import { runList } from '../../list/run-list.ts';
+import { runList } from '../run-list.ts';
 import { listEnvelope } from '../../serialize/envelope.ts';
 import { authorize } from '../lookup.ts';
 import type { ResourceRuntime } from '../runtime.ts';

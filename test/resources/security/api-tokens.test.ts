@@ -71,6 +71,8 @@ for (const target of databaseTargets()) {
     assert.is(beyond.status, 403);
     const past = await app.client.post(TOKENS, { token: userToken, body: { name: 'x', abilities: ['view_any_inventory_tag'], expires_at: '2020-01-01T00:00:00Z' } });
     assert.equal(past.body.errors, { expires_at: ['The expires at field must be a date after now.'] });
+    const tooMany = await app.client.post(TOKENS, { token: userToken, body: { name: 'x', abilities: Array.from({ length: 1001 }, () => 'view_any_inventory_tag') } });
+    assert.equal(tooMany.body.errors, { abilities: ['The abilities field must not have more than 1000 items.'] });
     const missing = await app.client.post(TOKENS, { token: userToken, body: {} });
     assert.equal(Object.keys(missing.body.errors), ['name', 'abilities']);
     const expiring = await app.client.post(TOKENS, {

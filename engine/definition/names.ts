@@ -1,8 +1,8 @@
 // Names the documentation gives to resources: component schema names, tags, operation ids.
 // All derived from the registry, so a new definition is named without code.
-import type { Operation } from '../definition/format.ts';
-import type { Registry } from '../definition/registry.ts';
-import type { ResourceDef } from '../definition/types.ts';
+import type { Operation } from './format.ts';
+import type { Registry } from './registry.ts';
+import type { ResourceDef } from './types.ts';
 
 /** Modules in the order the original installation's reference lists them; others follow alphabetically. */
 const MODULE_ORDER = ['support', 'partners', 'products', 'inventories', 'purchases', 'sales', 'accounts', 'projects'];

@@ -1,8 +1,8 @@
-// The documented response schemas, attached to the generated routes so that Fastify serializes
-// every success response through them: a property the document does not declare is never sent
-// (a response that holds none is written by JSON.stringify, any other by fast-json-stringify).
-// The components become Fastify shared schemas (app.addSchema) and each route's
-// `schema.response` is read off its documented operation. Only the success statuses: an
+// The response schemas (./response-schemas.ts, which the API reference documents), attached to
+// the generated routes so that Fastify serializes every success response through them: a
+// property they do not declare is never sent (a response that holds none is written by
+// JSON.stringify, any other by fast-json-stringify). The components become Fastify shared
+// schemas (app.addSchema) and each route's `schema.response` is its success response. Only the success statuses: an
 // error body is built whole by the error handler ({message, errors?, request_id?}) and written by
 // JSON.stringify. A route's one success status is keyed `2xx`, which Fastify looks up for any 2xx:
 // a status-code key such as 200 makes V8 give the object a 316-slot (201: 316, 422: 650) array,
@@ -24,11 +24,10 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifySerializerCompiler } from 'fastify';
 import fastJson from 'fast-json-stringify';
 import type { Registry } from '../definition/registry.ts';
-import { routeTable, type RouteSpec } from '../routes/route-table.ts';
-import { fitsSchema, type FitsSchema } from '../serialize/fits-schema.ts';
-import { orderedResources, resourceNames } from './names.ts';
-import { resourceOperation, sharedResponses } from './operations.ts';
-import { componentSchemas, type JsonSchema } from './schemas.ts';
+import { routeTable, type RouteSpec } from '../definition/route-table.ts';
+import { fitsSchema, type FitsSchema } from './fits-schema.ts';
+import { orderedResources, resourceNames } from '../definition/names.ts';
+import { ref, responseSchemas, successResponse, type JsonSchema } from './response-schemas.ts';
 
 const COMPONENT = '#/components/schemas/';
 /** One serializer per shared schemas and route schema (see registerResponseSchemas). */
@@ -50,24 +49,15 @@ export interface RouteSerialization {
  */
 export function registerResponseSchemas(app: FastifyInstance, registry: Registry, prefix: string): (route: RouteSpec) => RouteSerialization {
   const names = resourceNames(registry);
-  const components = componentSchemas(registry, names);
-  const responses = sharedResponses();
+  const components = responseSchemas(registry, names);
   const byRoute = new Map<string, Record<string, JsonSchema>>();
   const used = new Set<string>();
 
   for (const def of orderedResources(registry)) {
     for (const route of routeTable(def, prefix)) {
-      const operation = resourceOperation(def, route, registry, names);
-      const successes = Object.entries(operation.responses as Record<string, JsonSchema>).filter(([status]) => status.startsWith('2'));
-      const schemas: Record<string, JsonSchema> = {};
-      for (const [status, documented] of successes) {
-        const response = documented.$ref ? responses[String(documented.$ref).split('/').pop()!]! : documented;
-        const schema = response.content?.['application/json']?.schema;
-        if (!schema) continue;
-        schemas[successes.length === 1 ? '2xx' : status] = toSerializerSchema(schema);
-        collectRefs(schema, components, used);
-      }
-      byRoute.set(key(route), schemas);
+      const schema = ref(successResponse(def, route, registry, names).schema);
+      byRoute.set(key(route), { '2xx': toSerializerSchema(schema) });
+      collectRefs(schema, components, used);
     }
   }
 

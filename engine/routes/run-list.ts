@@ -7,15 +7,15 @@
 // the pages it names all exist. Paging on moves the bound along.
 import type { FastifyRequest } from 'fastify';
 import type { AuthUser } from '../behaviours/types.ts';
-import { parentExists, type PathParent } from '../routes/lookup.ts';
-import { oneRow, takePendingAuthentication, withCheck } from '../routes/pending-authentication.ts';
-import type { ResourceRuntime } from '../routes/runtime.ts';
+import { parentExists, type PathParent } from './lookup.ts';
+import { oneRow, takePendingAuthentication, withCheck } from './pending-authentication.ts';
+import type { ResourceRuntime } from './runtime.ts';
 import { includeTree, loadRelations } from '../sql/load-relations.ts';
 import { quote, whereClause, type Condition } from '../sql/quote.ts';
 import { OPENS_REQUEST, type Row } from '../sql/statements.ts';
 import { resourceRows } from '../sql/resource-rows.ts';
-import { filterKinds } from './filters/index.ts';
-import type { ListQuery } from './parse-list-query.ts';
+import { filterKinds } from '../list/filters/index.ts';
+import type { ListQuery } from '../list/parse-list-query.ts';
 
 /**
  * The page and the total for the request's user; undefined when the parent the path names does

@@ -1,7 +1,7 @@
 // The routes a definition's operations generate, as data (also used by `erp routes` and the docs).
 import type { HTTPMethods } from 'fastify';
-import type { Operation } from '../definition/format.ts';
-import type { ResourceDef } from '../definition/types.ts';
+import type { Operation } from './format.ts';
+import type { ResourceDef } from './types.ts';
 
 export type RouteOperation = Operation | 'action';
 

@@ -1,0 +1,74 @@
+// The engine's contract with the app that runs it: what the app hands the engine (EngineDeps),
+// the single authorization point it implements (Policy), and what the engine adds to Fastify's
+// types. Every generated route is built against this, and nothing here knows of routes.
+import type { FastifyRequest } from 'fastify';
+import type { Knex } from 'knex';
+import type { AuthUser, Behaviours } from '../behaviours/types.ts';
+import type { Registry } from '../definition/registry.ts';
+import type { ResourceDef } from '../definition/types.ts';
+import type { FieldErrors } from '../errors/http-errors.ts';
+import type { SchemaBounds } from '../schema/column-bounds.ts';
+import type { RowScope } from '../sql/resource-rows.ts';
+import type { Statements } from '../sql/statements.ts';
+
+export type { RowScope };
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Which resource and operation a generated route serves (for logs, docs and policies). */
+    resource?: string;
+    operation?: string;
+  }
+  interface FastifyRequest {
+    /** Set by the authentication hook the app passes to the engine. */
+    authUser?: AuthUser;
+  }
+}
+
+/** One question to the policy: may this user run this operation? */
+export interface AccessCheck {
+  /** The resource whose permissions apply: the resource itself, or the parent a nested one authorizes against. */
+  def: ResourceDef;
+  /** An operation (list, show, ...) or an action's name (validate, ...). */
+  operation: string;
+  /** The permission names the definition says the operation needs (all of them). */
+  permissions: readonly string[];
+  /** The record of `def` acted on, once found (absent for list and create of a top-level resource). */
+  record?: Record<string, unknown>;
+}
+
+/**
+ * The single authorization point, implemented by the app (src/access/policy.ts). Every generated route
+ * asks it, in the original's order: a list or create before anything else, a record's operation
+ * once the record is found (404 first, then 403).
+ */
+export interface Policy {
+  /** false answers 403. */
+  authorize(user: AuthUser, check: AccessCheck): boolean;
+  /** The rows of a resource this user may see, if not all (company scope); applied to every lookup and list. */
+  rowScope(user: AuthUser, def: ResourceDef): RowScope | undefined;
+  /** Checks (and may complete) validated values before a write; errors answer 422. */
+  checkValues(user: AuthUser, def: ResourceDef, values: Record<string, unknown>, mode: 'create' | 'update'): FieldErrors | undefined;
+}
+
+export interface EngineDeps {
+  knex: Knex;
+  /** What each column can store (engine/schema/column-bounds.ts): fields are bounded by it. */
+  bounds?: SchemaBounds;
+  /** Prepared reads (engine/sql/statements.ts); writes go through knex. */
+  statements: Statements;
+  registry: Registry;
+  behaviours: Behaviours;
+  /** onRequest hook that sets request.authUser or answers 401. */
+  authenticate: (request: FastifyRequest) => Promise<void>;
+  /** onRequest hook that may leave the check to the route's first read (request.pendingAuthentication). */
+  authenticateWithFirstRead?: (request: FastifyRequest) => Promise<void>;
+  policy: Policy;
+  /** URL prefix of every resource path, e.g. /admin/api/v1. */
+  prefix: string;
+  /**
+   * How many rows past the requested page a list's count looks at (engine/routes/run-list.ts):
+   * beyond, the total is a lower bound and meta says so. 0 or unset: lists count every row.
+   */
+  countAhead?: number;
+}

@@ -1,0 +1,108 @@
+import type { Operation } from '../definition/format.ts';
+import type { FilterDef, ResourceDef } from '../definition/types.ts';
+import type { RouteSpec } from '../definition/route-table.ts';
+import type { JsonSchema } from '../serialize/response-schemas.ts';
+import { IDEMPOTENCY_KEY } from './shared-components.ts';
+
+/** The request headers an operation takes beside its path and query: retries and optimistic concurrency. */
+export function conditionalHeaders(op: Operation): JsonSchema[] {
+  const header = (name: string, description: string) => ({ name, in: 'header', required: false, description, schema: { type: 'string' } });
+  if (op === 'create') return [IDEMPOTENCY_KEY];
+  if (op === 'show') return [header('If-None-Match', 'An ETag the client holds: 304 (no body) when the record still has it.')];
+  if (op === 'update' || op === 'delete' || op === 'forceDelete')
+    return [header('If-Match', 'The ETag the client read: 412 (nothing changed) when the record has another one now. `*` matches any.')];
+  return [];
+}
+
+export function pathParameters(def: ResourceDef, route: RouteSpec): JsonSchema[] {
+  const params: JsonSchema[] = [];
+  for (const [, name] of route.path.matchAll(/\{([a-z_]+)\}/g)) {
+    const isParent = def.parent && name === def.parent.param;
+    params.push({
+      name,
+      in: 'path',
+      required: true,
+      description: isParent
+        ? `Id of the parent \`${def.parent!.resource}\` record; a missing (or trashed) parent is a 404.`
+        : `Id of the ${def.label}${def.parent ? ' (under that parent)' : ''}; anything but digits is a 404.`,
+      schema: { type: 'integer', minimum: 0 },
+      example: 1,
+    });
+  }
+  return params;
+}
+
+export function queryParameters(def: ResourceDef, op: Operation): JsonSchema[] {
+  const params: JsonSchema[] = [];
+  const includes = [...def.allowedIncludes];
+  if (includes.length > 0 && op !== 'delete' && op !== 'forceDelete') {
+    params.push({
+      name: 'include',
+      in: 'query',
+      description: `Related records to add, comma-separated: ${includes.map((name) => `\`${name}\``).join(', ')}. They appear under the snake_case name.`,
+      style: 'form',
+      explode: false,
+      schema: { type: 'array', items: { type: 'string', enum: includes }, uniqueItems: true },
+    });
+  }
+  if (op !== 'list') return params;
+  for (const filter of def.filters.values()) params.push(filterParameter(filter));
+  const sorts = def.sorts.flatMap((name) => [name, `-${name}`]);
+  params.push({
+    name: 'sort',
+    in: 'query',
+    description: `Sort fields, comma-separated; a leading \`-\` sorts descending. Allowed: ${def.sorts.map((name) => `\`${name}\``).join(', ')}. Default: \`${def.defaultSort.map((s) => (s.descending ? '-' : '') + s.name).join(',')}\`.`,
+    style: 'form',
+    explode: false,
+    schema: { type: 'array', items: { type: 'string', enum: sorts } },
+  });
+  params.push({ $ref: '#/components/parameters/page' }, { $ref: '#/components/parameters/per_page' });
+  return params;
+}
+
+const FILTER_KINDS: Record<FilterDef['kind'], string> = {
+  exact: 'equals the value',
+  partial: 'contains the text (case-insensitive)',
+  list: 'is one of the comma-separated values',
+  boolean: 'is true or false (`true`, `false`, `1`, `0`)',
+  date: 'falls on the day (`YYYY-MM-DD`)',
+  trashed: '',
+};
+
+function filterParameter(filter: FilterDef): JsonSchema {
+  const name = `filter[${filter.name}]`;
+  if (filter.kind === 'trashed') {
+    return {
+      name,
+      in: 'query',
+      description: `Soft-deleted records: \`${filter.values.join('`, `')}\`. Without it (or with another value) they are left out. Kind: \`trashed\`.`,
+      schema: { type: 'string', enum: [...filter.values] },
+    };
+  }
+  const description = `Records whose \`${filter.fieldName}\` ${FILTER_KINDS[filter.kind]}. Kind: \`${filter.kind}\`.`;
+  const value = filterValueSchema(filter);
+  if (filter.kind === 'list') {
+    return { name, in: 'query', description, style: 'form', explode: false, schema: { type: 'array', items: value } };
+  }
+  return { name, in: 'query', description, schema: value };
+}
+
+function filterValueSchema(filter: FilterDef): JsonSchema {
+  const field = filter.field!;
+  if (filter.kind === 'partial') return { type: 'string' };
+  if (filter.kind === 'boolean') return { type: 'boolean' };
+  if (filter.kind === 'date') return { type: 'string', format: 'date' };
+  switch (field.type) {
+    case 'integer':
+      return { type: 'integer' };
+    case 'number':
+    case 'decimal':
+      return { type: 'number' };
+    case 'boolean':
+      return { type: 'boolean' };
+    case 'date':
+      return { type: 'string', format: 'date' };
+    default:
+      return field.enum ? { type: 'string', enum: [...field.enum] } : { type: 'string' };
+  }
+}
