@@ -12,11 +12,12 @@ import { loadResources } from '../../src/app/build-app.ts';
 const SNAPSHOT = fileURLToPath(new URL('./resolved-definitions.snapshot.json', import.meta.url));
 
 /**
- * Plain JSON: Maps and Sets as objects and sorted lists, object keys sorted, the file it came from
- * left out, and a filter's field by name (the field itself is among the fields).
+ * Plain JSON: a Map as its entries in order (the order of fields, relations, filters and actions is
+ * the order of responses and of the reference), a Set as a sorted list, object keys sorted, the file
+ * it came from left out, and a filter's field by name (the field itself is among the fields).
  */
 function plain(value: unknown): unknown {
-  if (value instanceof Map) return plain(Object.fromEntries(value));
+  if (value instanceof Map) return [...value].map(([key, inner]) => [key, plain(inner)]);
   if (value instanceof Set) return [...value].map(plain).sort();
   if (Array.isArray(value)) return value.map(plain);
   if (value && typeof value === 'object') {
