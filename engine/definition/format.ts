@@ -179,6 +179,13 @@ export const MessagesFormat = Type.Object(
 
 export const ResourceFormat = Type.Object(
   {
+    extends: Type.Optional(
+      Type.String({
+        pattern: ResourceName.pattern,
+        description: 'module/name of a definition whose keys this one starts from: its own keys are merged over them, a null removes one (resources/README.md)',
+      }),
+    ),
+    abstract: Type.Optional(Type.Boolean({ description: 'a base that other definitions extend: it serves no routes and needs no label, path or operations' })),
     table: Name,
     label: Type.String({ minLength: 1, description: 'used in messages: "<label> created successfully."' }),
     description: Type.Optional(Type.String()),
@@ -234,7 +241,6 @@ export const ResourceFormat = Type.Object(
     upsertOn: Type.Optional(
       Type.Array(Name, { minItems: 1, uniqueItems: true, description: 'create with the values of an existing record in these fields updates that record instead' }),
     ),
-    walkthrough: Type.Optional(WalkthroughFormat),
     behaviours: Type.Optional(
       Type.Object(
         {
@@ -252,6 +258,9 @@ export const ResourceFormat = Type.Object(
   },
   { additionalProperties: false },
 );
+
+/** A base that others extend: the same keys, none required. */
+export const AbstractFormat = Type.Partial(ResourceFormat);
 
 export type FieldFormat = Static<typeof FieldFormat>;
 export type RelationFormat = Static<typeof RelationFormat>;

@@ -4,6 +4,7 @@ import type { LoadedFile } from './load.ts';
 import { Operations } from './format.ts';
 import type { ResourceDef } from './types.ts';
 import { didYouMean } from './suggest.ts';
+import type { WalkthroughSource } from './walkthroughs.ts';
 
 const STRING_TYPES = new Set(['string', 'text']);
 
@@ -13,6 +14,7 @@ export function link(
   behaviourNames: ReadonlySet<string>,
   problems: DefinitionProblem[],
   actionNames: ReadonlySet<string> = new Set(),
+  walkthroughs: ReadonlyMap<string, WalkthroughSource> = new Map(),
 ): void {
   const routes = new Map<string, string>();
 
@@ -38,7 +40,9 @@ export function link(
       if (field.type === 'decimal' && field.scale === undefined) problem(at, 'a decimal field needs a scale');
       if (field.numericString && field.type !== 'integer') problem(`${at}.numericString`, 'numericString applies to integer fields');
       if (field.minimum !== undefined && field.maximum !== undefined && field.minimum > field.maximum) problem(`${at}.minimum`, 'minimum is greater than maximum');
-      if (field.references) knownResource(`${at}.references`, field.references);
+      // A reference its belongsTo relation implies is checked (and told) with the relation.
+      const implied = [...def.relations.values()].some((relation) => relation.kind === 'belongsTo' && relation.foreignKey === field.name && relation.resource === field.references);
+      if (field.references && !implied) knownResource(`${at}.references`, field.references);
       if (field.referencesWhere && !field.references) problem(`${at}.referencesWhere`, 'referencesWhere applies to fields with references');
       for (const column of Object.keys(field.referencesWhere ?? {})) {
         const target = field.references ? resources.get(field.references) : undefined;
@@ -167,20 +171,25 @@ export function link(
       }
     }
 
-    for (const [index, name] of def.walkthrough.after.entries()) knownResource(`walkthrough.after.${index}`, name);
+    // The walkthrough's problems are told in resources/walkthroughs.yaml, under the resource's name.
+    const walkthrough = walkthroughs.get(def.name);
+    const walkProblem = (at: string, message: string) => problems.push({ file: walkthrough?.file ?? def.file, at: `${def.name}.${at}`, line: walkthrough?.lineOf(at), message });
+    for (const [index, name] of def.walkthrough.after.entries()) {
+      if (!resources.has(name)) walkProblem(`after.${index}`, `unknown resource "${name}"${didYouMean(name, resources.keys())}`);
+    }
     for (const action of def.walkthrough.deleting.actions) {
-      if (!def.actions.has(action)) problem('walkthrough.deleting.actions', `"${action}" is not an action of this resource${didYouMean(action, def.actions.keys())}`);
+      if (!def.actions.has(action)) walkProblem('deleting.actions', `"${action}" is not an action of this resource${didYouMean(action, def.actions.keys())}`);
     }
     for (const name of Object.keys(def.walkthrough.deleting.values)) {
-      if (!def.fields.get(name)?.writable) problem(`walkthrough.deleting.values.${name}`, `"${name}" is not a writable field of this resource`);
+      if (!def.fields.get(name)?.writable) walkProblem(`deleting.values.${name}`, `"${name}" is not a writable field of this resource`);
     }
     for (const [index, record] of def.walkthrough.records.entries()) {
-      const at = `walkthrough.records.${index}`;
+      const at = `records.${index}`;
       for (const action of record.actions) {
-        if (!def.actions.has(action)) problem(`${at}.actions`, `"${action}" is not an action of this resource${didYouMean(action, def.actions.keys())}`);
+        if (!def.actions.has(action)) walkProblem(`${at}.actions`, `"${action}" is not an action of this resource${didYouMean(action, def.actions.keys())}`);
       }
       for (const [fieldName, resource] of Object.entries(record.with)) {
-        if (def.fields.get(fieldName)?.references !== resource) problem(`${at}.with.${fieldName}`, `"${fieldName}" is not a field referencing ${resource}`);
+        if (def.fields.get(fieldName)?.references !== resource) walkProblem(`${at}.with.${fieldName}`, `"${fieldName}" is not a field referencing ${resource}`);
       }
     }
 

@@ -1,8 +1,11 @@
-// Reads resources/<module>/<name>.yaml and checks each file against the meta-schema.
+// Reads resources/<module>/<name>.yaml, merges each definition over the one it extends
+// (./extends.ts) and checks the result against the meta-schema. Bases (`abstract: true`) are
+// checked too, but only the definitions they serve come out.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { Value } from '@sinclair/typebox/value';
-import { ResourceFormat, type ResourceFormat as RawResource } from './format.ts';
+import { AbstractFormat, ResourceFormat, type ResourceFormat as RawResource } from './format.ts';
+import { withBase, type ParsedDefinition } from './extends.ts';
 import type { DefinitionProblem } from './definition-error.ts';
 import { openParseCache } from './parse-cache.ts';
 import { yaml } from './yaml.ts';
@@ -17,6 +20,9 @@ export interface LoadedFile {
   lineOf(at: string): number | undefined;
 }
 
+/** The file beside the modules that plans the Postman run (./walkthroughs.ts): not a definition. */
+export const WALKTHROUGHS_FILE = 'walkthroughs.yaml';
+
 export function listDefinitionFiles(dir: string): string[] {
   const files: string[] = [];
   for (const entry of readdirSync(dir).sort()) {
@@ -27,13 +33,19 @@ export function listDefinitionFiles(dir: string): string[] {
   return files;
 }
 
+interface ParsedFile extends ParsedDefinition {
+  module: string;
+  lineOf(at: string): number | undefined;
+}
+
 export function loadDefinitionFiles(dir: string, problems: DefinitionProblem[]): LoadedFile[] {
-  const loaded: LoadedFile[] = [];
+  const parsed: ParsedFile[] = [];
   const fileOfName = new Map<string, string>();
   const cache = openParseCache(dir);
   for (const full of listDefinitionFiles(dir)) {
     const file = relative(process.cwd(), full);
     const parts = relative(dir, full).split(sep);
+    if (parts.length === 1 && parts[0] === WALKTHROUGHS_FILE) continue;
     if (parts.length !== 2) {
       problems.push({ file, at: '', message: 'a definition lives at resources/<module>/<name>.yaml' });
       continue;
@@ -59,29 +71,49 @@ export function loadDefinitionFiles(dir: string, problems: DefinitionProblem[]):
       }
       continue;
     }
-    let positions: ReturnType<typeof parsedWithPositions> | undefined;
-    const lineOf = (at: string): number | undefined => {
-      const { doc, lineCounter } = (positions ??= parsedWithPositions(text));
-      const path = at === '' ? [] : at.split('.');
-      // The line of the key (or list item) itself: a block value starts on the line after its key.
-      for (let depth = path.length; depth > 0; depth--) {
-        const range = placeRange(doc.getIn(path.slice(0, depth - 1), true), path[depth - 1]!);
-        if (range) return lineCounter.linePos(range[0]).line;
-      }
-      const root = doc.contents as { range?: [number, number, number] } | null;
-      return root?.range ? lineCounter.linePos(root.range[0]).line : undefined;
-    };
-    if (!Value.Check(ResourceFormat, raw)) {
-      for (const error of firstErrorPerPlace([...Value.Errors(ResourceFormat, raw)])) {
+    const lineOf = linesOf(text);
+    if (!raw || typeof raw !== 'object' || Array.isArray(raw)) {
+      problems.push({ file, at: '', line: lineOf(''), message: 'a definition is a map of keys (table, label, path, fields, ...)' });
+      continue;
+    }
+    parsed.push({ name, module, file, raw: raw as Record<string, unknown>, lineOf });
+  }
+  cache.save();
+
+  const byName = new Map(parsed.map((definition) => [definition.name, definition]));
+  const loaded: LoadedFile[] = [];
+  for (const definition of parsed) {
+    const merged = withBase(definition, byName, problems);
+    if (!merged) continue;
+    // A base needs none of the keys a served definition must have; the merged result must have them all.
+    const format = merged.abstract === true ? AbstractFormat : ResourceFormat;
+    if (!Value.Check(format, merged)) {
+      for (const error of firstErrorPerPlace([...Value.Errors(format, merged)])) {
         const at = error.path.split('/').filter(Boolean).join('.');
-        problems.push({ file, at, line: lineOf(at), message: describeFormatError(error) });
+        problems.push({ file: definition.file, at, line: definition.lineOf(at), message: describeFormatError(error) });
       }
       continue;
     }
-    loaded.push({ name, module, file, raw: raw as RawResource, lineOf });
+    if (merged.abstract === true) continue;
+    loaded.push({ name: definition.name, module: definition.module, file: definition.file, raw: merged as RawResource, lineOf: definition.lineOf });
   }
-  cache.save();
   return loaded;
+}
+
+/** Line of a dotted place (`fields.name.maxLength`) in a YAML text; the text is parsed with positions only when asked. */
+export function linesOf(text: string): (at: string) => number | undefined {
+  let positions: ReturnType<typeof parsedWithPositions> | undefined;
+  return (at) => {
+    const { doc, lineCounter } = (positions ??= parsedWithPositions(text));
+    const path = at === '' ? [] : at.split('.');
+    // The line of the key (or list item) itself: a block value starts on the line after its key.
+    for (let depth = path.length; depth > 0; depth--) {
+      const range = placeRange(doc.getIn(path.slice(0, depth - 1), true), path[depth - 1]!);
+      if (range) return lineCounter.linePos(range[0]).line;
+    }
+    const root = doc.contents as { range?: [number, number, number] } | null;
+    return root?.range ? lineCounter.linePos(root.range[0]).line : undefined;
+  };
 }
 
 function parsedWithPositions(text: string) {
@@ -103,7 +135,7 @@ function placeRange(collection: unknown, segment: string): [number, number, numb
 
 type FormatError = ReturnType<typeof Value.Errors> extends Iterable<infer E> ? E : never;
 
-function firstErrorPerPlace(errors: FormatError[]): FormatError[] {
+export function firstErrorPerPlace(errors: FormatError[]): FormatError[] {
   const seen = new Set<string>();
   return errors.filter((error) => {
     if (seen.has(error.path)) return false;
@@ -121,7 +153,7 @@ function describeUnexpectedKey(error: FormatError): string {
   return `unknown key${didYouMean(key, known) || `; expected one of: ${known.join(', ')}`}`;
 }
 
-function describeFormatError(error: FormatError): string {
+export function describeFormatError(error: FormatError): string {
   // Unknown keys are the most common mistake: name the key and the one meant, not the schema rule.
   if (error.message.includes('Unexpected property')) return describeUnexpectedKey(error);
   if (error.value === undefined) return 'is required';

@@ -1,12 +1,13 @@
 // Fills the defaults a definition may leave out. No I/O and no cross-file checks (see link.ts).
-import type { FieldFormat } from './format.ts';
+import type { FieldFormat, WalkthroughFormat } from './format.ts';
 import type { LoadedFile } from './load.ts';
 import type { FieldDef, FilterDef, RelationDef, ResourceDef, SortDef } from './types.ts';
 
 /** Columns the engine manages itself; a definition may declare them to document them, never to write them. */
 export const MANAGED_FIELDS = new Set(['id', 'creator_id', 'created_at', 'updated_at', 'deleted_at']);
 
-export function normalize(file: LoadedFile): ResourceDef {
+/** `walkthrough`: the resource's entry of resources/walkthroughs.yaml, if any. */
+export function normalize(file: LoadedFile, walkthrough?: WalkthroughFormat): ResourceDef {
   const raw = file.raw;
   const softDelete = raw.softDelete ?? false;
   const timestamps = raw.timestamps ?? true;
@@ -29,6 +30,12 @@ export function normalize(file: LoadedFile): ResourceDef {
   }
   if (creator && !relations.has('creator')) {
     relations.set('creator', { name: 'creator', outputKey: 'creator', kind: 'belongsTo', resource: 'support/users', foreignKey: 'creator_id' });
+  }
+  // A belongsTo relation names its foreign key: a field clients write as that key references the
+  // relation's resource without saying so again (a field's own `references` still wins).
+  for (const relation of relations.values()) {
+    const field = fields.get(relation.foreignKey);
+    if (relation.kind === 'belongsTo' && field?.writable && field.references === undefined) field.references = relation.resource;
   }
 
   const filters = new Map<string, FilterDef>();
@@ -69,9 +76,9 @@ export function normalize(file: LoadedFile): ResourceDef {
     },
     upsertOn: raw.upsertOn,
     walkthrough: {
-      after: raw.walkthrough?.after ?? [],
-      records: (raw.walkthrough?.records ?? []).map((record) => ({ actions: record.actions, with: record.with ?? {} })),
-      deleting: { values: raw.walkthrough?.deleting?.values ?? {}, actions: raw.walkthrough?.deleting?.actions ?? [] },
+      after: walkthrough?.after ?? [],
+      records: (walkthrough?.records ?? []).map((record) => ({ actions: record.actions, with: record.with ?? {} })),
+      deleting: { values: walkthrough?.deleting?.values ?? {}, actions: walkthrough?.deleting?.actions ?? [] },
     },
     actions: new Map(Object.entries(raw.actions ?? {}).map(([name, action]) => [name, { ...action, name }])),
     // Filled by resolveAccess once every definition is linked (a nested one needs its parent's).

@@ -4,6 +4,8 @@ import { resolveAccess } from './access.ts';
 import { link } from './link.ts';
 import { loadDefinitionFiles, type LoadedFile } from './load.ts';
 import { normalize } from './normalize.ts';
+import { didYouMean } from './suggest.ts';
+import { loadWalkthroughs } from './walkthroughs.ts';
 import type { ResourceDef } from './types.ts';
 
 export class Registry {
@@ -24,9 +26,13 @@ export class Registry {
 export function loadRegistry(dir: string, behaviourNames: ReadonlySet<string>, actionNames: ReadonlySet<string> = new Set()): Registry {
   const problems: DefinitionProblem[] = [];
   const files = loadDefinitionFiles(dir, problems);
+  const walkthroughs = loadWalkthroughs(dir, problems);
   const byName = new Map<string, LoadedFile>(files.map((file) => [file.name, file]));
-  const resources = new Map<string, ResourceDef>(files.map((file) => [file.name, normalize(file)]));
-  link(resources, byName, behaviourNames, problems, actionNames);
+  const resources = new Map<string, ResourceDef>(files.map((file) => [file.name, normalize(file, walkthroughs.get(file.name)?.walkthrough)]));
+  for (const [name, source] of walkthroughs) {
+    if (!resources.has(name)) problems.push({ file: source.file, at: name, line: source.lineOf(''), message: `unknown resource "${name}"${didYouMean(name, resources.keys())}` });
+  }
+  link(resources, byName, behaviourNames, problems, actionNames, walkthroughs);
   resolveAccess(resources, byName);
   if (problems.length > 0) throw new DefinitionError(problems);
   return new Registry(resources);

@@ -297,13 +297,49 @@ test('a reference to an unknown resource is refused', () => {
   assert.match(problem.message, /unknown resource "support\/countries"/);
 });
 
-test('a walkthrough naming an unknown action or resource is refused', () => {
-  const action = onlyProblem({ 'support/things.yaml': `${BASE}walkthrough: { records: [{ actions: [approve] }] }\n` });
-  assert.is(action.problem.at, 'walkthrough.records.0.actions');
+test('a walkthrough naming an unknown action, resource or walked resource is refused in walkthroughs.yaml', () => {
+  const action = onlyProblem({ 'support/things.yaml': BASE, 'walkthroughs.yaml': '# comment\nsupport/things:\n  records: [{ actions: [approve] }]\n' }, 'walkthroughs.yaml');
+  assert.is(action.problem.at, 'support/things.records.0.actions');
+  assert.is(action.problem.line, 3);
   assert.match(action.problem.message, /"approve" is not an action of this resource/);
-  const after = onlyProblem({ 'support/things.yaml': `${BASE}walkthrough: { after: [support/nothings] }\n` });
-  assert.is(after.problem.at, 'walkthrough.after.0');
+  const after = onlyProblem({ 'support/things.yaml': BASE, 'walkthroughs.yaml': 'support/things: { after: [support/nothings] }\n' }, 'walkthroughs.yaml');
+  assert.is(after.problem.at, 'support/things.after.0');
   assert.match(after.problem.message, /unknown resource "support\/nothings"/);
+  const walked = onlyProblem({ 'support/things.yaml': BASE, 'walkthroughs.yaml': 'support/thing: { after: [support/things] }\n' }, 'walkthroughs.yaml');
+  assert.is(walked.problem.at, 'support/thing');
+  assert.match(walked.problem.message, /unknown resource "support\/thing", did you mean "support\/things"/);
+});
+
+test('a definition that extends another starts from its keys; a null removes one; a loop or a missing base is refused', () => {
+  const registry = load({
+    'support/base.yaml': `abstract: true\ntable: things\noperations: [list, show]\nfields:\n  name: { type: string, required: true, maxLength: 100 }\n  code: { type: string, maxLength: 10 }\nfilters:\n  name: { kind: partial }\n  code: { kind: exact }\n`,
+    'support/things.yaml': `extends: support/base\nlabel: Thing\npath: /support/things\nfields:\n  name: { maxLength: 50 }\n  active: { type: boolean }\nfilters:\n  code: null\n`,
+  });
+  assert.equal(
+    registry.all().map((def) => def.name),
+    ['support/things'],
+    'a base serves nothing',
+  );
+  const things = registry.get('support/things');
+  assert.equal([...things.fields.keys()], ['id', 'name', 'code', 'active', 'created_at', 'updated_at'], 'the base’s fields first, in order');
+  assert.equal([things.fields.get('name')!.maxLength, things.fields.get('name')!.required], [50, true], 'a field’s keys merge one by one');
+  assert.equal([...things.filters.keys()], ['name'], 'null removes the base’s filter');
+  assert.equal([...things.operations], ['list', 'show']);
+  const missing = onlyProblem({ 'support/things.yaml': `extends: support/nothing\n${BASE}` });
+  assert.is(missing.problem.at, 'extends');
+  assert.match(missing.problem.message, /extends support\/nothing, which is not defined/);
+  const loop = failure({ 'support/a.yaml': `extends: support/b\n${BASE}`, 'support/b.yaml': `extends: support/a\nabstract: true\n` });
+  assert.match(loop.error.message, /extends itself through/);
+});
+
+test('a writable field that is a belongsTo relation’s foreign key references the relation’s resource without saying so', () => {
+  const registry = load({
+    'support/owners.yaml': BASE.replace('things', 'owners').replace('things', 'owners').replace('Thing', 'Owner'),
+    'support/things.yaml': `${BASE}  owner_id: { type: integer }\n  shown_owner_id: { type: integer, readOnly: true }\nrelations:\n  owner: { kind: belongsTo, resource: support/owners, foreignKey: owner_id }\n  shownOwner: { kind: belongsTo, resource: support/owners, foreignKey: shown_owner_id }\n`,
+  });
+  const things = registry.get('support/things');
+  assert.is(things.fields.get('owner_id')!.references, 'support/owners');
+  assert.is(things.fields.get('shown_owner_id')!.references, undefined, 'a read-only key is not validated: it references nothing');
 });
 
 test('an unknown behaviour name is refused with the behaviour meant', () => {
