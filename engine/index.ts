@@ -2,6 +2,7 @@
 export { loadRegistry, Registry } from './definition/registry.ts';
 export { DefinitionError } from './definition/definition-error.ts';
 export { registerResources } from './routes/register-resources.ts';
+export { buildModels } from './models/build-models.ts';
 export { discardOnNodeError, isDatabaseUnavailable, isDiscarded, isNodeUnavailable, isWriteConflict } from './sql/database-errors.ts';
 export { DatabaseBusyError, DEFAULT_RETRY, inTransaction, retryConflicts, retryCounts, type RetryPolicy } from './sql/retry.ts';
 export { createStatements, OPENS_REQUEST, SQLITE_PAGE_CACHE_KIB, type Row, type StatementOptions, type Statements } from './sql/statements.ts';
@@ -14,7 +15,7 @@ export { registerFormats } from './schema/string-formats.ts';
 export { listTables, missingColumns, readSchemaBounds, type SchemaBounds } from './schema/column-bounds.ts';
 export { generateMigration } from './schema/make-migration.ts';
 export { actionNames, behaviourNames } from './behaviours/types.ts';
-export type { Behaviours, AuthUser, Hook, BatchHook, HookContext, ComputedField, Subquery, Action, ActionContext, ActionResult } from './behaviours/types.ts';
+export type { Behaviours, Models, AuthUser, Hook, BatchHook, HookContext, ComputedField, Subquery, Action, ActionContext, ActionResult } from './behaviours/types.ts';
 export type { EngineDeps, Policy, AccessCheck, RowScope } from './contract/index.ts';
 export { permissionCatalogue, permissionName, type PermissionEntry } from './definition/access.ts';
 export type { ResourceDef, FieldDef } from './definition/types.ts';

@@ -1,7 +1,14 @@
 // Named behaviours: business rules a definition cannot express, implemented in src/ and
 // referenced from YAML by name. The engine only knows these shapes.
 import type { Knex } from 'knex';
+import type { Model } from 'objection';
 import type { ResourceDef } from '../definition/types.ts';
+
+/**
+ * The Objection model of every resource, by resource name (engine/models): for behaviours that
+ * read or write other resources, bound to the write's transaction with `.query(trx)`.
+ */
+export type Models = Record<string, typeof Model>;
 
 export interface AuthUser {
   id: number;
@@ -20,6 +27,7 @@ export interface HookContext {
   params: Record<string, string>;
   /** Written with its owner: its place in the owner's list (lines.<index>). */
   index?: number;
+  models: Models;
 }
 
 export type Hook = (context: HookContext) => Promise<void> | void;
@@ -43,6 +51,7 @@ export interface ActionContext {
   /** The request body, as sent (an action validates what it reads). */
   body: Record<string, unknown>;
   params: Record<string, string>;
+  models: Models;
 }
 
 /** The record to answer with, when not the one acted on (a return answers with the new operation). */

@@ -3,7 +3,7 @@
 // types. Every generated route is built against this, and nothing here knows of routes.
 import type { FastifyRequest } from 'fastify';
 import type { Knex } from 'knex';
-import type { AuthUser, Behaviours } from '../behaviours/types.ts';
+import type { AuthUser, Behaviours, Models } from '../behaviours/types.ts';
 import type { Registry } from '../definition/registry.ts';
 import type { ResourceDef } from '../definition/types.ts';
 import type { FieldErrors } from '../errors/http-errors.ts';
@@ -64,6 +64,8 @@ export interface EngineDeps {
   /** onRequest hook that may leave the check to the route's first read (request.pendingAuthentication). */
   authenticateWithFirstRead?: (request: FastifyRequest) => Promise<void>;
   policy: Policy;
+  /** The resources' Objection models the app also uses (engine/models); built from the registry when absent. */
+  models?: Models;
   /** URL prefix of every resource path, e.g. /admin/api/v1. */
   prefix: string;
   /**

@@ -15,6 +15,7 @@ import { showHandler } from './handlers/show.ts';
 import { updateHandler } from './handlers/update.ts';
 import { fastifyPath, routeKey, routeTable } from '../definition/route-table.ts';
 import type { EngineDeps } from '../contract/index.ts';
+import { buildModels } from '../models/build-models.ts';
 import type { ResourceRuntime } from './runtime.ts';
 import type { ResourceDef } from '../definition/types.ts';
 import { loadedRelations } from './loaded-relations.ts';
@@ -37,6 +38,7 @@ export function registerResources(app: FastifyInstance, deps: EngineDeps): void 
 
   const runtimes = new Map<string, ResourceRuntime>();
   const columns = columnsOf(deps.behaviours);
+  const models = deps.models ?? buildModels(registry, deps.knex);
   for (const def of registry.all()) {
     runtimes.set(def.name, {
       def,
@@ -48,6 +50,7 @@ export function registerResources(app: FastifyInstance, deps: EngineDeps): void 
       likeIgnoresCase: new Set([...(deps.bounds?.get(def.table) ?? [])].filter(([, column]) => column.likeIgnoresCase).map(([name]) => name)),
       others: (name) => runtimes.get(name)!,
       loaded: (includes) => loadedRelations(def, includes),
+      models,
       deps,
     });
   }

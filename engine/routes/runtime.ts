@@ -1,4 +1,5 @@
 // Everything a resource's routes need, prepared once at boot.
+import type { Models } from '../behaviours/types.ts';
 import type { EngineDeps } from '../contract/index.ts';
 import type { ResourceDef } from '../definition/types.ts';
 import type { Serialize } from '../serialize/record.ts';
@@ -20,5 +21,7 @@ export interface ResourceRuntime {
   others(name: string): ResourceRuntime;
   /** The relations to load for the client's includes: those plus the ones the definition always embeds. */
   loaded(includes?: readonly string[]): string[];
+  /** The resources' Objection models, for behaviours (engine/models). */
+  models: Models;
   deps: EngineDeps;
 }

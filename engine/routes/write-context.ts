@@ -11,5 +11,6 @@ export function writeContext(runtime: ResourceRuntime, request: FastifyRequest, 
     behaviours: runtime.deps.behaviours,
     user: request.authUser!,
     params: request.params as Record<string, string>,
+    models: runtime.models,
   };
 }

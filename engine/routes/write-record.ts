@@ -2,7 +2,7 @@
 // behaviours, its many-to-many ids and its nested records (recursively). Used by the create and
 // update handlers, and for every nested record they write.
 import type { Knex } from 'knex';
-import type { AuthUser, Behaviours, HookContext } from '../behaviours/types.ts';
+import type { AuthUser, Behaviours, HookContext, Models } from '../behaviours/types.ts';
 import type { Registry } from '../definition/registry.ts';
 import { ownScope } from '../definition/scope.ts';
 import type { Behaviours as PhaseNames, FieldDef, ResourceDef } from '../definition/types.ts';
@@ -18,6 +18,7 @@ export interface WriteContext {
   behaviours: Behaviours;
   user: AuthUser;
   params: Record<string, string>;
+  models: Models;
 }
 
 /** Inserts a record (and what it carries); returns its id. `fixed` holds columns set by the engine (parent key). */
@@ -257,7 +258,7 @@ function prefixed(errors: FieldErrors, prefix: string): FieldErrors {
 }
 
 function hookContext(context: WriteContext, def: ResourceDef, values: Values, record?: Values): HookContext {
-  return { trx: context.trx, def, user: context.user, values, record, params: context.params };
+  return { trx: context.trx, def, user: context.user, values, record, params: context.params, models: context.models };
 }
 
 export async function runHooks(context: WriteContext, def: ResourceDef, phase: keyof PhaseNames, hook: HookContext): Promise<void> {

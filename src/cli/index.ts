@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { DefinitionError, generateMigration, listTables, missingColumns, readSchemaBounds, routeTable } from '../../engine/index.ts';
+import { buildModels, DefinitionError, generateMigration, listTables, missingColumns, readSchemaBounds, routeTable } from '../../engine/index.ts';
 import { ConfigError, loadConfig } from '../app/config.ts';
 import { createKnex } from '../database/connection.ts';
 import { migrateLatest } from '../database/migrations.ts';
@@ -84,11 +84,10 @@ async function main(argv: string[]): Promise<number> {
       return withDatabase(async (knex) => {
         await migrateUnderLock(knex);
         await syncPermissions(knex, loadResources());
-        const roles = await knex('roles')
+        const Role = buildModels(loadResources(), knex)['security/roles']!;
+        const roles = await Role.query()
           .orderBy('roles.id')
-          .select('roles.id', 'roles.name')
-          .select(knex('role_permissions').count('*').whereRaw('role_permissions.role_id = roles.id').as('permissions'))
-          .select(knex('user_roles').count('*').whereRaw('user_roles.role_id = roles.id').as('users'));
+          .select('roles.id', 'roles.name', Role.relatedQuery('permissions').count().as('permissions'), Role.relatedQuery('users').count().as('users'));
         const lines = roles.map((role: any) => `${String(role.id).padStart(4)}  ${role.name}  (${role.permissions} permissions, ${role.users} users)`);
         await print(`${lines.join('\n')}\n`);
       });
