@@ -4,17 +4,17 @@
 import { suite } from 'uvu';
 import { loadResources } from '../../src/app/build-app.ts';
 import { databaseTargets } from '../helpers/targets.ts';
-import { actionChecks } from './capabilities/actions.ts';
+import { actionChecks, guardChecks } from './capabilities/actions.ts';
 import { authenticationChecks } from './capabilities/authentication.ts';
 import { boundChecks } from './capabilities/bounds.ts';
 import { carriedChecks } from './capabilities/carried.ts';
-import { createChecks } from './capabilities/create.ts';
+import { atLengthChecks, atLengthField, createChecks } from './capabilities/create.ts';
 import { filterChecks } from './capabilities/filters.ts';
 import { includeChecks } from './capabilities/includes.ts';
-import { lifecycleChecks } from './capabilities/lifecycle.ts';
+import { forceDeleteChecks, lifecycleChecks } from './capabilities/lifecycle.ts';
 import { listChecks } from './capabilities/list.ts';
 import { permissionChecks } from './capabilities/permissions.ts';
-import { showChecks } from './capabilities/show.ts';
+import { nestedChecks, showChecks } from './capabilities/show.ts';
 import { sortChecks } from './capabilities/sorts.ts';
 import { updateChecks } from './capabilities/update.ts';
 import { prepareContext, type ResourceContext } from './context.ts';
@@ -35,23 +35,28 @@ for (const target of databaseTargets()) {
 
     authenticationChecks(test, current);
     permissionChecks(test, current);
+    // A check is registered only where it has something to check.
     if (def.operations.has('create')) {
       createChecks(test, current);
-      boundChecks(test, current);
+      if (atLengthField(def)) atLengthChecks(test, current);
+      if ([...def.fields.values()].some((f) => f.writable && ['strings', 'ids', 'records'].includes(f.type))) boundChecks(test, current);
     }
     if (def.operations.has('show')) showChecks(test, current);
+    if (def.operations.has('show') && def.parent) nestedChecks(test, current);
     if (def.operations.has('update') && def.operations.has('create')) {
       updateChecks(test, current);
       if ([...def.fields.values()].some((f) => f.writable && (f.type === 'ids' || f.type === 'records'))) carriedChecks(test, current);
     }
     if (def.operations.has('list')) {
       listChecks(test, current);
-      filterChecks(test, current);
+      if ([...def.filters.values()].some((filter) => filter.kind !== 'trashed')) filterChecks(test, current);
       sortChecks(test, current);
       if (def.includes.length > 0) includeChecks(test, current);
     }
     if (def.operations.has('delete') && def.operations.has('create')) lifecycleChecks(test, current);
+    if (def.operations.has('forceDelete') && def.operations.has('create')) forceDeleteChecks(test, current);
     if (def.actions.size > 0) actionChecks(test, current);
+    if ([...def.actions.values()].some((action) => action.when)) guardChecks(test, current);
     test.run();
   }
 }

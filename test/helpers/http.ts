@@ -16,6 +16,12 @@ export interface RequestOptions {
   rawBody?: string;
   headers?: Record<string, string>;
   query?: Record<string, string | number>;
+  /**
+   * Fail (throw) when no answer comes within this long. For tests of answers that must not hang:
+   * a bound far above the expected time, so that a busy machine does not fail them (timing
+   * belongs in the benchmark).
+   */
+  timeoutMs?: number;
 }
 
 export class Client {
@@ -29,7 +35,7 @@ export class Client {
     let body: string | undefined = options.rawBody;
     if (options.body !== undefined) body = JSON.stringify(options.body);
     if (body !== undefined) headers['content-type'] ??= 'application/json';
-    const response = await request(url, { method: method as any, headers, body });
+    const response = await request(url, { method: method as any, headers, body, headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs });
     const text = await response.body.text();
     let parsed: unknown;
     try {

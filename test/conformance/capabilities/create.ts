@@ -1,4 +1,5 @@
 import type { Test } from 'uvu';
+import type { ResourceDef } from '../../../engine/index.ts';
 import * as assert from 'uvu/assert';
 import { recordPath, type ResourceContext } from '../context.ts';
 import { echoedFields, expectedOutput, invalidValues, validPayload, writableFields } from '../payloads.ts';
@@ -56,11 +57,14 @@ export function createChecks(test: Test, context: () => ResourceContext) {
     }
     assert.is(await countRows(ctx), before);
   });
+}
 
+/** Registered only where a plain string field has a maximum length. */
+export function atLengthChecks(test: Test, context: () => ResourceContext) {
   test('create: a string exactly at its maximum length is accepted', async () => {
     const ctx = context();
-    const field = writableFields(ctx.def).find((f) => f.maxLength !== undefined && !f.enum && !f.format && f.type === 'string');
-    if (!field) return;
+    const field = atLengthField(ctx.def);
+    if (!field) throw new Error(`${ctx.def.name} has no plain string field with a maximum length`);
     const payload = { ...validPayload(ctx.def, ctx.payload, 9), [field.name]: 'y'.repeat(field.maxLength!) };
     const response = await ctx.client.post(ctx.listPath, { token: ctx.token, body: payload });
     assert.is(response.status, 201, response.text);
@@ -72,4 +76,9 @@ export function createChecks(test: Test, context: () => ResourceContext) {
 async function countRows(ctx: ResourceContext): Promise<number> {
   const row = await ctx.app.knex(ctx.def.table).count({ count: '*' }).first();
   return Number(row!.count);
+}
+
+/** The first plain string field with a maximum length (the at-the-limit check needs one). */
+export function atLengthField(def: ResourceDef) {
+  return writableFields(def).find((f) => f.maxLength !== undefined && !f.enum && !f.format && f.type === 'string');
 }

@@ -68,10 +68,12 @@ export function lifecycleChecks(test: Test, context: () => ResourceContext) {
       if (def.operations.has('restore')) assert.is((await ctx.client.post(`${recordPath(ctx, id)}/restore`, { token: ctx.token })).status, 404, 'cannot be restored');
     }
   });
+}
 
+/** Registered only for resources with a force delete. */
+export function forceDeleteChecks(test: Test, context: () => ResourceContext) {
   test('force delete also removes a record that was not soft-deleted first', async () => {
     const ctx = context();
-    if (!ctx.def.operations.has('forceDelete')) return;
     const created = await ctx.client.post(ctx.listPath, { token: ctx.token, body: validPayload(ctx.def, ctx.payload, 6) });
     const removed = await ctx.client.delete(`${recordPath(ctx, created.body.data.id)}/force`, { token: ctx.token });
     assert.is(removed.status, 200);

@@ -27,11 +27,14 @@ export function showChecks(test: Test, context: () => ResourceContext) {
       assert.equal(response.body, NOT_FOUND);
     }
   });
+}
 
+/** Registered only for nested resources. */
+export function nestedChecks(test: Test, context: () => ResourceContext) {
   test('nested: a record under another parent, and an unknown parent → 404', async () => {
     const ctx = context();
     const { def } = ctx;
-    if (!def.parent) return;
+    if (!def.parent) throw new Error(`${def.name} is not nested`);
     const row = await liveRows(ctx).orderBy('id').first('id');
     const parent = ctx.registry.get(def.parent.resource);
     const other = await ctx.app.knex(parent.table).whereNot('id', ctx.parentId!).orderBy('id').first('id');
