@@ -5,8 +5,11 @@
 // script may mean any row), and its relations as the API includes them: belongsTo, hasMany and
 // manyToMany from the definition, with the same conditions (the target's scope, the relation's
 // `where`, live rows only for lists of related rows), and `parent` for a nested resource.
+// Objection (and the ajv it brings, ~14 MB resident) is loaded by the first call, not at boot: a
+// serving process that never builds models never pays for it.
+import { createRequire } from 'node:module';
 import type { Knex } from 'knex';
-import { Model, type Modifiers, type QueryBuilder, type RelationMapping, type RelationMappings } from 'objection';
+import type { Model, Modifiers, QueryBuilder, RelationMapping, RelationMappings } from 'objection';
 import type { Models } from '../behaviours/types.ts';
 import type { Registry } from '../definition/registry.ts';
 import type { RelationDef, ResourceDef } from '../definition/types.ts';
@@ -15,15 +18,16 @@ import type { Condition } from '../sql/quote.ts';
 
 /** The model classes of every resource, by resource name (`inventories/receipts`), bound to `knex`. */
 export function buildModels(registry: Registry, knex: Knex): Models {
+  const { Model } = createRequire(import.meta.url)('objection') as typeof import('objection');
   // Each set of models has a base of its own, so two apps (two databases) never share a knex.
   class ResourceModel extends Model {}
   ResourceModel.knex(knex);
   const models: Models = {};
-  for (const def of registry.all()) models[def.name] = modelOf(def, registry, models, ResourceModel);
+  for (const def of registry.all()) models[def.name] = modelOf(def, registry, models, ResourceModel, Model);
   return models;
 }
 
-function modelOf(def: ResourceDef, registry: Registry, models: Models, Base: typeof Model): typeof Model {
+function modelOf(def: ResourceDef, registry: Registry, models: Models, Base: typeof Model, Objection: typeof Model): typeof Model {
   const scope = scopeConditions(def, registry);
   const trashed = trashedCondition(def);
   const modifiers: Modifiers = {
@@ -37,16 +41,16 @@ function modelOf(def: ResourceDef, registry: Registry, models: Models, Base: typ
     static override idColumn = 'id';
     static override modifiers = modifiers;
     static override get relationMappings(): RelationMappings {
-      return relationMappings(def, registry, models);
+      return relationMappings(def, registry, models, Objection);
     }
   };
   Object.defineProperty(model, 'name', { value: className(def) });
   return model;
 }
 
-function relationMappings(def: ResourceDef, registry: Registry, models: Models): RelationMappings {
+function relationMappings(def: ResourceDef, registry: Registry, models: Models, Model: typeof import('objection').Model): RelationMappings {
   const mappings: RelationMappings = {};
-  for (const relation of def.relations.values()) mappings[relation.name] = mappingOf(def, relation, registry, models);
+  for (const relation of def.relations.values()) mappings[relation.name] = mappingOf(def, relation, registry, models, Model);
   const parentKeyed = [...def.relations.values()].some((relation) => relation.kind === 'belongsTo' && relation.foreignKey === def.parent?.foreignKey);
   if (def.parent && !parentKeyed && !mappings.parent) {
     const parent = registry.get(def.parent.resource);
@@ -60,7 +64,7 @@ function relationMappings(def: ResourceDef, registry: Registry, models: Models):
 }
 
 /** A relation as engine/sql/load-relations.ts loads an include. */
-function mappingOf(def: ResourceDef, relation: RelationDef, registry: Registry, models: Models): RelationMapping<Model> {
+function mappingOf(def: ResourceDef, relation: RelationDef, registry: Registry, models: Models, Model: typeof import('objection').Model): RelationMapping<Model> {
   const target = registry.get(relation.resource);
   const modelClass = models[target.name]!;
   const conditions = [...scopeConditions(target, registry)];

@@ -38,7 +38,9 @@ export function registerResources(app: FastifyInstance, deps: EngineDeps): void 
 
   const runtimes = new Map<string, ResourceRuntime>();
   const columns = columnsOf(deps.behaviours);
-  const models = deps.models ?? buildModels(registry, deps.knex);
+  // Built on first use (a behaviour that reads another resource): serving never needs them.
+  let models = deps.models;
+  const modelsOnce = () => (models ??= buildModels(registry, deps.knex));
   for (const def of registry.all()) {
     runtimes.set(def.name, {
       def,
@@ -50,7 +52,9 @@ export function registerResources(app: FastifyInstance, deps: EngineDeps): void 
       likeIgnoresCase: new Set([...(deps.bounds?.get(def.table) ?? [])].filter(([, column]) => column.likeIgnoresCase).map(([name]) => name)),
       others: (name) => runtimes.get(name)!,
       loaded: (includes) => loadedRelations(def, includes),
-      models,
+      get models() {
+        return modelsOnce();
+      },
       deps,
     });
   }

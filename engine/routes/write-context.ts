@@ -11,6 +11,8 @@ export function writeContext(runtime: ResourceRuntime, request: FastifyRequest, 
     behaviours: runtime.deps.behaviours,
     user: request.authUser!,
     params: request.params as Record<string, string>,
-    models: runtime.models,
+    get models() {
+      return runtime.models;
+    },
   };
 }

@@ -258,7 +258,17 @@ function prefixed(errors: FieldErrors, prefix: string): FieldErrors {
 }
 
 function hookContext(context: WriteContext, def: ResourceDef, values: Values, record?: Values): HookContext {
-  return { trx: context.trx, def, user: context.user, values, record, params: context.params, models: context.models };
+  return {
+    trx: context.trx,
+    def,
+    user: context.user,
+    values,
+    record,
+    params: context.params,
+    get models() {
+      return context.models;
+    },
+  };
 }
 
 export async function runHooks(context: WriteContext, def: ResourceDef, phase: keyof PhaseNames, hook: HookContext): Promise<void> {

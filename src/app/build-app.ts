@@ -6,7 +6,6 @@ import type { Knex } from 'knex';
 import {
   actionNames,
   behaviourNames,
-  buildModels,
   createStatements,
   supportsInsertReturning,
   missingColumns,
@@ -119,7 +118,6 @@ export async function buildServer({ config, knex, jwtSecret, resourcesDir, logSt
     policy: options.policy ?? policy,
     prefix: API_PREFIX,
     countAhead: config.listCountAhead,
-    models: buildModels(registry, knex),
   });
   await registerApiDocs(app, registry, API_PREFIX);
   return app;

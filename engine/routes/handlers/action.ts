@@ -34,7 +34,19 @@ export function actionHandler(runtime: ResourceRuntime, name: string) {
         for (const [column, allowed] of Object.entries(action.when ?? {})) {
           if (!allowed.includes(String(record[column]))) throw new ActionRefusedError(action.refused!);
         }
-        return (await run({ trx, def, user: request.authUser!, record, body, params: request.params as Record<string, string>, models: runtime.models })) ?? undefined;
+        return (
+          (await run({
+            trx,
+            def,
+            user: request.authUser!,
+            record,
+            body,
+            params: request.params as Record<string, string>,
+            get models() {
+              return runtime.models;
+            },
+          })) ?? undefined
+        );
       });
     } catch (error) {
       throw clientErrorFromDb(error, def) ?? error;

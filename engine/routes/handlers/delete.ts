@@ -23,7 +23,17 @@ export function deleteHandler(runtime: ResourceRuntime) {
       await inTransaction(deps.knex, async (trx) => {
         await assertIfMatchLocked(runtime, request, trx, id);
         const context = writeContext(runtime, request, trx);
-        await runHooks(context, def, 'beforeDelete', { trx, def, user: context.user, values: {}, record, params: context.params, models: context.models });
+        await runHooks(context, def, 'beforeDelete', {
+          trx,
+          def,
+          user: context.user,
+          values: {},
+          record,
+          params: context.params,
+          get models() {
+            return context.models;
+          },
+        });
         if (def.softDelete) {
           const now = nowTimestamp();
           await trx(def.table)

@@ -22,7 +22,17 @@ export function forceDeleteHandler(runtime: ResourceRuntime) {
       await inTransaction(deps.knex, async (trx) => {
         await assertIfMatchLocked(runtime, request, trx, id);
         const context = writeContext(runtime, request, trx);
-        await runHooks(context, def, 'beforeDelete', { trx, def, user: context.user, values: {}, record, params: context.params, models: context.models });
+        await runHooks(context, def, 'beforeDelete', {
+          trx,
+          def,
+          user: context.user,
+          values: {},
+          record,
+          params: context.params,
+          get models() {
+            return context.models;
+          },
+        });
         await assertDeletable(runtime, trx, id);
         await trx(def.table).where('id', id).delete();
       });
