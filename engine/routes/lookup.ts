@@ -139,9 +139,16 @@ export async function withRelations(runtime: ResourceRuntime, record: Row, inclu
 export async function lockRecord(runtime: ResourceRuntime, trx: Knex.Transaction, id: number): Promise<Row | undefined> {
   const { def } = runtime;
   const mysql = trx.client.config.client !== 'better-sqlite3';
-  const sql = `SELECT ${runtime.columns(def)} FROM ${quote(def.table)} WHERE ${quote(`${def.table}.id`)} = ?${mysql ? ' FOR UPDATE' : ''}`;
-  const result = await trx.raw(sql, [id]);
-  const [row] = (mysql ? result[0] : result) as Row[];
+  const read = async (sql: string) => {
+    const result = await trx.raw(sql, [id]);
+    return ((mysql ? result[0] : result) as Row[])[0];
+  };
+  const byId = ` FROM ${quote(def.table)} WHERE ${quote(`${def.table}.id`)} = ?`;
+  // The row alone is locked: a locking read would also lock what the subquery fields read (a
+  // product's stock rows). The transaction's first plain read then sees what was committed before
+  // the lock was granted.
+  if (mysql && !(await read(`SELECT ${quote('id')}${byId} FOR UPDATE`))) return undefined;
+  const row = await read(`SELECT ${runtime.columns(def)}${byId}`);
   return row ? withRelations(runtime, row) : undefined;
 }
 

@@ -7,7 +7,7 @@
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { isWriteConflict } from '../../engine/index.ts';
+import { isWriteConflict, retryConflicts } from '../../engine/index.ts';
 
 const TABLE = 'startup_lock';
 const NAME = 'startup';
@@ -45,7 +45,9 @@ export async function withStartupLock<T>(knex: Knex, work: () => Promise<T>, wai
     return await work();
   } finally {
     clearInterval(renewal);
-    await knex(TABLE).where({ name: NAME, holder }).delete();
+    // A release that fails (the database went away, a conflict that kept losing) costs the others
+    // the rest of the lease, never this process's start.
+    await retryConflicts(() => knex(TABLE).where({ name: NAME, holder }).delete()).catch(() => {});
   }
 }
 
