@@ -18,6 +18,7 @@ if (galeraNodes().length >= 3) {
   let tokens: string[] = [];
   const ids: Record<string, number> = {};
   let loadCount = 0;
+  let loadRuns = 0;
   /** The process of node n (0-based), round robin. */
   const via = (n: number) => processes[n % processes.length]!;
   const send = (n: number, method: string, path: string, options: { body?: unknown; headers?: Record<string, string>; token?: string; timeoutMs?: number } = {}) =>
@@ -270,7 +271,7 @@ if (galeraNodes().length >= 3) {
       );
       const lists = await database.knexes[0]!('sales_price_lists')
         .leftJoin('sales_price_list_rules', 'sales_price_list_rules.price_list_id', 'sales_price_lists.id')
-        .where('sales_price_lists.name', 'like', 'Load %')
+        .where('sales_price_lists.name', 'like', `${load.label}.%`)
         .groupBy('sales_price_lists.id')
         .select('sales_price_lists.id')
         .count({ n: 'sales_price_list_rules.id' });
@@ -290,6 +291,8 @@ if (galeraNodes().length >= 3) {
    * covers a row every writer needs).
    */
   function writeLoad(maxMs: number, nodes = [0, 1, 2]) {
+    // Each load names its price lists apart, so that a test counts only its own.
+    const label = `Load ${++loadRuns}`;
     let stopped = false;
     const answers: Awaited<ReturnType<typeof send>>[] = [];
     const until = Date.now() + maxMs;
@@ -299,11 +302,12 @@ if (galeraNodes().length >= 3) {
           { compute_price: 'fixed', fixed_price: 1, product_id: ids.product },
           { compute_price: 'percentage', percent_price: 10 },
         ];
-        answers.push(await send(n, 'POST', '/sales/price-lists', { body: { name: `Load ${++loadCount}`, currency_id: 1, rules } }));
+        answers.push(await send(n, 'POST', '/sales/price-lists', { body: { name: `${label}.${++loadCount}`, currency_id: 1, rules } }));
       }
     };
     const running = Promise.all(nodes.flatMap((n) => [worker(n), worker(n)]));
     return {
+      label,
       async stop() {
         stopped = true;
         await running;
