@@ -12,7 +12,10 @@ interface DriverError {
 /**
  * The write lost a race with a concurrent one and was rolled back whole, so running the whole unit
  * again is safe: an InnoDB deadlock victim, and on a Galera cluster a transaction that failed
- * certification against one committed on another node, or was aborted by it (both 1213).
+ * certification against one committed on another node, or was aborted by it (both 1213). On
+ * SQLite, a transaction that read before another process committed a write cannot write on that
+ * snapshot (SQLITE_BUSY_SNAPSHOT, with no wait: the busy timeout does not apply); run anew, it reads
+ * the committed state.
  *
  * Not a lock-wait timeout (1205): it is as safe to run again (the unit is rolled back), but it
  * comes after innodb_lock_wait_timeout (50 s by default) or a causal read that could not catch up
@@ -20,7 +23,7 @@ interface DriverError {
  */
 export function isWriteConflict(error: unknown): boolean {
   const e = error as DriverError | undefined;
-  return e?.code === 'ER_LOCK_DEADLOCK' || e?.errno === 1213;
+  return e?.code === 'ER_LOCK_DEADLOCK' || e?.errno === 1213 || e?.code === 'SQLITE_BUSY_SNAPSHOT';
 }
 
 /**

@@ -13,7 +13,13 @@ export function createKnex(database: DatabaseConfig): Knex {
       connection: { filename: database.filename },
       useNullAsDefault: true,
       pool: {
-        afterCreate(connection: { pragma(sql: string): unknown }, done: (error: Error | null, connection: unknown) => void) {
+        afterCreate(connection: { pragma(sql: string): unknown; prepare(sql: string): unknown }, done: (error: Error | null, connection: unknown) => void) {
+          // knex begins its transactions with a plain BEGIN, which reads on a snapshot and fails
+          // without waiting (SQLITE_BUSY_SNAPSHOT) at its first write if another process committed
+          // since. Its transactions here are units of writing: BEGIN IMMEDIATE takes the write lock
+          // first, waiting for another process up to the busy timeout like any write.
+          const prepare = connection.prepare.bind(connection);
+          connection.prepare = (sql: string) => prepare(sql === 'BEGIN;' ? 'BEGIN IMMEDIATE;' : sql);
           connection.pragma('foreign_keys = ON');
           connection.pragma('busy_timeout = 5000');
           connection.pragma(`cache_size = -${SQLITE_PAGE_CACHE_KIB}`);
