@@ -2,6 +2,7 @@
 // referenced from YAML by name. The engine only knows these shapes.
 import type { Knex } from 'knex';
 import type { Model } from 'objection';
+import type { ChangeSet } from './change-set.ts';
 import type { ResourceDef } from '../definition/types.ts';
 
 /**
@@ -28,6 +29,8 @@ export interface HookContext {
   /** Written with its owner: its place in the owner's list (lines.<index>). */
   index?: number;
   models: Models;
+  /** What the unit changed, for the change feed: a hook that writes another resource adds it here. */
+  changes: ChangeSet;
 }
 
 export type Hook = (context: HookContext) => Promise<void> | void;
@@ -52,6 +55,8 @@ export interface ActionContext {
   body: Record<string, unknown>;
   params: Record<string, string>;
   models: Models;
+  /** What the unit changed, for the change feed: an action that writes other records adds them here. */
+  changes: ChangeSet;
 }
 
 /** The record to answer with, when not the one acted on (a return answers with the new operation). */

@@ -135,6 +135,9 @@ export const ActionFormat = Type.Object(
   {
     behaviour: BehaviourName,
     message: Type.String({ minLength: 1, description: 'the message of a 200: "Receipt validated successfully."' }),
+    change: Type.Optional(
+      Type.String({ pattern: '^[a-z][a-z_]*$', description: "the kind of change the action records in the change feed (validated); default: the action's name" }),
+    ),
     permission: Type.Optional(
       Type.Union(
         Abilities.map((a) => Type.Literal(a)),

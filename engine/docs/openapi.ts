@@ -8,6 +8,7 @@ import { resourcePaths, type PathItems } from './operations.ts';
 import { sharedHeaders, sharedParameters, sharedResponses } from './shared-components.ts';
 import type { JsonSchema } from '../serialize/response-schemas.ts';
 import { componentSchemas } from './schemas.ts';
+import { changeFeedDocs } from './change-feed.ts';
 
 export type OpenApiDocument = Record<string, any>;
 
@@ -37,9 +38,12 @@ export function buildOpenApiDocument(registry: Registry, options: DocumentOption
   const order = orderedResources(registry);
   const service = options.service ?? { paths: {}, schemas: {}, tags: [] };
 
+  const feed = changeFeedDocs(registry, names, options.prefix);
   const tags: Array<{ name: string; description: string }> = service.tags.map(({ name, description }) => ({ name, description }));
   const groups = new Map<string, string[]>();
   for (const tag of service.tags) groups.set(tag.group, [...(groups.get(tag.group) ?? []), tag.name]);
+  tags.push(feed.tag);
+  groups.set('Keeping in sync', [feed.tag.name]);
   for (const def of order) {
     const { tag, module } = names.get(def.name)!;
     const parent = def.parent ? ` Nested under \`${def.parent.resource}\` (\`{${def.parent.param}}\`).` : '';
@@ -60,9 +64,9 @@ export function buildOpenApiDocument(registry: Registry, options: DocumentOption
     security: [{ bearerAuth: [] }],
     tags,
     'x-tagGroups': groupOrder.map((name) => ({ name, tags: groups.get(name)! })),
-    paths: { ...service.paths, ...resourcePaths(registry, names, options.prefix, order) },
+    paths: { ...service.paths, ...feed.paths, ...resourcePaths(registry, names, options.prefix, order) },
     components: {
-      schemas: { ...service.schemas, ...componentSchemas(registry, names) },
+      schemas: { ...service.schemas, ...feed.schemas, ...componentSchemas(registry, names) },
       parameters: sharedParameters(),
       responses: sharedResponses(),
       headers: sharedHeaders(),

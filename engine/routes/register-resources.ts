@@ -16,6 +16,8 @@ import { updateHandler } from './handlers/update.ts';
 import { fastifyPath, routeKey, routeTable } from '../definition/route-table.ts';
 import type { EngineDeps } from '../contract/index.ts';
 import { buildModels } from '../models/build-models.ts';
+import { changeRecorder } from '../changes/record-changes.ts';
+import { registerChangeFeed } from './changes.ts';
 import type { ResourceRuntime } from './runtime.ts';
 import type { ResourceDef } from '../definition/types.ts';
 import { loadedRelations } from './loaded-relations.ts';
@@ -38,6 +40,7 @@ export function registerResources(app: FastifyInstance, deps: EngineDeps): void 
 
   const runtimes = new Map<string, ResourceRuntime>();
   const columns = columnsOf(deps.behaviours);
+  const changes = changeRecorder(registry, columns, serializers, deps.knex);
   // Built on first use (a behaviour that reads another resource): serving never needs them.
   let models = deps.models;
   const modelsOnce = () => (models ??= buildModels(registry, deps.knex));
@@ -55,9 +58,11 @@ export function registerResources(app: FastifyInstance, deps: EngineDeps): void 
       get models() {
         return modelsOnce();
       },
+      changes,
       deps,
     });
   }
+  registerChangeFeed(app, deps);
   for (const def of registry.all()) {
     const runtime = runtimes.get(def.name)!;
     for (const route of routeTable(def, deps.prefix)) {

@@ -1,5 +1,6 @@
 // Everything a resource's routes need, prepared once at boot.
 import type { Models } from '../behaviours/types.ts';
+import type { ChangeRecorder } from '../changes/record-changes.ts';
 import type { EngineDeps } from '../contract/index.ts';
 import type { ResourceDef } from '../definition/types.ts';
 import type { Serialize } from '../serialize/record.ts';
@@ -23,5 +24,7 @@ export interface ResourceRuntime {
   loaded(includes?: readonly string[]): string[];
   /** The resources' Objection models, for behaviours (engine/models). */
   models: Models;
+  /** Writes a unit's changes to the change feed (engine/changes). */
+  changes: ChangeRecorder;
   deps: EngineDeps;
 }

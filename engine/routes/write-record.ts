@@ -2,6 +2,7 @@
 // behaviours, its many-to-many ids and its nested records (recursively). Used by the create and
 // update handlers, and for every nested record they write.
 import type { Knex } from 'knex';
+import type { ChangeSet } from '../behaviours/change-set.ts';
 import type { AuthUser, Behaviours, HookContext, Models } from '../behaviours/types.ts';
 import type { Registry } from '../definition/registry.ts';
 import { ownScope } from '../definition/scope.ts';
@@ -14,6 +15,8 @@ import type { NestedEntry, Values } from '../validation/body-validator.ts';
 
 export interface WriteContext {
   trx: Knex.Transaction;
+  /** What the unit changed (engine/changes): every record written here is added. */
+  changes: ChangeSet;
   registry: Registry;
   behaviours: Behaviours;
   user: AuthUser;
@@ -29,6 +32,7 @@ export async function insertRecord(context: WriteContext, def: ResourceDef, valu
   await runBefore(context, def, 'create', [hook]);
   const [insertedId] = await trx(def.table).insert(columns(def, values));
   const id = Number(insertedId);
+  context.changes.add(def.name, id, 'created');
   await writeCarried(context, def, id, values, 'create');
   if (def.behaviours.afterCreate.length > 0) {
     hook.record = await trx(def.table).where('id', id).first();
@@ -57,7 +61,13 @@ export function singleStatementCreate(def: ResourceDef, values: Values): boolean
  * Such a create, as one prepared INSERT; returns the new id, and the new row where the server
  * returns it with the insert (a resource with subquery fields is read back instead).
  */
-export async function insertSingle(statements: Statements, user: AuthUser, def: ResourceDef, values: Values, fixed: Values = {}): Promise<{ id: number; row?: Row }> {
+export async function insertSingle(
+  statements: Pick<Statements, 'insert' | 'insertReturning' | 'insertReturns'>,
+  user: AuthUser,
+  def: ResourceDef,
+  values: Values,
+  fixed: Values = {},
+): Promise<{ id: number; row?: Row }> {
   completeNewRecord(def, values, fixed, user);
   const row = Object.entries(columns(def, values)).filter(([, value]) => value !== undefined);
   const sql = `INSERT INTO ${quote(def.table)} (${row.map(([column]) => quote(column)).join(', ')}) VALUES (${placeholders(row.length)})`;
@@ -87,6 +97,7 @@ export async function updateRecord(context: WriteContext, def: ResourceDef, id: 
   const hook = hookContext(context, def, values, current);
   await runBefore(context, def, 'update', [hook]);
   const changes = columns(def, values);
+  context.changes.add(def.name, id, 'updated', changedFields(def, values, current));
   if (Object.keys(changes).length > 0 || (touch && def.timestamps)) {
     if (def.timestamps) changes.updated_at = nowTimestamp();
     await trx(def.table).where('id', id).update(changes);
@@ -96,6 +107,28 @@ export async function updateRecord(context: WriteContext, def: ResourceDef, id: 
     hook.record = await trx(def.table).where('id', id).first();
     await runHooks(context, def, 'afterUpdate', hook);
   }
+}
+
+/**
+ * The fields an update changes: a stored field whose value differs from the row's (compared as
+ * the API would show them), and every ids or records field sent (they replace a whole set).
+ */
+function changedFields(def: ResourceDef, values: Values, current: Values | undefined): string[] {
+  const changed: string[] = [];
+  for (const [name, value] of Object.entries(values)) {
+    const field = def.fields.get(name);
+    if (!field?.writable) continue;
+    if (!field.stored || field.type === 'ids' || field.type === 'records' || !sameValue(value, current?.[name])) changed.push(name);
+  }
+  return changed;
+}
+
+function sameValue(sent: unknown, stored: unknown): boolean {
+  if (sent === null || sent === undefined || stored === null || stored === undefined) return (sent ?? null) === (stored ?? null);
+  if (typeof sent === 'boolean') return Number(sent) === Number(stored);
+  if (typeof sent === 'number') return sent === Number(stored);
+  if (typeof sent === 'object') return JSON.stringify(sent) === (typeof stored === 'string' ? stored : JSON.stringify(stored));
+  return String(sent) === String(stored);
 }
 
 function columns(def: ResourceDef, values: Values): Values {
@@ -142,9 +175,14 @@ async function syncRecords(context: WriteContext, def: ResourceDef, field: Field
   const child = context.registry.get(relation.resource);
   const kept = entries.filter((entry) => entry.id !== undefined).map((entry) => entry.id!);
   if (mode === 'update') {
-    const removed = context.trx(child.table).where(relation.foreignKey, id);
-    if (kept.length > 0) removed.whereNotIn('id', kept);
-    await removed.delete();
+    const removed = () => {
+      const query = context.trx(child.table).where(relation.foreignKey, id);
+      if (kept.length > 0) query.whereNotIn('id', kept);
+      return query;
+    };
+    // Their last state goes to the change feed; the rows are gone once it is written.
+    await context.changes.removing(context.trx, child.name, await removed());
+    await removed().delete();
   }
   try {
     const updates = entries.map((entry, index) => ({ entry, index })).filter(({ entry }) => entry.id !== undefined);
@@ -173,6 +211,7 @@ async function updateChildren(context: WriteContext, child: ResourceDef, updates
   await runBefore(context, child, 'update', hooks);
   for (const { entry } of updates) {
     const changes = columns(child, entry.values);
+    context.changes.add(child.name, entry.id!, 'updated', changedFields(child, entry.values, current.get(entry.id!)));
     if (Object.keys(changes).length > 0) {
       if (child.timestamps) changes.updated_at = nowTimestamp();
       await context.trx(child.table).where('id', entry.id!).update(changes);
@@ -221,6 +260,7 @@ async function insertChildren(context: WriteContext, child: ResourceDef, creates
   const query = context.trx(child.table).where(foreignKey, ownerId).orderBy('id');
   if (kept.length > 0) query.whereNotIn('id', kept);
   const ids: number[] = (await query.pluck('id')).map(Number);
+  context.changes.add(child.name, ids, 'created');
   await writeChildrenCarried(
     context,
     child,
@@ -265,6 +305,7 @@ function hookContext(context: WriteContext, def: ResourceDef, values: Values, re
     values,
     record,
     params: context.params,
+    changes: context.changes,
     get models() {
       return context.models;
     },

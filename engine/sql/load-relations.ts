@@ -24,7 +24,7 @@ export function includeTree(paths: readonly string[]): IncludeTree {
 }
 
 /** Sets `row[relation]` on every row for every relation of the tree (recursively). */
-export async function loadRelations(statements: Statements, registry: Registry, columns: Columns, def: ResourceDef, rows: Row[], tree: IncludeTree): Promise<void> {
+export async function loadRelations(statements: Pick<Statements, 'all'>, registry: Registry, columns: Columns, def: ResourceDef, rows: Row[], tree: IncludeTree): Promise<void> {
   if (rows.length === 0 || tree.size === 0) return;
   await Promise.all(
     [...tree].map(async ([name, children]) => {
@@ -37,7 +37,7 @@ export async function loadRelations(statements: Statements, registry: Registry, 
 }
 
 /** Loads one relation for all rows; returns the related rows (for the next level). */
-async function loadRelation(statements: Statements, registry: Registry, columns: Columns, relation: RelationDef, target: ResourceDef, rows: Row[]): Promise<Row[]> {
+async function loadRelation(statements: Pick<Statements, 'all'>, registry: Registry, columns: Columns, relation: RelationDef, target: ResourceDef, rows: Row[]): Promise<Row[]> {
   const many = relation.kind !== 'belongsTo';
   const filters = relationConditions(relation, target, registry, many);
   const table = quote(target.table);
@@ -92,7 +92,7 @@ function inList(column: string, values: readonly unknown[]): Condition {
   return { sql: `${quote(column)} IN (${placeholders(values.length)})`, params: [...values] };
 }
 
-async function select(statements: Statements, head: string, conditions: Condition[], orderBy?: string): Promise<Row[]> {
+async function select(statements: Pick<Statements, 'all'>, head: string, conditions: Condition[], orderBy?: string): Promise<Row[]> {
   const where = whereClause(conditions);
   return statements.all(`${head}${where.sql}${orderBy ? ` ORDER BY ${quote(orderBy)}` : ''}`, where.params);
 }

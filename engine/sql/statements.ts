@@ -35,8 +35,17 @@ export interface Statements {
   waiting(): number;
   /** Runs an `INSERT ... RETURNING` on the writing connection; returns the new row as a read would. */
   insertReturning(sql: string, params: readonly unknown[]): Promise<Row>;
+  /**
+   * Runs `work` as one transaction on one writing connection, with prepared statements and no
+   * query builder: for short units of a few statements (a create and its change), where knex's
+   * transaction costs more than the work. Rolled back when `work` throws.
+   */
+  transaction<T>(work: (statements: TransactionStatements) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
+
+/** What a transaction of Statements runs: its statements, on its connection. */
+export type TransactionStatements = Pick<Statements, 'all' | 'insert' | 'insertReturning' | 'insertReturns'>;
 
 /**
  * SQLite's page cache per connection, in KiB: SQLite's own default. better-sqlite3 builds SQLite
@@ -91,11 +100,36 @@ export function createStatements(knex: Knex, { insertReturns = false } = {}): St
       report(sql, params);
       return statements.insertReturning(sql, params);
     },
+    transaction(work) {
+      // BEGIN and COMMIT are round trips too: counted like knex's.
+      report('BEGIN', []);
+      return statements.transaction(async (inside) => {
+        const result = await work({
+          all(sql, params) {
+            report(sql, params);
+            return inside.all(sql, params);
+          },
+          insert(sql, params) {
+            report(sql, params);
+            return inside.insert(sql, params);
+          },
+          insertReturning(sql, params) {
+            report(sql, params);
+            return inside.insertReturning(sql, params);
+          },
+          insertReturns,
+        });
+        report('COMMIT', []);
+        return result;
+      });
+    },
     close: () => statements.close(),
   };
 }
 
-type DriverStatements = Omit<Statements, 'insertReturns'>;
+type DriverStatements = Omit<Statements, 'insertReturns' | 'transaction'> & {
+  transaction<T>(work: (statements: Omit<TransactionStatements, 'insertReturns'>) => Promise<T>): Promise<T>;
+};
 
 function driverStatements(knex: Knex): DriverStatements {
   const client = knex.client.config.client as string;
@@ -141,10 +175,38 @@ function driverStatements(knex: Knex): DriverStatements {
         const statement = statementOn(connection, sql);
         return statement instanceof Promise ? statement.then((prepared) => run(connection, prepared, params)) : run(connection, statement, params);
       }, opensRequest);
+    const plain = (connection: MysqlConnection, sql: string) =>
+      new Promise<void>((resolve, reject) =>
+        (connection as unknown as { query(sql: string, callback: (error: Error | null) => void): void }).query(sql, (error) => {
+          if (!error) return resolve();
+          discardOnNodeError(connection, error);
+          reject(error);
+        }),
+      );
     return {
       all: (sql, params, options) => execute(sql, params, options?.opensRequest),
       insert: async (sql, params) => Number((await execute(sql, params)).insertId),
       insertReturning: async (sql, params) => (await execute(sql, params))[0],
+      transaction: (work) =>
+        lender.withConnection(async (connection) => {
+          const on = async (sql: string, params: readonly unknown[]) => {
+            const statement = statementOn(connection, sql);
+            return run(connection, statement instanceof Promise ? await statement : statement, params);
+          };
+          await plain(connection, 'START TRANSACTION');
+          try {
+            const result = await work({
+              all: (sql, params) => on(sql, params),
+              insert: async (sql, params) => Number((await on(sql, params)).insertId),
+              insertReturning: async (sql, params) => (await on(sql, params))[0],
+            });
+            await plain(connection, 'COMMIT');
+            return result;
+          } catch (error) {
+            await plain(connection, 'ROLLBACK').catch(() => {});
+            throw error;
+          }
+        }),
       waiting: () => lender.waiting(),
       async close() {
         lender.close();
@@ -166,11 +228,31 @@ function driverStatements(knex: Knex): DriverStatements {
   // and SQLite runs its automatic WAL checkpoint only when a statement is done. With get() the
   // write-ahead log of a file database grew without end under creates (hundreds of MB a minute).
   const insertReturning = (sql: string, params: readonly unknown[]) => pooled((connection: Database.Database) => statement(connection, sql).all(...sqliteParams(params))[0] as Row);
+  // The writing connection is held for the whole unit (knex's pool has one), so nothing else runs
+  // on it between BEGIN and COMMIT; every statement answers at once. IMMEDIATE: the unit writes, so
+  // it takes the write lock first (waiting for another process's commit) rather than reading on a
+  // snapshot that another process's commit would make unwritable (SQLITE_BUSY_SNAPSHOT).
+  const transaction: DriverStatements['transaction'] = (work) =>
+    pooled(async (connection: Database.Database) => {
+      statement(connection, 'BEGIN IMMEDIATE').run();
+      try {
+        const result = await work({
+          all: async (sql, params) => statement(connection, sql).all(...sqliteParams(params)) as Row[],
+          insert: async (sql, params) => Number(statement(connection, sql).run(...sqliteParams(params)).lastInsertRowid),
+          insertReturning: async (sql, params) => statement(connection, sql).all(...sqliteParams(params))[0] as Row,
+        });
+        statement(connection, 'COMMIT').run();
+        return result;
+      } catch (error) {
+        if (connection.inTransaction) statement(connection, 'ROLLBACK').run();
+        throw error;
+      }
+    });
 
   if (!filename || filename === ':memory:') {
     // One in-memory database per connection: reads share the writer's.
     const all = (sql: string, params: readonly unknown[]) => pooled((connection: Database.Database) => statement(connection, sql).all(...sqliteParams(params)) as Row[]);
-    return { all, insert, insertReturning, waiting: () => 0, async close() {} };
+    return { all, insert, insertReturning, transaction, waiting: () => 0, async close() {} };
   }
   let reads: Database.Database | undefined;
   const readConnection = () => {
@@ -187,6 +269,7 @@ function driverStatements(knex: Knex): DriverStatements {
     },
     insert,
     insertReturning,
+    transaction,
     // Reads never wait (better-sqlite3 answers at once); writes wait in knex's pool.
     waiting: () => 0,
     async close() {

@@ -104,7 +104,7 @@ export async function buildServer({ config, knex, jwtSecret, resourcesDir, logSt
   if (missing.length > 0) throw new Error(`The resource definitions do not match the database schema:\n  ${missing.join('\n  ')}`);
   const { authenticate, authenticateWithFirstRead } = createAuthentication(app, knex, statements);
   registerIdempotency(app, knex, API_PREFIX);
-  scheduleCleanUp(app, knex, config.cleanupIntervalSeconds);
+  scheduleCleanUp(app, knex, config.cleanupIntervalSeconds, config.changesRetentionSeconds);
   registerAuthRoutes(app, knex, config, authenticate, API_PREFIX);
   registerApiTokenRoutes(app, knex, registry, authenticate, API_PREFIX);
   registerResources(app, {

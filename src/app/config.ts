@@ -48,6 +48,8 @@ export interface Config {
   migrateOnStart: boolean;
   /** How long a starting process waits for another one's migrations, or for the release step, in seconds. */
   startupWaitSeconds: number;
+  /** How long the change feed keeps a change, in seconds; an older cursor answers 410. */
+  changesRetentionSeconds: number;
   /** Expired idempotency keys and token revocations are deleted this often, in seconds (0: only by `erp cleanup`). */
   cleanupIntervalSeconds: number;
   /** A list's count stops this many rows past the requested page; beyond, meta.total is a lower bound (0: always exact). */
@@ -108,6 +110,7 @@ export function loadConfig(env: Env = process.env): Config {
     listCountAhead: integer(env, 'LIST_COUNT_AHEAD', 10_000, 0),
     migrateOnStart: boolean(env, 'MIGRATE_ON_START', true),
     startupWaitSeconds: duration(env, 'STARTUP_WAIT', '5m'),
+    changesRetentionSeconds: duration(env, 'CHANGES_RETENTION', '30d'),
     cleanupIntervalSeconds: read(env, 'CLEANUP_INTERVAL') === '0' ? 0 : duration(env, 'CLEANUP_INTERVAL', '10m'),
     trustProxy: trustProxy(env),
   };

@@ -63,8 +63,10 @@ async function main(argv: string[]): Promise<number> {
     case 'cleanup':
       return withDatabase(async (knex) => {
         await migrateUnderLock(knex);
-        const removed = await cleanUp(knex);
-        console.log(`Deleted ${removed.idempotencyKeys} expired idempotency key(s) and ${removed.revokedTokens} expired token revocation(s).`);
+        const removed = await cleanUp(knex, loadConfig().changesRetentionSeconds);
+        console.log(
+          `Deleted ${removed.idempotencyKeys} expired idempotency key(s), ${removed.revokedTokens} expired token revocation(s) and ${removed.changes} change(s) past the feed's retention.`,
+        );
       });
     case 'user:create': {
       const values = userOptions(rest);

@@ -202,6 +202,58 @@ if (galeraNodes().length >= 3) {
     }
   });
 
+  test('the change feed through any node: 60 tags created and renamed at once across the nodes, each change read once, in order per tag', async () => {
+    const feedPage = (n: number, after: string) => send(n, 'GET', `/changes?after=${after}&resources=inventories/tags&limit=1000`);
+    let start = '0';
+    for (let more = true; more; ) {
+      const page = await feedPage(0, start);
+      assert.is(page.status, 200, JSON.stringify(page.body));
+      start = page.body.next_cursor;
+      more = page.body.has_more;
+    }
+    // A consumer follows the feed through every node in turn while the writes run.
+    const read: any[] = [];
+    let writing = true;
+    const consumer = (async () => {
+      let cursor = start;
+      for (let round = 0; ; round++) {
+        const last = !writing;
+        for (let more = true; more; ) {
+          const page = await feedPage(round, cursor);
+          assert.is(page.status, 200, JSON.stringify(page.body));
+          read.push(...page.body.data);
+          cursor = page.body.next_cursor;
+          more = page.body.has_more;
+        }
+        if (last) return;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    })();
+    consumer.catch(() => {});
+    const written = await Promise.all(
+      Array.from({ length: 60 }, async (_, i) => {
+        const created = await send(i, 'POST', '/inventories/tags', { body: { name: `Feed cluster ${i}` } });
+        if (created.status !== 201) return { created, renamed: undefined };
+        const renamed = await send(i + 1, 'PUT', `/inventories/tags/${created.body.data.id}`, { body: { name: `Feed cluster ${i} renamed` } });
+        return { created, renamed };
+      }),
+    );
+    writing = false;
+    await consumer;
+    assert.equal(statusCounts(written.flatMap(({ created, renamed }) => [created, renamed ?? { status: 0 }])), { 200: 60, 201: 60 });
+    const cursors = read.map((change) => change.cursor);
+    assert.is(new Set(cursors).size, cursors.length, 'no change read twice');
+    for (const { created } of written) {
+      const mine = read.filter((change) => change.record_id === created.body.data.id);
+      assert.equal(
+        mine.map((change) => change.kind),
+        ['created', 'updated'],
+        `tag ${created.body.data.id}`,
+      );
+      assert.match(mine[1].record.name, / renamed$/, 'the last change shows the stored name');
+    }
+  });
+
   test('hot rows: 60 logouts and 20 role changes at once across the nodes, no 5xx', async () => {
     const logins = await Promise.all(Array.from({ length: 60 }, (_, i) => loginTo(via(i).baseUrl)));
     const role = await send(0, 'POST', '/security/roles', { body: { name: 'Hot role', permissions: ['view_any_inventory_tag'] } });

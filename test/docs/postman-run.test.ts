@@ -4,6 +4,7 @@
 // waits as Retry-After says and goes on.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { loadResources } from '../../src/app/build-app.ts';
 import { runSmoke } from '../../src/smoke/run-collection.ts';
 import { ADMIN, startApp, type TestApp } from '../helpers/app.ts';
 import { databaseTargets, freshDatabase } from '../helpers/targets.ts';
@@ -30,6 +31,21 @@ for (const target of databaseTargets()) {
       const second = await runSmoke(options);
       assert.equal(second.failures, [], describe(second.failures));
       assert.is(second.requests, first.requests);
+      // The run walks every operation and action of every resource: each recorded its change.
+      const recorded = new Set((await app.knex('change_log').distinct('resource', 'kind')).map((row) => `${row.resource} ${row.kind}`));
+      const missing: string[] = [];
+      for (const def of loadResources().all()) {
+        const kinds = [
+          ...(def.operations.has('create') ? ['created'] : []),
+          ...(def.operations.has('update') ? ['updated'] : []),
+          ...(def.operations.has('delete') ? ['deleted'] : []),
+          ...(def.operations.has('restore') ? ['restored'] : []),
+          ...(def.operations.has('forceDelete') ? ['force_deleted'] : []),
+          ...[...def.actions.values()].map((action) => action.change ?? action.name),
+        ];
+        for (const kind of kinds) if (!recorded.has(`${def.name} ${kind}`)) missing.push(`${def.name} ${kind}`);
+      }
+      assert.equal(missing, [], 'every operation and action the run made recorded its change');
     } finally {
       await app?.close();
       await database.drop();

@@ -136,10 +136,15 @@ for (const target of databaseTargets()) {
     const categoryReads = sqls.filter((sql) => /^SELECT/.test(sql) && /`unit_of_measure_categories`/.test(sql));
     assert.is(categoryReads.length, 1, sqls.join('\n'));
     // The token check with the category (the app has checked this token before: only the
-    // counters of access_state), then the insert, which returns the new row where the server can
-    // (else it is read back).
+    // counters of access_state), then the insert and its change for the feed in one transaction;
+    // the insert returns the new row where the server can (else it is read back, for the change
+    // and for the answer).
     assert.match(sqls[0]!, /FROM `access_state` a.*JOIN `unit_of_measure_categories`/s);
-    assert.is(created, (await supportsInsertReturning(app.knex)) ? 2 : 3, sqls.join('\n'));
+    assert.ok(
+      sqls.some((sql) => /^insert into `change_log`/i.test(sql)),
+      'the change goes with the insert',
+    );
+    assert.is(created, (await supportsInsertReturning(app.knex)) ? 5 : 7, sqls.join('\n'));
   });
 
   test('showing a UOM: the token check and the record (with its category’s existence) are one statement', async () => {

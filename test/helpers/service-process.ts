@@ -78,13 +78,14 @@ export async function call<T = any>(
   baseUrl: string,
   method: string,
   path: string,
-  options: { token?: string; body?: unknown; headers?: Record<string, string>; timeoutMs?: number } = {},
+  options: { token?: string; body?: unknown; headers?: Record<string, string>; query?: Record<string, string | number>; timeoutMs?: number } = {},
 ): Promise<Answer<T>> {
+  const query = options.query ? `?${new URLSearchParams(Object.entries(options.query).map(([key, value]) => [key, String(value)]))}` : '';
   const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   if (options.body !== undefined) headers['content-type'] = 'application/json';
   try {
-    const response = await request(`${baseUrl}${path}`, {
+    const response = await request(`${baseUrl}${path}${query}`, {
       method: method as 'GET',
       headers,
       body: options.body === undefined ? undefined : JSON.stringify(options.body),

@@ -66,6 +66,7 @@ test('values that are set are used', () => {
     MIGRATE_ON_START: 'false',
     STARTUP_WAIT: '90s',
     CLEANUP_INTERVAL: '1h',
+    CHANGES_RETENTION: '7d',
   });
   assert.equal(config, {
     port: 8080,
@@ -90,6 +91,7 @@ test('values that are set are used', () => {
     migrateOnStart: false,
     startupWaitSeconds: 90,
     cleanupIntervalSeconds: 3600,
+    changesRetentionSeconds: 7 * 86400,
   });
 });
 

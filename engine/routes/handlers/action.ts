@@ -7,7 +7,7 @@ import { authorize, findParent, findRecord, visibleRows } from '../lookup.ts';
 import { recordETag } from '../etag.ts';
 import { pathId } from '../path-params.ts';
 import type { ResourceRuntime } from '../runtime.ts';
-import { inTransaction } from '../../sql/retry.ts';
+import { inWriteUnit } from '../write-unit.ts';
 
 /**
  * POST {id}/<action>: the record (404, the definition's scope included: a delivery is not a
@@ -28,13 +28,13 @@ export function actionHandler(runtime: ResourceRuntime, name: string) {
 
     let result: ActionResult | undefined;
     try {
-      result = await inTransaction(deps.knex, async (trx) => {
+      result = await inWriteUnit(runtime, request, async (trx, changes) => {
         const record = await trx(def.table).where('id', id).forUpdate().first();
         // Checked again on the locked row: another request may have moved it on meanwhile.
         for (const [column, allowed] of Object.entries(action.when ?? {})) {
           if (!allowed.includes(String(record[column]))) throw new ActionRefusedError(action.refused!);
         }
-        return (
+        const outcome =
           (await run({
             trx,
             def,
@@ -42,11 +42,15 @@ export function actionHandler(runtime: ResourceRuntime, name: string) {
             record,
             body,
             params: request.params as Record<string, string>,
+            changes,
             get models() {
               return runtime.models;
             },
-          })) ?? undefined
-        );
+          })) ?? undefined;
+        // The record acted on changed as the action says (`validated`); what the action wrote
+        // besides (a return's new operation, moves, stock) its behaviour adds itself.
+        changes.add(def.name, id, action.change ?? name);
+        return outcome;
       });
     } catch (error) {
       throw clientErrorFromDb(error, def) ?? error;

@@ -6,12 +6,14 @@ import { recordETag } from '../etag.ts';
 import { NotFoundError } from '../../errors/http-errors.ts';
 import { authorize, checkValues, findRecord, lookUpParent, withRelations, type Row } from '../lookup.ts';
 import type { ResourceRuntime } from '../runtime.ts';
-import { inTransaction, retryConflicts } from '../../sql/retry.ts';
+import { ChangeSet } from '../../behaviours/change-set.ts';
+import { retryConflicts } from '../../sql/retry.ts';
+import { inWriteUnit } from '../write-unit.ts';
 import { writeContext } from '../write-context.ts';
 import { insertRecord, insertSingle, singleStatementCreate, updateRecord } from '../write-record.ts';
 
 export function createHandler(runtime: ResourceRuntime) {
-  const { def, deps } = runtime;
+  const { def } = runtime;
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const includes = parseIncludes(request.query as RawQuery, def);
     // The parent is read first so that a body naming it needs no second look, but an invalid body
@@ -31,13 +33,25 @@ export function createHandler(runtime: ResourceRuntime) {
       const existing = await upsertTarget(runtime, { ...values, ...fixed });
       if (existing !== undefined) {
         id = existing;
-        await inTransaction(deps.knex, async (trx) => {
+        await inWriteUnit(runtime, request, async (trx, changes) => {
           const current = await trx(def.table).where('id', existing).first();
-          await updateRecord(writeContext(runtime, request, trx), def, existing, values, current);
+          await updateRecord(writeContext(runtime, request, trx, changes), def, existing, values, current);
         });
+      } else if (singleStatementCreate(def, values)) {
+        // One INSERT (returning the row where the server can) and its change, as one short
+        // transaction of prepared statements: no query builder on the hot path of a create.
+        ({ id, row: inserted } = await retryConflicts(() =>
+          runtime.statements.transaction(async (statements) => {
+            const written = await insertSingle(statements, request.authUser!, def, values, fixed);
+            const changes = new ChangeSet(runtime.changes.dependents);
+            if (written.row && def.embed.length === 0) changes.addWritten(def.name, written.row, 'created');
+            else changes.add(def.name, written.id, 'created');
+            await runtime.changes.recordWith(statements, changes, { userId: request.authUser!.id, requestId: String(request.id) });
+            return written;
+          }),
+        ));
       } else {
-        if (singleStatementCreate(def, values)) ({ id, row: inserted } = await retryConflicts(() => insertSingle(runtime.statements, request.authUser!, def, values, fixed)));
-        else id = await inTransaction(deps.knex, (trx) => insertRecord(writeContext(runtime, request, trx), def, values, fixed));
+        id = await inWriteUnit(runtime, request, (trx, changes) => insertRecord(writeContext(runtime, request, trx, changes), def, values, fixed));
       }
     } catch (error) {
       throw clientErrorFromDb(error, def) ?? error;

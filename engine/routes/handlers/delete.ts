@@ -8,11 +8,11 @@ import { authorize, findParent, findRecord, visibleRows } from '../lookup.ts';
 import { assertIfMatch, assertIfMatchLocked, recordETag } from '../etag.ts';
 import { pathId } from '../path-params.ts';
 import type { ResourceRuntime } from '../runtime.ts';
-import { inTransaction } from '../../sql/retry.ts';
+import { inWriteUnit } from '../write-unit.ts';
 
 /** Soft delete where the definition says so, else a permanent delete. */
 export function deleteHandler(runtime: ResourceRuntime) {
-  const { def, deps } = runtime;
+  const { def } = runtime;
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const id = pathId(request, 'id');
     const parent = await findParent(runtime, request);
@@ -20,9 +20,9 @@ export function deleteHandler(runtime: ResourceRuntime) {
     authorize(runtime, request, 'delete', { parent: parent?.record, record });
     assertIfMatch(request, recordETag(def, runtime.serialize(record)));
     try {
-      await inTransaction(deps.knex, async (trx) => {
+      await inWriteUnit(runtime, request, async (trx, changes) => {
         await assertIfMatchLocked(runtime, request, trx, id);
-        const context = writeContext(runtime, request, trx);
+        const context = writeContext(runtime, request, trx, changes);
         await runHooks(context, def, 'beforeDelete', {
           trx,
           def,
@@ -30,6 +30,7 @@ export function deleteHandler(runtime: ResourceRuntime) {
           values: {},
           record,
           params: context.params,
+          changes,
           get models() {
             return context.models;
           },
@@ -39,8 +40,10 @@ export function deleteHandler(runtime: ResourceRuntime) {
           await trx(def.table)
             .where('id', id)
             .update(def.timestamps ? { deleted_at: now, updated_at: now } : { deleted_at: now });
+          changes.add(def.name, id, 'deleted');
         } else {
           await assertDeletable(runtime, trx, id);
+          await changes.removing(trx, def.name, [record], 'deleted');
           await trx(def.table).where('id', id).delete();
         }
       });

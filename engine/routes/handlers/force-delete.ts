@@ -7,11 +7,11 @@ import { authorize, findParent, findRecord, visibleRows } from '../lookup.ts';
 import { assertIfMatch, assertIfMatchLocked, recordETag } from '../etag.ts';
 import { pathId } from '../path-params.ts';
 import type { ResourceRuntime } from '../runtime.ts';
-import { inTransaction } from '../../sql/retry.ts';
+import { inWriteUnit } from '../write-unit.ts';
 
 /** Removes a record for good, trashed or not. It cannot be restored afterwards. */
 export function forceDeleteHandler(runtime: ResourceRuntime) {
-  const { def, deps } = runtime;
+  const { def } = runtime;
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const id = pathId(request, 'id');
     const parent = await findParent(runtime, request);
@@ -19,9 +19,9 @@ export function forceDeleteHandler(runtime: ResourceRuntime) {
     authorize(runtime, request, 'forceDelete', { parent: parent?.record, record });
     assertIfMatch(request, recordETag(def, runtime.serialize(record)));
     try {
-      await inTransaction(deps.knex, async (trx) => {
+      await inWriteUnit(runtime, request, async (trx, changes) => {
         await assertIfMatchLocked(runtime, request, trx, id);
-        const context = writeContext(runtime, request, trx);
+        const context = writeContext(runtime, request, trx, changes);
         await runHooks(context, def, 'beforeDelete', {
           trx,
           def,
@@ -29,11 +29,13 @@ export function forceDeleteHandler(runtime: ResourceRuntime) {
           values: {},
           record,
           params: context.params,
+          changes,
           get models() {
             return context.models;
           },
         });
         await assertDeletable(runtime, trx, id);
+        await changes.removing(trx, def.name, [record], 'force_deleted');
         await trx(def.table).where('id', id).delete();
       });
     } catch (error) {

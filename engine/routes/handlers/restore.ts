@@ -4,11 +4,11 @@ import { authorize, findParent, findRecord, visibleRows } from '../lookup.ts';
 import { recordETag } from '../etag.ts';
 import { pathId } from '../path-params.ts';
 import type { ResourceRuntime } from '../runtime.ts';
-import { retryConflicts } from '../../sql/retry.ts';
+import { inWriteUnit } from '../write-unit.ts';
 
 /** Brings a soft-deleted record back. Restoring a live record is harmless and answers the same. */
 export function restoreHandler(runtime: ResourceRuntime) {
-  const { def, deps } = runtime;
+  const { def } = runtime;
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const id = pathId(request, 'id');
     const includes = parseIncludes(request.query as RawQuery, def);
@@ -16,7 +16,10 @@ export function restoreHandler(runtime: ResourceRuntime) {
     const rows = visibleRows(runtime, request);
     const found = await findRecord(runtime, id, { parentId: parent?.id, trashed: 'with', rows });
     authorize(runtime, request, 'restore', { parent: parent?.record, record: found });
-    await retryConflicts(() => deps.knex(def.table).where('id', id).update({ deleted_at: null }));
+    await inWriteUnit(runtime, request, async (trx, changes) => {
+      await trx(def.table).where('id', id).update({ deleted_at: null });
+      changes.add(def.name, id, 'restored');
+    });
     const record = await findRecord(runtime, id, { parentId: parent?.id, includes, rows });
     const data = runtime.serialize(record);
     return reply.header('etag', recordETag(def, data)).send({ data, message: def.messages.restored });

@@ -5,13 +5,13 @@ import { authorize, checkValues, findParent, findRecord, visibleRows } from '../
 import { assertIfMatch, assertIfMatchLocked, recordETag } from '../etag.ts';
 import { pathId } from '../path-params.ts';
 import type { ResourceRuntime } from '../runtime.ts';
-import { inTransaction } from '../../sql/retry.ts';
+import { inWriteUnit } from '../write-unit.ts';
 import { writeContext } from '../write-context.ts';
 import { updateRecord } from '../write-record.ts';
 
 /** PUT and PATCH: only the fields sent change. */
 export function updateHandler(runtime: ResourceRuntime) {
-  const { def, deps } = runtime;
+  const { def } = runtime;
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const id = pathId(request, 'id');
     const includes = parseIncludes(request.query as RawQuery, def);
@@ -23,12 +23,12 @@ export function updateHandler(runtime: ResourceRuntime) {
     assertIfMatch(request, recordETag(def, runtime.serialize(found)));
 
     try {
-      await inTransaction(deps.knex, async (trx) => {
+      await inWriteUnit(runtime, request, async (trx, changes) => {
         await assertIfMatchLocked(runtime, request, trx, id);
         const current = await trx(def.table).where('id', id).first();
         // A conditional update always writes the row (updated_at), so that a cluster node's
         // concurrent write to it conflicts with this one even when only nested records change.
-        await updateRecord(writeContext(runtime, request, trx), def, id, values, current, { touch: request.headers['if-match'] !== undefined });
+        await updateRecord(writeContext(runtime, request, trx, changes), def, id, values, current, { touch: request.headers['if-match'] !== undefined });
       });
     } catch (error) {
       throw clientErrorFromDb(error, def) ?? error;

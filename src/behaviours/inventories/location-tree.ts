@@ -3,6 +3,7 @@
 //   or one without a parent, shows its name only ("WH", "Physical Locations");
 // - parent_path: the ids from the root down to the location itself ("1/9/10/").
 import { ValidationError, type Hook } from '../../../engine/index.ts';
+import { changedIds } from '../support/changed-rows.ts';
 
 type Trx = Parameters<Hook>[0]['trx'];
 const TABLE = 'inventories_locations';
@@ -47,6 +48,7 @@ async function refresh(trx: Trx, location: Record<string, any>): Promise<void> {
     parent_path: `${parent?.parent_path ?? ''}${location.id}/`,
   };
   await trx(TABLE).where('id', location.id).update(changes);
+  changedIds(trx, 'inventories/locations', [location.id]);
   const children = await trx(TABLE).where('parent_id', location.id).whereNot('id', location.id).select('id', 'name', 'type', 'parent_id');
   for (const child of children) await refresh(trx, child);
 }

@@ -2,21 +2,17 @@
 // todo, check-availability, validate, cancel and return (reference §3.9). The state each needs is
 // declared with the action in the resource's definition (`when`); these do the rest.
 import { ActionRefusedError, ValidationError, nowTimestamp, type Action } from '../../../engine/index.ts';
+import { changedIds, changedRows } from '../support/changed-rows.ts';
 import { recomputeDeliveredQuantities } from '../sales/delivered-quantities.ts';
 import { nextOperationName } from './operation-type-sequence.ts';
 import { confirmOperation } from './stock/confirm.ts';
 import { qty, type Trx } from './stock/ledger.ts';
+import { OPERATION_RESOURCES } from './stock/operation-resources.ts';
 import { refreshOperationState } from './stock/operation-state.ts';
 import { releaseReservations, reserveOperation } from './stock/reserve.ts';
 import { validateOperation } from './stock/validate.ts';
 
-/** The resource that shows operations of each type. */
-export const OPERATION_RESOURCES: Record<string, string> = {
-  incoming: 'inventories/receipts',
-  outgoing: 'inventories/deliveries',
-  internal: 'inventories/internal-transfers',
-  dropship: 'inventories/dropships',
-};
+export { OPERATION_RESOURCES };
 
 export const todoOperation: Action = async ({ trx, record }) => {
   await confirmOperation(trx, record.id);
@@ -42,6 +38,16 @@ export async function cancelOperation(trx: Trx, operationId: number): Promise<vo
   await releaseReservations(trx, moves);
   await trx('inventories_moves').where('operation_id', operationId).whereNotIn('state', ['done', 'cancel']).update({ state: 'cancel' });
   await trx('inventories_operations').where('id', operationId).update({ state: 'cancel' });
+  const operation = await trx('inventories_operations')
+    .join('inventories_operation_types', 'inventories_operation_types.id', 'inventories_operations.operation_type_id')
+    .where('inventories_operations.id', operationId)
+    .first('inventories_operation_types.type');
+  changedIds(trx, OPERATION_RESOURCES[operation.type]!, [operationId]);
+  changedIds(
+    trx,
+    'inventories/moves',
+    moves.map((move) => move.id),
+  );
 }
 
 /**
@@ -75,6 +81,7 @@ export const returnOperation: Action = async ({ trx, record, user, body }) => {
     created_at: now,
     updated_at: now,
   });
+  changedIds(trx, OPERATION_RESOURCES[returnType.type]!, [id], 'created');
   const returned = moves.filter((move) => quantities.has(Number(move.id)));
   if (returned.length === 0) throw new ActionRefusedError('Nothing to return: no done quantity is left to send back.');
   await trx('inventories_moves').insert(
@@ -106,6 +113,7 @@ export const returnOperation: Action = async ({ trx, record, user, body }) => {
       };
     }),
   );
+  await changedRows(trx, 'inventories/moves', trx('inventories_moves').where('operation_id', id), 'created');
   await confirmOperation(trx, Number(id));
   return { id: Number(id), resource: OPERATION_RESOURCES[returnType.type] };
 };

@@ -4,6 +4,7 @@
 import { ActionRefusedError, nowTimestamp, ValidationError, type Action, type Hook, type Subquery } from '../../../engine/index.ts';
 import { locationsById, lockQuants, qty } from './stock/ledger.ts';
 import { completeMoves } from './stock/validate.ts';
+import { changedIds } from '../support/changed-rows.ts';
 
 /** beforeCreate/beforeUpdate: an internal location, one row per product and location, the location's warehouse and company. */
 export const prepareQuantity: Hook = async ({ trx, values, record, user }) => {
@@ -63,6 +64,7 @@ export const applyCount: Action = async ({ trx, record, user }) => {
       created_at: now,
       updated_at: now,
     });
+    changedIds(trx, 'inventories/moves', [moveId], 'created');
     await completeMoves(trx, [await trx('inventories_moves').where('id', moveId).first()]);
   }
   await trx('inventories_product_quantities').where('id', record.id).update({ counted_quantity: null, user_id: user.id, updated_at: nowTimestamp() });

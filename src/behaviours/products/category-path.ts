@@ -2,6 +2,7 @@
 // - full_name: the names from the root down, joined with " / " ("All / Saleable / Office Furniture");
 // - parent_path: the ids of its ancestors from the root, "/" for a root ("/1/6/" under All / Saleable).
 import { HttpError, ValidationError, type Hook } from '../../../engine/index.ts';
+import { changedIds } from '../support/changed-rows.ts';
 
 type Trx = Parameters<Hook>[0]['trx'];
 const TABLE = 'products_categories';
@@ -49,6 +50,7 @@ async function refreshChildren(trx: Trx, parent: Record<string, any>): Promise<v
   for (const child of children) {
     const changes = { full_name: checkedFullName(`${parent.full_name} / ${child.name}`), parent_path: `${parent.parent_path}${parent.id}/` };
     await trx(TABLE).where('id', child.id).update(changes);
+    changedIds(trx, 'products/categories', [child.id]);
     await refreshChildren(trx, { ...child, ...changes });
   }
 }

@@ -2,6 +2,7 @@
 // less what came back by returns (in the move's unit, which is the line's). One statement for
 // all the lines an operation touches.
 import type { Knex } from 'knex';
+import { changedRows } from '../support/changed-rows.ts';
 
 export async function recomputeDeliveredQuantities(trx: Knex.Transaction, operationId: number): Promise<void> {
   await trx.raw(
@@ -11,4 +12,5 @@ export async function recomputeDeliveredQuantities(trx: Knex.Transaction, operat
      WHERE \`id\` IN (SELECT \`sale_order_line_id\` FROM \`inventories_moves\` WHERE \`operation_id\` = ? AND \`sale_order_line_id\` IS NOT NULL)`,
     [operationId],
   );
+  await changedRows(trx, 'sales/order-lines', trx('sales_order_lines').whereIn('id', trx('inventories_moves').select('sale_order_line_id').where('operation_id', operationId)));
 }

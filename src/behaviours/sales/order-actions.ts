@@ -5,6 +5,8 @@ import { ActionRefusedError, nowTimestamp, type Action } from '../../../engine/i
 import { cancelOperation } from '../inventories/operation-actions.ts';
 import { nextOperationName } from '../inventories/operation-type-sequence.ts';
 import { confirmOperation } from '../inventories/stock/confirm.ts';
+import { OPERATION_RESOURCES } from '../inventories/stock/operation-resources.ts';
+import { changedIds, changedRows } from '../support/changed-rows.ts';
 import type { Trx } from '../inventories/stock/ledger.ts';
 import { convertWith, unitsById } from '../inventories/units.ts';
 
@@ -15,6 +17,7 @@ export const confirmOrder: Action = async ({ trx, record, user }) => {
   const now = nowTimestamp();
   await trx('sales_orders').where('id', record.id).update({ state: 'sale', invoice_status: 'to_invoice', updated_at: now });
   await trx('sales_order_lines').where('order_id', record.id).update({ state: 'sale', updated_at: now });
+  await changedRows(trx, 'sales/order-lines', trx('sales_order_lines').where('order_id', record.id));
   await createDelivery(trx, { ...record, state: 'sale' }, user.id);
 };
 
@@ -26,12 +29,14 @@ export const cancelOrder: Action = async ({ trx, record }) => {
   const now = nowTimestamp();
   await trx('sales_orders').where('id', record.id).update({ state: 'cancel', invoice_status: 'no', updated_at: now });
   await trx('sales_order_lines').where('order_id', record.id).update({ state: 'cancel', updated_at: now });
+  await changedRows(trx, 'sales/order-lines', trx('sales_order_lines').where('order_id', record.id));
 };
 
 export const setOrderAsQuotation: Action = async ({ trx, record }) => {
   const now = nowTimestamp();
   await trx('sales_orders').where('id', record.id).update({ state: 'draft', invoice_status: 'no', updated_at: now });
   await trx('sales_order_lines').where('order_id', record.id).update({ state: 'draft', updated_at: now });
+  await changedRows(trx, 'sales/order-lines', trx('sales_order_lines').where('order_id', record.id));
 };
 
 export const toggleOrderLock: Action = async ({ trx, record }) => {
@@ -108,5 +113,7 @@ async function createDelivery(trx: Trx, order: Record<string, any>, userId: numb
     };
   });
   await trx('inventories_moves').insert(moves);
+  changedIds(trx, OPERATION_RESOURCES.outgoing!, [id], 'created');
+  await changedRows(trx, 'inventories/moves', trx('inventories_moves').where('operation_id', id), 'created');
   await confirmOperation(trx, Number(id));
 }

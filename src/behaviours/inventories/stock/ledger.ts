@@ -6,6 +6,7 @@
 import type { Knex } from 'knex';
 import { nowTimestamp } from '../../../../engine/index.ts';
 import { roundTo } from '../../accounts/money.ts';
+import { changedIds } from '../../support/changed-rows.ts';
 
 export type Trx = Knex.Transaction;
 const QUANTS = 'inventories_product_quantities';
@@ -88,9 +89,21 @@ export async function changeQuants(trx: Trx, changes: QuantChange[]): Promise<vo
   const mysql = trx.client.config.client === 'mysql2';
   const plus = (column: string) => trx.raw(mysql ? '?? + VALUES(??)' : '?? + excluded.??', [`${QUANTS}.${column}`, column]);
   for (let start = 0; start < rows.length; start += QUANTS_PER_STATEMENT) {
+    const batch = rows.slice(start, start + QUANTS_PER_STATEMENT);
     await trx(QUANTS)
-      .insert(rows.slice(start, start + QUANTS_PER_STATEMENT))
+      .insert(batch)
       .onConflict(['product_id', 'location_id'])
       .merge({ quantity: plus('quantity'), reserved_quantity: plus('reserved_quantity'), updated_at: now });
+    // The ledger rows are records of inventories/quantities: the change feed shows them.
+    const wanted = new Set(batch.map((row) => quantKey(row.product_id, row.location_id)));
+    const written = await trx(QUANTS)
+      .whereIn('product_id', [...new Set(batch.map((row) => row.product_id))])
+      .whereIn('location_id', [...new Set(batch.map((row) => row.location_id))])
+      .select('id', 'product_id', 'location_id');
+    changedIds(
+      trx,
+      'inventories/quantities',
+      written.filter((row) => wanted.has(quantKey(row.product_id, row.location_id))).map((row) => row.id),
+    );
   }
 }

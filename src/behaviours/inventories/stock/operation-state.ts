@@ -1,7 +1,9 @@
 // An operation's state follows its moves (as in Odoo): draft while any move is draft; done or
 // canceled when all are; else `assigned` when what can go has been reserved (any move with the
 // "direct" shipping policy, every move with "one"), else `confirmed`.
+import { changedIds } from '../../support/changed-rows.ts';
 import type { Trx } from './ledger.ts';
+import { OPERATION_RESOURCES } from './operation-resources.ts';
 
 export function operationState(moveStates: string[], moveType: string): string {
   const live = moveStates.filter((state) => state !== 'cancel');
@@ -15,9 +17,20 @@ export function operationState(moveStates: string[], moveType: string): string {
 }
 
 export async function refreshOperationState(trx: Trx, operationId: number): Promise<string> {
-  const operation = await trx('inventories_operations').where('id', operationId).first('move_type', 'state');
-  const states = await trx('inventories_moves').where('operation_id', operationId).pluck('state');
+  const operation = await trx('inventories_operations')
+    .join('inventories_operation_types', 'inventories_operation_types.id', 'inventories_operations.operation_type_id')
+    .where('inventories_operations.id', operationId)
+    .first('inventories_operations.move_type', 'inventories_operations.state', 'inventories_operation_types.type');
+  const moves = await trx('inventories_moves').where('operation_id', operationId).select('id', 'state');
+  const states = moves.map((move) => move.state as string);
   const state = states.length === 0 ? operation.state : operationState(states, operation.move_type);
   await trx('inventories_operations').where('id', operationId).update({ state });
+  // Every flow of an operation's workflow ends here: the operation and its moves changed.
+  changedIds(trx, OPERATION_RESOURCES[operation.type]!, [operationId]);
+  changedIds(
+    trx,
+    'inventories/moves',
+    moves.map((move) => move.id),
+  );
   return state;
 }

@@ -1,0 +1,109 @@
+// What a hard delete changes beyond its own rows. The database's foreign keys set references to
+// NULL (ON DELETE SET NULL: the moves of a deleted order line) or delete rows along (CASCADE: a
+// deleted record's children, the links of a many-to-many relation); the change feed must show
+// those records too, or a consumer's copy keeps what the database no longer has. The keys are read
+// from the database once; before each hard delete, one query per key and per resource on the
+// referencing table finds the records it will touch: as many statements for 50 rows as for one.
+import type { Knex } from 'knex';
+import type { DependentsTracker } from '../behaviours/change-set.ts';
+import type { Registry } from '../definition/registry.ts';
+import type { ResourceDef } from '../definition/types.ts';
+import { scopeConditions } from '../sql/resource-rows.ts';
+
+export interface ForeignKey {
+  /** The referencing table and column. */
+  table: string;
+  column: string;
+  /** The table it references. */
+  references: string;
+  rule: 'SET NULL' | 'CASCADE';
+}
+
+/** The foreign keys whose ON DELETE changes other rows. */
+export async function readForeignKeys(knex: Knex): Promise<ForeignKey[]> {
+  const keys: ForeignKey[] = [];
+  const rule = (value: string) => value.toUpperCase() as ForeignKey['rule'];
+  if (knex.client.config.client === 'better-sqlite3') {
+    const tables = (await knex('sqlite_master').where('type', 'table').pluck('name')) as string[];
+    for (const table of tables) {
+      const rows = (await knex.raw('PRAGMA foreign_key_list(??)', [table])) as Array<{ table: string; from: string; on_delete: string }>;
+      for (const row of rows) if (['SET NULL', 'CASCADE'].includes(rule(row.on_delete))) keys.push({ table, column: row.from, references: row.table, rule: rule(row.on_delete) });
+    }
+    return keys;
+  }
+  const [rows] = await knex.raw(
+    `SELECT k.TABLE_NAME AS t, k.COLUMN_NAME AS c, k.REFERENCED_TABLE_NAME AS r, rc.DELETE_RULE AS rule
+     FROM information_schema.KEY_COLUMN_USAGE k
+     JOIN information_schema.REFERENTIAL_CONSTRAINTS rc
+       ON rc.CONSTRAINT_SCHEMA = k.CONSTRAINT_SCHEMA AND rc.CONSTRAINT_NAME = k.CONSTRAINT_NAME AND rc.TABLE_NAME = k.TABLE_NAME
+     WHERE k.TABLE_SCHEMA = DATABASE() AND k.REFERENCED_TABLE_NAME IS NOT NULL AND rc.DELETE_RULE IN ('SET NULL', 'CASCADE')`,
+  );
+  for (const row of rows as Array<Record<string, string>>) keys.push({ table: row.t!, column: row.c!, references: row.r!, rule: rule(row.rule!) });
+  return keys;
+}
+
+export function dependentsTracker(registry: Registry, knex: Knex): DependentsTracker {
+  // Read at boot, awaited at the first hard delete.
+  const loading = readForeignKeys(knex);
+  loading.catch(() => {});
+  let byTable: Map<string, ForeignKey[]> | undefined;
+  const listable = registry.all().filter((def) => def.operations.has('list'));
+  const resourcesOf = (table: string) => listable.filter((def) => def.table === table);
+  const linksIn = (table: string) =>
+    listable.flatMap((def) =>
+      [...def.relations.values()]
+        .filter((relation) => relation.kind === 'manyToMany' && relation.through?.table === table)
+        .map((relation) => ({ def, through: relation.through! })),
+    );
+  const mysql = knex.client.config.client !== 'better-sqlite3';
+  // A locking read on MySQL/MariaDB: a plain one shows the transaction's snapshot, without the rows
+  // another write is adding right now (a move for the line being deleted), which the delete will
+  // still change once that write commits. The lock waits for it and sees them.
+  const locking = (query: Knex.QueryBuilder) => (mysql ? query.forUpdate() : query);
+  const ofResource = (trx: Knex.Transaction, def: ResourceDef) => {
+    const query = locking(trx(def.table));
+    for (const { sql, params } of scopeConditions(def, registry)) query.whereRaw(sql, params as Knex.RawBinding[]);
+    return query;
+  };
+
+  return {
+    async beforeDelete(trx, changes, resource, ids) {
+      byTable ??= groupBy(await loading, (key) => key.references);
+      // Rows a cascade deletes can be referenced in turn: follow them, table by table.
+      let pending: Array<{ table: string; ids: number[] }> = [{ table: registry.get(resource).table, ids: [...ids] }];
+      const seen = new Set<string>();
+      while (pending.length > 0) {
+        const next: typeof pending = [];
+        for (const { table, ids: removed } of pending) {
+          const fresh = removed.filter((id) => !seen.has(`${table} ${id}`));
+          for (const id of fresh) seen.add(`${table} ${id}`);
+          if (fresh.length === 0) continue;
+          for (const key of byTable.get(table) ?? []) {
+            for (const def of resourcesOf(key.table)) {
+              if (key.rule === 'SET NULL') {
+                changes.add(def.name, (await ofResource(trx, def).whereIn(key.column, fresh).pluck('id')).map(Number), 'updated');
+              } else {
+                changes.addDeleted(def.name, await ofResource(trx, def).whereIn(key.column, fresh));
+              }
+            }
+            // A link removed along: the record on the link's other side shows one less.
+            for (const { def, through } of linksIn(key.table)) {
+              if (through.to === key.column) changes.add(def.name, (await locking(trx(key.table)).whereIn(through.to, fresh).pluck(through.from)).map(Number), 'updated');
+            }
+            // Rows deleted along can be referenced in turn (keys reference ids).
+            if (key.rule === 'CASCADE' && byTable.has(key.table)) {
+              next.push({ table: key.table, ids: (await locking(trx(key.table)).whereIn(key.column, fresh).pluck('id')).map(Number) });
+            }
+          }
+        }
+        pending = next;
+      }
+    },
+  };
+}
+
+function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) groups.set(key(item), [...(groups.get(key(item)) ?? []), item]);
+  return groups;
+}
