@@ -15,13 +15,30 @@ export async function purgeChanges(knex: Knex, before: string): Promise<number> 
       await trx(CHANGE_FEED)
         .where('id', 1)
         .update({ purged_through: trx.ref('purged_through') });
-      const feed = await trx(CHANGE_FEED).where('id', 1).first('purged_through');
-      const last = await trx(CHANGE_LOG).whereNotNull('seq').where('created_at', '<', before).max({ seq: 'seq' }).first();
-      if (last?.seq === null || last?.seq === undefined) return 0;
-      const through = Math.max(Number(last.seq), Number(feed.purged_through));
+      const feed = await trx(CHANGE_FEED).where('id', 1).first('purged_through', 'last_seq');
+      const through = await lastOlderThan(trx, Number(feed.purged_through), Number(feed.last_seq), before);
+      if (through <= Number(feed.purged_through)) return 0;
       const removed = await trx(CHANGE_LOG).where('seq', '<=', through).delete();
       await trx(CHANGE_FEED).where('id', 1).update({ purged_through: through });
       return Number(removed);
     }),
   );
+}
+
+/**
+ * The newest position whose change is older than `before`, searched between the last position
+ * purged and the last given (every position between is kept, and times grow with positions, give
+ * or take the commits of one instant): a few lookups by position, where a search by time would need
+ * an index that every write pays for.
+ */
+async function lastOlderThan(trx: Knex.Transaction, purged: number, last: number, before: string): Promise<number> {
+  let low = purged;
+  let high = last;
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2);
+    const change = await trx(CHANGE_LOG).where('seq', middle).first('created_at');
+    if (change && String(change.created_at) < before) low = middle;
+    else high = middle - 1;
+  }
+  return low;
 }

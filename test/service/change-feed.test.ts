@@ -184,6 +184,26 @@ for (const target of databaseTargets()) {
     assert.ok(all.includes(southProduct), 'a user who bypasses the scope (the admin) reads them all');
   });
 
+  test('retention removes the changes older than it keeps, and only those', async () => {
+    await post('/inventories/tags', { name: `Feed tag old ${target.name}` });
+    const old = await now();
+    await post('/inventories/tags', { name: `Feed tag new ${target.name}` });
+    const newest = await now();
+    // Everything up to `old` was written long ago.
+    await app.knex('change_log').where('seq', '<=', old).update({ created_at: '2001-01-01 00:00:00.000000' });
+    const removed = await purgeChanges(app.knex, '2002-01-01 00:00:00.000000');
+    assert.ok(removed > 0);
+    assert.is(String((await app.knex('change_feed').first('purged_through')).purged_through), old, 'purged through the last old change');
+    assert.is((await app.client.get(`${API}/changes`, { token: app.token, query: { after: String(BigInt(old) - 1n) } })).status, 410);
+    const kept = await follow(old, 'inventories/tags');
+    assert.equal(
+      kept.changes.map((change) => change.record.name),
+      [`Feed tag new ${target.name}`],
+      'the newer change is kept',
+    );
+    assert.is(kept.cursor, newest);
+  });
+
   test('a cursor older than what the feed keeps answers 410; the newest one goes on', async () => {
     await post('/inventories/tags', { name: `Feed tag purged ${target.name}` });
     const newest = await now();
