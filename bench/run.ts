@@ -1,6 +1,7 @@
 // `npm run bench`: the service under load on a generated data set, each request kind measured
 // with autocannon against a server in its own process, after 2 s of warm-up each. Prints req/s, p50/p99 latency and the
-// server's peak RSS as a table (and JSON with --json FILE).
+// server's peak RSS as a table (and JSON with --json FILE); last, how fast one consumer reads the
+// change feed those writes made.
 //   npm run bench -- [--uoms 10000] [--duration 10] [--connections 50] [--mysql mysql://root@127.0.0.1:3306/bench] [--json out.json] [--only NAME]
 // The figures are this machine's; compare against the hand-written baseline in the same run with
 // ../shared/bench/project-vs-baseline.sh.
@@ -15,9 +16,11 @@ import {
   measure as measureOn,
   prepareBenchDatabase,
   printTable,
+  rssOf,
   startBenchServer,
   stopBenchServer,
   uomScenarios,
+  type Measured,
   type Scenario,
 } from './load.ts';
 
@@ -97,6 +100,44 @@ async function atTheBound(token: string, pid: number, showPath: string) {
   ];
 }
 
+/**
+ * The change feed read by one consumer from its start, in pages of 1,000, after the scenarios above
+ * wrote their changes: changes per second (in the req/s column), and each page's latency.
+ */
+async function feedThroughput(token: string, pid: number): Promise<Measured> {
+  const pages: number[] = [];
+  let cursor = '0';
+  let changes = 0;
+  let non2xx = 0;
+  let peak = 0;
+  const started = performance.now();
+  for (let more = true; more; ) {
+    const begun = performance.now();
+    const response = await fetch(`${base}/changes?after=${cursor}&limit=1000`, { headers: { authorization: `Bearer ${token}` } });
+    pages.push(performance.now() - begun);
+    peak = Math.max(peak, rssOf(pid));
+    if (response.status !== 200) {
+      non2xx++;
+      break;
+    }
+    const page = (await response.json()) as { data: unknown[]; next_cursor: string; has_more: boolean };
+    changes += page.data.length;
+    cursor = page.next_cursor;
+    more = page.has_more;
+  }
+  const seconds = (performance.now() - started) / 1000;
+  pages.sort((a, b) => a - b);
+  return {
+    name: `change feed, one consumer, pages of 1,000 (${changes} changes; req/s: changes/s)`,
+    rps: Math.round(changes / seconds),
+    p50: Math.round(pages[Math.floor(pages.length / 2)] ?? 0),
+    p99: Math.round(pages[Math.floor(pages.length * 0.99)] ?? 0),
+    max: Math.round(pages.at(-1) ?? 0),
+    non2xx,
+    rssMB: Math.round(peak),
+  };
+}
+
 async function main(): Promise<void> {
   await prepareBenchDatabase(databaseUrl, Number(options.uoms));
   const server = await startBenchServer(env);
@@ -107,6 +148,7 @@ async function main(): Promise<void> {
     const wanted = (name: string) => !options.only || name.includes(options.only);
     for (const scenario of all.filter((s) => wanted(s.name))) results.push(await measure(scenario, token, server.pid!));
     if (wanted('1,000 lines')) results.push(...(await atTheBound(token, server.pid!, all[0]!.path)));
+    if (wanted('change feed')) results.push(await feedThroughput(token, server.pid!));
     printTable(results);
     console.log(
       `\n(${options.mysql ? 'MariaDB/MySQL' : 'SQLite'}, ${options.uoms} UOMs, ${options.duration} s per request, ${options.connections} connections unless noted in the code.)`,
