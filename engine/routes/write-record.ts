@@ -180,8 +180,11 @@ async function syncRecords(context: WriteContext, def: ResourceDef, field: Field
       if (kept.length > 0) query.whereNotIn('id', kept);
       return query;
     };
-    // Their last state goes to the change feed; the rows are gone once it is written.
-    await context.changes.removing(context.trx, child.name, await removed());
+    // Their last state goes to the change feed; the rows are gone once it is written. On
+    // MySQL/MariaDB the read locks them: a plain one shows the transaction's snapshot, which can
+    // miss a child another write added since, and the delete would remove it unrecorded.
+    const mysql = context.trx.client.config.client !== 'better-sqlite3';
+    await context.changes.removing(context.trx, child.name, await (mysql ? removed().forUpdate() : removed()));
     await removed().delete();
   }
   try {
