@@ -17,6 +17,11 @@ export const FieldFormat = Type.Object(
     nullable: Type.Optional(Type.Boolean({ description: 'defaults to true for optional fields' })),
     readOnly: Type.Optional(Type.Boolean({ description: 'output only: never taken from a request body' })),
     hidden: Type.Optional(Type.Boolean({ description: 'stored but never output' })),
+    revealed: Type.Optional(
+      Type.Boolean({
+        description: 'stored, and output only in the answer to the create and to an action with `reveals` (a secret shown once): never in shows, lists or the change feed',
+      }),
+    ),
     maxLength: Type.Optional(Type.Integer({ minimum: 1 })),
     minLength: Type.Optional(Type.Integer({ minimum: 1, description: 'strings: the fewest characters (a password)' })),
     minimum: Type.Optional(Type.Number()),
@@ -159,6 +164,7 @@ export const ActionFormat = Type.Object(
       }),
     ),
     result: Type.Optional(ResourceName),
+    reveals: Type.Optional(Type.Boolean({ description: 'its answer shows the fields marked `revealed` (a secret it renewed), as the create does' })),
     description: Type.Optional(Type.String()),
   },
   { additionalProperties: false },

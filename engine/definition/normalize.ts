@@ -113,7 +113,7 @@ function toFieldDef(name: string, format: FieldFormat): FieldDef {
     nullable: format.nullable ?? !format.required,
     stored: !computed && !throughRelation,
     writable: !managed && !computed && !format.readOnly,
-    output: !format.hidden && !throughRelation,
+    output: !format.hidden && !format.revealed && !throughRelation,
   };
 }
 

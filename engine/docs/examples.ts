@@ -27,6 +27,9 @@ export function inputExample(field: FieldDef, def: ResourceDef, registry: Regist
 }
 
 /** The value the API returns for the field (as record.ts formats it). */
+/** What a field shown once looks like in the examples (a Standard Webhooks secret). */
+const REVEALED_EXAMPLE = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+
 export function outputExample(field: FieldDef, def: ResourceDef): unknown {
   if (field.name === 'id' || field.name === 'creator_id' || (def.parent && field.name === def.parent.foreignKey)) return 1;
   if (field.name === 'deleted_at') return null;
@@ -68,9 +71,9 @@ function baseOutput(field: FieldDef): unknown {
 }
 
 /** A record as the API returns it, with the relations the definition always embeds. */
-export function recordExample(def: ResourceDef, registry: Registry, withEmbeds = true): Record<string, unknown> {
+export function recordExample(def: ResourceDef, registry: Registry, withEmbeds = true, { revealed = false } = {}): Record<string, unknown> {
   const record: Record<string, unknown> = {};
-  for (const field of def.fields.values()) if (field.output) record[field.name] = outputExample(field, def);
+  for (const field of def.fields.values()) if (field.output || (revealed && field.revealed)) record[field.name] = field.revealed ? REVEALED_EXAMPLE : outputExample(field, def);
   if (withEmbeds) {
     for (const name of def.embed) {
       const relation = def.relations.get(name.split('.')[0]!);

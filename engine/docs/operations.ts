@@ -5,7 +5,7 @@ import { ERROR_MESSAGES } from '../errors/messages.ts';
 import { routeTable, type RouteSpec } from '../definition/route-table.ts';
 import { createExample, recordExample, updateExample } from './examples.ts';
 import { lowerLabel, operationId, withArticle, type NameTable } from '../definition/names.ts';
-import { ref, schemaNames, SHARED, successResponse, type JsonSchema } from '../serialize/response-schemas.ts';
+import { ref, revealsFields, schemaNames, SHARED, successResponse, type JsonSchema } from '../serialize/response-schemas.ts';
 import { listExample } from './schemas.ts';
 import { IDEMPOTENCY_KEY, rateLimitHeaders } from './shared-components.ts';
 import { conditionalHeaders, pathParameters, queryParameters } from './parameters.ts';
@@ -69,7 +69,10 @@ export function resourceOperation(def: ResourceDef, route: RouteSpec, registry: 
       success(`The ${label}.`, { data: record });
       break;
     case 'create':
-      success(`Created: the ${label} as stored.`, { data: record, message: def.messages.created });
+      success(revealsFields(def, route) ? `Created: the ${label} as stored, with what this answer alone shows.` : `Created: the ${label} as stored.`, {
+        data: revealsFields(def, route) ? recordExample(def, registry, true, { revealed: true }) : record,
+        message: def.messages.created,
+      });
       break;
     case 'update':
       success(`Updated: the ${label} as stored.`, { data: record, message: def.messages.updated });
@@ -153,7 +156,10 @@ function actionOperation(def: ResourceDef, route: RouteSpec, registry: Registry,
       200: {
         description: action.message,
         headers: { ...rateLimitHeaders(), ETag: { $ref: '#/components/headers/ETag' } },
-        content: jsonContent(ref(successResponse(def, route, registry, names).schema), { data: record, message: action.message }),
+        content: jsonContent(ref(successResponse(def, route, registry, names).schema), {
+          data: revealsFields(def, route) ? recordExample(def, registry, true, { revealed: true }) : record,
+          message: action.message,
+        }),
       },
       400: { description: badRequestDescription('show'), content: jsonContent(ref(SHARED.error), { message: badRequestExample(def, 'show') }) },
       401: { $ref: '#/components/responses/Unauthenticated' },

@@ -134,11 +134,12 @@ function resourceRequests(def: ResourceDef, registry: Registry, prefix: string):
   add('update PUT', 'Update', { params: on(main), body: updateBody(def, registry, { suffix: '{{run}}' }) });
   add('update PATCH', 'Update some fields', { params: on(main), body: updateBody(def, registry, { suffix: '{{run}}' }) });
 
-  // Each walk through the workflow on a record of its own, created for it.
+  // Each walk through the workflow on a record of its own, created for it; a resource nobody
+  // creates through the API (a webhook delivery) walks on the record it listed first.
   for (const [index, walk] of planWalks(def).entries()) {
     const copy = `walk${index + 1}`;
-    create(`Create for ${walk.actions.join(', ')}`, copy, `{{run}}-w${index + 1}`, { with: walk.with });
-    for (const action of walk.actions) add(action, actionName(action), { params: on(idVariable(def, copy)) });
+    if (def.operations.has('create')) create(`Create for ${walk.actions.join(', ')}`, copy, `{{run}}-w${index + 1}`, { with: walk.with });
+    for (const action of walk.actions) add(action, actionName(action), { params: on(def.operations.has('create') ? idVariable(def, copy) : main) });
   }
 
   // Deleting (and restoring) a record nothing else points at.

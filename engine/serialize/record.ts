@@ -76,7 +76,7 @@ function fieldReader(field: FieldDef, behaviours: Behaviours): (row: Row) => unk
 }
 
 /** A list of strings is stored as JSON text; a missing one reads as an empty list. */
-function parseStrings(value: unknown): string[] {
+export function parseStrings(value: unknown): string[] {
   if (Array.isArray(value)) return value.map(String);
   if (typeof value !== 'string' || value === '') return [];
   try {
@@ -85,4 +85,14 @@ function parseStrings(value: unknown): string[] {
   } catch {
     return [];
   }
+}
+
+/**
+ * The record of an answer that shows its `revealed` fields (the create, an action with `reveals`):
+ * the record, then those fields from the stored row. Its ETag is the record's without them.
+ */
+export function withRevealed(def: ResourceDef, data: Record<string, unknown>, row: Row): Record<string, unknown> {
+  const revealed = [...def.fields.values()].filter((field) => field.revealed);
+  if (revealed.length === 0) return data;
+  return { ...data, ...Object.fromEntries(revealed.map((field) => [field.name, row[field.name] ?? null])) };
 }

@@ -26,6 +26,9 @@ export function schemaNames(base: string) {
     show: `${base}Response`,
     saved: `${base}SavedResponse`,
     list: `${base}ListResponse`,
+    /** The record with its `revealed` fields (a secret shown once), and its envelope. */
+    revealedRecord: `${base}WithSecrets`,
+    revealed: `${base}RevealedResponse`,
   };
 }
 
@@ -55,8 +58,32 @@ export function responseSchemas(registry: Registry, names: NameTable): Record<st
       schemas[n.saved] = envelope({ data: ref(n.record), message: { type: 'string' } }, `The ${def.label} record as stored, and what was done.`);
     }
     if (def.operations.has('list')) schemas[n.list] = listSchema(def, n.record);
+    if (revealedFields(def).length > 0) {
+      schemas[n.revealedRecord] = recordSchema(def, registry, nameOf, { revealed: true });
+      schemas[n.revealed] = envelope(
+        { data: ref(n.revealedRecord), message: { type: 'string' } },
+        `The ${def.label} record as stored, with what is shown this once (${revealedFields(def)
+          .map((field) => `\`${field.name}\``)
+          .join(', ')}: keep it now, no other answer shows it), and what was done.`,
+      );
+    }
   }
   return schemas;
+}
+
+/** Fields shown only in the answer that sets them (a secret shown once). */
+export function revealedFields(def: ResourceDef): FieldDef[] {
+  return [...def.fields.values()].filter((field) => field.revealed);
+}
+
+/** Whether this route's answer shows the revealed fields: the create, and actions with `reveals`. */
+export function revealsFields(def: ResourceDef, route: RouteSpec): boolean {
+  if (revealedFields(def).length === 0) return false;
+  if (route.action) {
+    const action = def.actions.get(route.action)!;
+    return action.reveals === true && (action.result ?? def.name) === def.name;
+  }
+  return route.operation === 'create';
 }
 
 /** What a route answers on success: its status and the component its body is written through. */
@@ -68,6 +95,7 @@ export interface SuccessResponse {
 }
 
 export function successResponse(def: ResourceDef, route: RouteSpec, registry: Registry, names: NameTable): SuccessResponse {
+  if (revealsFields(def, route)) return { status: route.action ? 200 : 201, schema: schemaNames(names.get(def.name)!.schema).revealed, record: true };
   if (route.action) {
     const result = registry.get(def.actions.get(route.action)!.result ?? def.name);
     return { status: 200, schema: schemaNames(names.get(result.name)!.schema).saved, record: true };
@@ -93,11 +121,11 @@ function envelope(properties: Record<string, JsonSchema>, description: string): 
 }
 
 /** The response record: every output field, always present, and every relation, present when loaded. */
-export function recordSchema(def: ResourceDef, registry: Registry, nameOf: (resource: string) => string): JsonSchema {
+export function recordSchema(def: ResourceDef, registry: Registry, nameOf: (resource: string) => string, { revealed = false } = {}): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
   for (const field of def.fields.values()) {
-    if (!field.output) continue;
+    if (!field.output && !(revealed && field.revealed)) continue;
     properties[field.name] = outputFieldSchema(field, def);
     required.push(field.name);
   }

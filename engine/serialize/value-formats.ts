@@ -59,5 +59,10 @@ export function formatDecimal(value: unknown, scale: number): string | null {
 
 /** Now, as the engine stores timestamps: UTC, microsecond precision, sortable as text. */
 export function nowTimestamp(): string {
-  return `${new Date().toISOString().slice(0, 23).replace('T', ' ')}000`;
+  return storedTimestamp(new Date());
+}
+
+/** A moment as the engine stores timestamps. */
+export function storedTimestamp(moment: Date): string {
+  return `${moment.toISOString().slice(0, 23).replace('T', ' ')}000`;
 }

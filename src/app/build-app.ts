@@ -32,6 +32,7 @@ import { registerMetrics } from '../http/metrics.ts';
 import { registerLoadShedding } from '../http/load-shedding.ts';
 import { registerRequestIds, requestId } from '../http/request-id.ts';
 import { policy } from '../access/policy.ts';
+import { deliveryWorker } from '../webhooks/deliveries.ts';
 import { RESOURCES_DIR } from './paths.ts';
 
 export const API_PREFIX = '/admin/api/v1';
@@ -120,6 +121,11 @@ export async function buildServer({ config, knex, jwtSecret, resourcesDir, logSt
     countAhead: config.listCountAhead,
   });
   await registerApiDocs(app, registry, API_PREFIX);
+  const webhooks = deliveryWorker(knex, statements, registry, config, app.log);
+  if (config.webhooksWorker) {
+    app.addHook('onReady', async () => webhooks.start());
+    app.addHook('onClose', async () => webhooks.stop());
+  }
   return app;
 }
 

@@ -50,6 +50,14 @@ export interface Config {
   startupWaitSeconds: number;
   /** How long the change feed keeps a change, in seconds; an older cursor answers 410. */
   changesRetentionSeconds: number;
+  /** Webhook deliveries run in this process (false: only in `npm run erp -- webhooks:work`). */
+  webhooksWorker: boolean;
+  /** Webhook targets on private, loopback and link-local addresses are allowed (off: refused, against SSRF). */
+  webhooksAllowPrivateTargets: boolean;
+  /** How long a webhook receiver has to answer, in seconds. */
+  webhooksTimeoutSeconds: number;
+  /** The delays before each new attempt at a failed delivery, in seconds; after the last, it fails and its webhook is disabled. */
+  webhooksRetryDelaysSeconds: number[];
   /** Expired idempotency keys and token revocations are deleted this often, in seconds (0: only by `erp cleanup`). */
   cleanupIntervalSeconds: number;
   /** A list's count stops this many rows past the requested page; beyond, meta.total is a lower bound (0: always exact). */
@@ -111,6 +119,10 @@ export function loadConfig(env: Env = process.env): Config {
     migrateOnStart: boolean(env, 'MIGRATE_ON_START', true),
     startupWaitSeconds: duration(env, 'STARTUP_WAIT', '5m'),
     changesRetentionSeconds: duration(env, 'CHANGES_RETENTION', '30d'),
+    webhooksWorker: boolean(env, 'WEBHOOKS_WORKER', true),
+    webhooksAllowPrivateTargets: boolean(env, 'WEBHOOKS_ALLOW_PRIVATE_TARGETS', false),
+    webhooksTimeoutSeconds: duration(env, 'WEBHOOKS_TIMEOUT', '10s'),
+    webhooksRetryDelaysSeconds: durations(env, 'WEBHOOKS_RETRY_DELAYS', '5s,5m,30m,2h,5h,10h,10h'),
     cleanupIntervalSeconds: read(env, 'CLEANUP_INTERVAL') === '0' ? 0 : duration(env, 'CLEANUP_INTERVAL', '10m'),
     trustProxy: trustProxy(env),
   };
@@ -201,6 +213,12 @@ function trustProxy(env: Env): Config['trustProxy'] {
 const UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 };
 
 /** "90" (seconds), "30s", "15m", "12h", "7d" → seconds. */
+/** A comma-separated list of durations, each as `duration` reads it. */
+function durations(env: Env, name: string, fallback: string): number[] {
+  const raw = read(env, name) ?? fallback;
+  return raw.split(',').map((part) => duration({ [name]: part.trim() }, name, part.trim()));
+}
+
 function duration(env: Env, name: string, fallback: string): number {
   const raw = read(env, name) ?? fallback;
   const match = /^([0-9]+)\s*([smhd]?)$/.exec(raw);

@@ -17,6 +17,8 @@ import { cancelStockOperation, checkAvailability, returnOperation, todoOperation
 import { applyCount, clearCount, freeQuantity, guardQuantityDelete, onHandQuantity, prepareQuantity, reservedQuantity } from './inventories/quantities.ts';
 import { cancelOrder, confirmOrder, setOrderAsQuotation, toggleOrderLock } from './sales/order-actions.ts';
 import { inverseRate } from './support/inverse-rate.ts';
+import { prepareSubscription, queuePing, rotateSecret } from './webhooks/subscriptions.ts';
+import { replayDelivery } from './webhooks/deliveries.ts';
 
 export const behaviours: Behaviours = {
   hooks: {
@@ -41,6 +43,8 @@ export const behaviours: Behaviours = {
     'inventories.prepareQuantity': prepareQuantity,
     'inventories.guardOperationDelete': guardOperationDelete,
     'inventories.guardQuantityDelete': guardQuantityDelete,
+    'webhooks.prepareSubscription': prepareSubscription,
+    'webhooks.queuePing': queuePing,
   },
   computed: {
     'support.inverseRate': inverseRate,
@@ -55,6 +59,8 @@ export const behaviours: Behaviours = {
     'inventories.freeQuantity': freeQuantity,
   },
   actions: {
+    'webhooks.rotateSecret': rotateSecret,
+    'webhooks.replayDelivery': replayDelivery,
     'inventories.todo': todoOperation,
     'inventories.checkAvailability': checkAvailability,
     'inventories.validate': validateStockOperation,

@@ -3,7 +3,17 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { buildModels, DefinitionError, generateMigration, listTables, missingColumns, readSchemaBounds, routeTable } from '../../engine/index.ts';
+import {
+  buildModels,
+  createStatements,
+  DefinitionError,
+  supportsInsertReturning,
+  generateMigration,
+  listTables,
+  missingColumns,
+  readSchemaBounds,
+  routeTable,
+} from '../../engine/index.ts';
 import { ConfigError, loadConfig } from '../app/config.ts';
 import { createKnex } from '../database/connection.ts';
 import { migrateLatest } from '../database/migrations.ts';
@@ -17,6 +27,7 @@ import { resolveJwtSecret } from '../auth/jwt-secret.ts';
 import { syncPermissions } from '../access/permissions.ts';
 import { createUser, UnknownRoleError, UserExistsError } from '../seed/users.ts';
 import { API_PREFIX, loadResources } from '../app/build-app.ts';
+import { deliveryWorker } from '../webhooks/deliveries.ts';
 
 const USAGE = `Usage: npm run erp -- <command> [options]
 
@@ -31,6 +42,8 @@ Commands:
   user:create --email E --name N [--password P] [--role NAME ...]
                                             create a user; prints a generated password when none is given.
                                             The first user of an installation gets the Admin role by default
+  webhooks:work                             deliver webhooks in this process until stopped (SIGTERM, SIGINT);
+                                            for a deployment that sets WEBHOOKS_WORKER=false on the API processes
   role:list                                 list the roles, with how many permissions and users each has
   check [--database]                        load and check every resource definition; with --database also
                                             against the migrated schema of DATABASE_URL (every column there)
@@ -82,6 +95,23 @@ async function main(argv: string[]): Promise<number> {
         console.log(`User ${user.id} created: ${user.email}${user.generatedPassword ? ` / ${user.generatedPassword}  (shown once)` : ''}${roles}`);
       });
     }
+    case 'webhooks:work':
+      return withDatabase(async (knex, config) => {
+        const statements = createStatements(knex, { insertReturns: await supportsInsertReturning(knex) });
+        const log = {
+          warn: (object: object, message: string) => console.warn(message, JSON.stringify(object)),
+          info: (object: object, message: string) => console.log(message, JSON.stringify(object)),
+        };
+        const worker = deliveryWorker(knex, statements, loadResources(), config, log);
+        worker.start();
+        console.log('Delivering webhooks; stop with SIGTERM or Ctrl-C.');
+        await new Promise<void>((resolve) => {
+          process.once('SIGTERM', resolve);
+          process.once('SIGINT', resolve);
+        });
+        await worker.stop();
+        await statements.close();
+      });
     case 'role:list':
       return withDatabase(async (knex) => {
         await migrateUnderLock(knex);

@@ -20,7 +20,8 @@ export function writableFields(def: ResourceDef): FieldDef[] {
 /** A valid value for a field; `n` varies it between records. */
 export function sampleValue(field: FieldDef, context: PayloadContext, n: number, owner?: ResourceDef): unknown {
   if (field.references) return context.referenceIds.get(field.references);
-  if (field.type === 'strings') return [`file-${n}.png`, `file-${n}-b.png`];
+  // A list of strings: its example when it has one (a webhook's resources), else file names.
+  if (field.type === 'strings') return typeof field.example === 'string' ? [field.example] : [`file-${n}.png`, `file-${n}-b.png`];
   if (field.type === 'ids' || field.type === 'records') {
     const target = context.registry.get(owner!.relations.get(field.relation!)!.resource);
     if (field.type === 'ids') return [field.by ? context.referenceKeys?.get(`${target.name}.${field.by}`) : context.referenceIds.get(target.name)];

@@ -58,6 +58,11 @@ export async function startApp(target: Target, options: StartOptions = {}): Prom
     // Every suite's apps share one process, whose event loop the others block: no load shedding
     // unless a test asks for it.
     MAX_EVENT_LOOP_DELAY_MS: '0',
+    // Webhook targets the suites create (https://example.com/...) are not resolved: the tests run
+    // offline. test/service/webhooks.test.ts checks the refusal on a service that does not allow it.
+    WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true',
+    // Nothing here waits for deliveries: test/service/webhooks.test.ts runs real processes for that.
+    WEBHOOKS_WORKER: 'false',
     ...options.env,
   });
   const knex = options.knex ?? createKnex(config.database);

@@ -3,13 +3,9 @@
 // with lines, confirmations that create deliveries and moves, cancellations) while a consumer
 // follows GET /changes; at the end its replica equals what the API lists. On SQLite and, when
 // TEST_MYSQL_DATABASE_URL is set, on MySQL/MariaDB.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import knexFactory from 'knex';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { parseDatabaseUrl } from '../../src/app/config.ts';
+import { type ServiceDatabase, serviceDatabases } from '../helpers/service-databases.ts';
 import { type Answer, call, loginTo, type ServiceProcess, startService } from '../helpers/service-process.ts';
 
 const API = '/admin/api/v1';
@@ -23,48 +19,11 @@ const LIST_PATHS: Record<(typeof RESOURCES)[number], string> = {
 const WRITES = 1000;
 const CONCURRENCY = 16;
 
-interface Target {
-  name: string;
-  /** Prepares an empty database; returns its DATABASE_URL and how to drop it. */
-  prepare(): Promise<{ url: string; drop(): Promise<void> }>;
-}
-
-const targets: Target[] = [
-  {
-    name: 'sqlite',
-    async prepare() {
-      const dir = mkdtempSync(join(tmpdir(), 'erp-feed-'));
-      return { url: `sqlite:${join(dir, 'erp.sqlite')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
-    },
-  },
-];
-const mysqlUrl = process.env.TEST_MYSQL_DATABASE_URL;
-if (mysqlUrl) {
-  targets.push({
-    name: 'mysql',
-    async prepare() {
-      const config = parseDatabaseUrl(mysqlUrl);
-      if (config.client !== 'mysql') throw new Error('TEST_MYSQL_DATABASE_URL is a mysql:// URL');
-      const admin = knexFactory({ client: 'mysql2', connection: { host: config.host, port: config.port, user: config.user, password: config.password } });
-      const name = `${config.database}_feed`;
-      await admin.raw(`DROP DATABASE IF EXISTS \`${name}\``);
-      await admin.raw(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
-      const target = new URL(mysqlUrl);
-      target.pathname = `/${name}`;
-      return {
-        url: target.toString(),
-        async drop() {
-          await admin.raw(`DROP DATABASE IF EXISTS \`${name}\``);
-          await admin.destroy();
-        },
-      };
-    },
-  });
-}
+const targets = serviceDatabases('feed');
 
 for (const target of targets) {
   const test = suite(`change feed replica [${target.name}]`);
-  let database: Awaited<ReturnType<Target['prepare']>>;
+  let database: Awaited<ReturnType<ServiceDatabase['prepare']>>;
   let processes: ServiceProcess[] = [];
   let tokens: string[] = [];
 

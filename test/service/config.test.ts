@@ -67,6 +67,10 @@ test('values that are set are used', () => {
     STARTUP_WAIT: '90s',
     CLEANUP_INTERVAL: '1h',
     CHANGES_RETENTION: '7d',
+    WEBHOOKS_WORKER: 'false',
+    WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true',
+    WEBHOOKS_TIMEOUT: '5s',
+    WEBHOOKS_RETRY_DELAYS: '10s, 1m,1h',
   });
   assert.equal(config, {
     port: 8080,
@@ -92,7 +96,16 @@ test('values that are set are used', () => {
     startupWaitSeconds: 90,
     cleanupIntervalSeconds: 3600,
     changesRetentionSeconds: 7 * 86400,
+    webhooksWorker: false,
+    webhooksAllowPrivateTargets: true,
+    webhooksTimeoutSeconds: 5,
+    webhooksRetryDelaysSeconds: [10, 60, 3600],
   });
+});
+
+test('webhook retry delays: a list of durations; a bad one names the variable', () => {
+  assert.equal(loadConfig({}).webhooksRetryDelaysSeconds, [5, 300, 1800, 7200, 18000, 36000, 36000]);
+  assert.throws(() => loadConfig({ WEBHOOKS_RETRY_DELAYS: '5s,soon' }), /WEBHOOKS_RETRY_DELAYS must be a duration/);
 });
 
 test('durations: plain seconds, s, m, h and d', () => {

@@ -5,6 +5,7 @@ import { clientErrorFromDb } from '../../errors/db-errors.ts';
 import { parseIncludes, type RawQuery } from '../../list/parse-list-query.ts';
 import { authorize, findParent, findRecord, visibleRows } from '../lookup.ts';
 import { recordETag } from '../etag.ts';
+import { withRevealed } from '../../serialize/record.ts';
 import { pathId } from '../path-params.ts';
 import type { ResourceRuntime } from '../runtime.ts';
 import { inWriteUnit } from '../write-unit.ts';
@@ -61,6 +62,7 @@ export function actionHandler(runtime: ResourceRuntime, name: string) {
     const loaded = includes.filter((include) => target.def.allowedIncludes.has(include));
     const record = await findRecord(target, result?.id ?? id, { includes: loaded, trashed: 'with' });
     const data = target.serialize(record);
-    return reply.header('etag', recordETag(target.def, data)).send({ data, message: action.message });
+    const shown = action.reveals && target.def === def ? withRevealed(def, data, record) : data;
+    return reply.header('etag', recordETag(target.def, data)).send({ data: shown, message: action.message });
   };
 }

@@ -3,6 +3,7 @@ import { clientErrorFromDb } from '../../errors/db-errors.ts';
 import { parseIncludes, type RawQuery } from '../../list/parse-list-query.ts';
 import { condition, quote, whereClause } from '../../sql/quote.ts';
 import { recordETag } from '../etag.ts';
+import { withRevealed } from '../../serialize/record.ts';
 import { NotFoundError } from '../../errors/http-errors.ts';
 import { authorize, checkValues, findRecord, lookUpParent, withRelations, type Row } from '../lookup.ts';
 import type { ResourceRuntime } from '../runtime.ts';
@@ -58,7 +59,10 @@ export function createHandler(runtime: ResourceRuntime) {
     }
     const record = inserted ? await withRelations(runtime, inserted, includes) : await findRecord(runtime, id, { parentId: parent?.id, includes });
     const data = runtime.serialize(record);
-    return reply.code(201).header('etag', recordETag(def, data)).send({ data, message: def.messages.created });
+    return reply
+      .code(201)
+      .header('etag', recordETag(def, data))
+      .send({ data: withRevealed(def, data, record), message: def.messages.created });
   };
 }
 

@@ -22,9 +22,17 @@ export function createChecks(test: Test, context: () => ResourceContext) {
       if (ctx.def.parent) assert.is(data[ctx.def.parent.foreignKey], ctx.parentId);
       if (ctx.def.creator) assert.is(data.creator_id, (await ctx.app.knex('users').where('email', 'admin@example.com').first('id')).id);
       if (ctx.def.timestamps) assert.match(data.created_at, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/);
+      // Fields shown once (a secret): in the create's answer, stored, and in no show.
+      const revealed = [...ctx.def.fields.values()].filter((field) => field.revealed).map((field) => field.name);
+      for (const name of revealed) {
+        assert.type(data[name], 'string', `${name} is shown by the create`);
+        assert.is((await ctx.app.knex(ctx.def.table).where('id', data.id).first(name))[name], data[name], `${name} is stored`);
+      }
       const shown = await ctx.client.get(recordPath(ctx, data.id), { token: ctx.token });
-      assert.equal(shown.body.data, data, 'show returns what create returned');
-      ctx.created.push(data);
+      for (const name of revealed) assert.not.ok(name in shown.body.data, `${name} is not shown again`);
+      const record = Object.fromEntries(Object.entries(data).filter(([name]) => !revealed.includes(name)));
+      assert.equal(shown.body.data, record, 'show returns what create returned');
+      ctx.created.push(record);
     }
   });
 

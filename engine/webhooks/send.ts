@@ -1,0 +1,65 @@
+// One attempt at a webhook delivery: the payload POSTed with the Standard Webhooks headers
+// (webhook-id, webhook-timestamp, webhook-signature: HMAC-SHA256 of `id.timestamp.payload` with the
+// subscription's secret, signed by the `standardwebhooks` package, the scheme's reference code).
+// A receiver has `timeoutMs` to answer; redirects are not followed (a redirect could lead inside
+// the network) and at most 64 KB of the answer is read, so a slow or hostile receiver costs one
+// attempt, never the API.
+import { Webhook } from 'standardwebhooks';
+import { Agent, request } from 'undici';
+import { guardedLookup } from './target-guard.ts';
+
+export interface Delivery {
+  url: string;
+  /** `whsec_` and the key in base64. */
+  secret: string;
+  messageId: string;
+  payload: string;
+  timeoutMs: number;
+  allowPrivateTargets: boolean;
+}
+
+/** The receiver's status code, or why there was none. */
+export interface Outcome {
+  status?: number;
+  error?: string;
+}
+
+const MAX_ANSWER_BYTES = 64 * 1024;
+const agents = new Map<boolean, Agent>();
+
+function agentFor(allowPrivateTargets: boolean): Agent {
+  let agent = agents.get(allowPrivateTargets);
+  if (!agent) {
+    agent = new Agent({ connect: { lookup: guardedLookup(allowPrivateTargets) as never }, keepAliveTimeout: 10_000 });
+    agents.set(allowPrivateTargets, agent);
+  }
+  return agent;
+}
+
+export async function sendWebhook(delivery: Delivery): Promise<Outcome> {
+  const timestamp = new Date();
+  const signature = new Webhook(delivery.secret).sign(delivery.messageId, timestamp, delivery.payload);
+  try {
+    const response = await request(delivery.url, {
+      method: 'POST',
+      dispatcher: agentFor(delivery.allowPrivateTargets),
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': 'erp-admin-api-webhooks',
+        'webhook-id': delivery.messageId,
+        'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
+        'webhook-signature': signature,
+      },
+      body: delivery.payload,
+      headersTimeout: delivery.timeoutMs,
+      bodyTimeout: delivery.timeoutMs,
+      signal: AbortSignal.timeout(delivery.timeoutMs),
+    });
+    await response.body.dump({ limit: MAX_ANSWER_BYTES }).catch(() => {});
+    return { status: response.statusCode };
+  } catch (error) {
+    const e = error as { name?: string; code?: string; message?: string };
+    if (e.name === 'TimeoutError' || e.name === 'AbortError' || e.code === 'UND_ERR_HEADERS_TIMEOUT') return { error: `no answer within ${delivery.timeoutMs} ms` };
+    return { error: `${e.code ?? 'error'}: ${e.message ?? String(error)}` };
+  }
+}

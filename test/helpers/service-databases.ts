@@ -1,0 +1,49 @@
+// Empty databases for suites that run real service processes (test/helpers/service-process.ts):
+// a SQLite file always, and a MySQL/MariaDB database when TEST_MYSQL_DATABASE_URL is set.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import knexFactory from 'knex';
+import { parseDatabaseUrl } from '../../src/app/config.ts';
+
+export interface ServiceDatabase {
+  name: string;
+  /** Makes an empty database; returns its DATABASE_URL and how to drop it. */
+  prepare(): Promise<{ url: string; drop(): Promise<void> }>;
+}
+
+/** `suffix` names the MySQL database (`<test database>_<suffix>`) and the SQLite folder. */
+export function serviceDatabases(suffix: string): ServiceDatabase[] {
+  const databases: ServiceDatabase[] = [
+    {
+      name: 'sqlite',
+      async prepare() {
+        const dir = mkdtempSync(join(tmpdir(), `erp-${suffix}-`));
+        return { url: `sqlite:${join(dir, 'erp.sqlite')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+      },
+    },
+  ];
+  const mysqlUrl = process.env.TEST_MYSQL_DATABASE_URL;
+  if (!mysqlUrl) return databases;
+  databases.push({
+    name: 'mysql',
+    async prepare() {
+      const config = parseDatabaseUrl(mysqlUrl);
+      if (config.client !== 'mysql') throw new Error('TEST_MYSQL_DATABASE_URL is a mysql:// URL');
+      const admin = knexFactory({ client: 'mysql2', connection: { host: config.host, port: config.port, user: config.user, password: config.password } });
+      const name = `${config.database}_${suffix}`;
+      await admin.raw(`DROP DATABASE IF EXISTS \`${name}\``);
+      await admin.raw(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+      const target = new URL(mysqlUrl);
+      target.pathname = `/${name}`;
+      return {
+        url: target.toString(),
+        async drop() {
+          await admin.raw(`DROP DATABASE IF EXISTS \`${name}\``);
+          await admin.destroy();
+        },
+      };
+    },
+  });
+  return databases;
+}
