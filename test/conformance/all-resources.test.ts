@@ -22,7 +22,11 @@ import { prepareContext, type ResourceContext } from './context.ts';
 const registry = loadResources();
 // Resources that can create come first: the read-only ones (order lines, tax mappings, moves)
 // then find the records the others wrote through their owners.
-const definitions = [...registry.all()].sort((a, b) => Number(b.operations.has('create')) - Number(a.operations.has('create')));
+// TEST_RESOURCES=<regex> runs only the resources whose names match (while working on a few).
+const only = process.env.TEST_RESOURCES ? new RegExp(process.env.TEST_RESOURCES) : undefined;
+const definitions = [...registry.all()]
+  .filter((def) => !only || only.test(def.name))
+  .sort((a, b) => Number(b.operations.has('create')) - Number(a.operations.has('create')));
 
 for (const target of databaseTargets()) {
   for (const def of definitions) {
