@@ -47,6 +47,9 @@ export const FieldFormat = Type.Object(
     minItems: Type.Optional(Type.Integer({ minimum: 0, description: 'strings, ids and records: fewest entries' })),
     maxItems: Type.Optional(Type.Integer({ minimum: 1, description: 'strings, ids and records: most entries (default 1000; repeated ids count once)' })),
     by: Type.Optional(Type.String({ pattern: '^[a-z][a-z0-9_]*$', description: 'ids: the column of the related record sent instead of its id (a role takes permission names)' })),
+    excludes: Type.Optional(
+      Type.String({ pattern: '^[a-z][a-z0-9_]*$', description: 'another field that may not be given with this one (a due date or a payment term): 422 when both are' }),
+    ),
     example: Type.Optional(Type.Union([Type.String(), Type.Number(), Type.Boolean()])),
   },
   { additionalProperties: false },
@@ -165,6 +168,7 @@ export const ActionFormat = Type.Object(
     ),
     result: Type.Optional(ResourceName),
     reveals: Type.Optional(Type.Boolean({ description: 'its answer shows the fields marked `revealed` (a secret it renewed), as the create does' })),
+    creates: Type.Optional(Type.Boolean({ description: "it creates the record it answers with (of `result`): the answer is a 201, as a create's (a reversal's credit note)" })),
     description: Type.Optional(Type.String()),
   },
   { additionalProperties: false },

@@ -55,6 +55,7 @@ export function link(
       const listType = field.type === 'ids' || field.type === 'records' || field.type === 'strings';
       if (field.minLength !== undefined && !isString) problem(`${at}.minLength`, 'minLength applies to string and text fields');
       if (field.by !== undefined && field.type !== 'ids') problem(`${at}.by`, 'by applies to ids fields');
+      if (field.excludes !== undefined && !def.fields.get(field.excludes)?.writable) problem(`${at}.excludes`, `"${field.excludes}" is not a writable field of this resource`);
       if (file.raw.fields[field.name]?.maxItems !== undefined && !listType) problem(`${at}.maxItems`, 'maxItems applies to strings, ids and records fields');
       if (field.minItems !== undefined && !listType) problem(`${at}.minItems`, 'minItems applies to strings, ids and records fields');
       if (field.type === 'ids' || field.type === 'records') {

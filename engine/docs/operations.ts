@@ -153,7 +153,7 @@ function actionOperation(def: ResourceDef, route: RouteSpec, registry: Registry,
     'x-permissions': def.access.permissions[route.action!] ?? [],
     parameters: [...pathParameters(def, route), ...queryParameters(def, 'show'), IDEMPOTENCY_KEY],
     responses: {
-      200: {
+      [successResponse(def, route, registry, names).status]: {
         description: action.message,
         headers: { ...rateLimitHeaders(), ETag: { $ref: '#/components/headers/ETag' } },
         content: jsonContent(ref(successResponse(def, route, registry, names).schema), {

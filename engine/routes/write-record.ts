@@ -5,7 +5,7 @@ import type { Knex } from 'knex';
 import type { ChangeSet } from '../behaviours/change-set.ts';
 import type { AuthUser, Behaviours, HookContext, Models } from '../behaviours/types.ts';
 import type { Registry } from '../definition/registry.ts';
-import { ownScope } from '../definition/scope.ts';
+import { applyScope, ownScope } from '../definition/scope.ts';
 import type { Behaviours as PhaseNames, FieldDef, ResourceDef } from '../definition/types.ts';
 import { ValidationError, type FieldErrors } from '../errors/http-errors.ts';
 import { nowTimestamp } from '../serialize/value-formats.ts';
@@ -94,6 +94,10 @@ function hasSubqueryFields(def: ResourceDef): boolean {
  */
 export async function updateRecord(context: WriteContext, def: ResourceDef, id: number, values: Values, current: Values, { touch = false } = {}): Promise<void> {
   const { trx } = context;
+  // A field given replaces the one it excludes (a payment term replaces a due date).
+  for (const field of def.fields.values()) {
+    if (field.excludes && values[field.name] != null && values[field.excludes] === undefined) values[field.excludes] = null;
+  }
   const hook = hookContext(context, def, values, current);
   await runBefore(context, def, 'update', [hook]);
   const changes = columns(def, values);
@@ -177,6 +181,8 @@ async function syncRecords(context: WriteContext, def: ResourceDef, field: Field
   if (mode === 'update') {
     const removed = () => {
       const query = context.trx(child.table).where(relation.foreignKey, id);
+      // Only the owner's children of this kind: a document's product lines, not its tax lines.
+      applyScope(query, child, context.registry, context.trx);
       if (kept.length > 0) query.whereNotIn('id', kept);
       return query;
     };
@@ -261,6 +267,7 @@ async function insertChildren(context: WriteContext, child: ResourceDef, creates
   for (const { rows } of groups.values()) for (const chunk of chunks(rows, Object.keys(rows[0]!).length)) await context.trx(child.table).insert(chunk);
   const order = [...groups.values()].flatMap((group) => group.entries);
   const query = context.trx(child.table).where(foreignKey, ownerId).orderBy('id');
+  applyScope(query, child, context.registry, context.trx);
   if (kept.length > 0) query.whereNotIn('id', kept);
   const ids: number[] = (await query.pluck('id')).map(Number);
   context.changes.add(child.name, ids, 'created');

@@ -97,8 +97,9 @@ export interface SuccessResponse {
 export function successResponse(def: ResourceDef, route: RouteSpec, registry: Registry, names: NameTable): SuccessResponse {
   if (revealsFields(def, route)) return { status: route.action ? 200 : 201, schema: schemaNames(names.get(def.name)!.schema).revealed, record: true };
   if (route.action) {
-    const result = registry.get(def.actions.get(route.action)!.result ?? def.name);
-    return { status: 200, schema: schemaNames(names.get(result.name)!.schema).saved, record: true };
+    const action = def.actions.get(route.action)!;
+    const result = registry.get(action.result ?? def.name);
+    return { status: action.creates ? 201 : 200, schema: schemaNames(names.get(result.name)!.schema).saved, record: true };
   }
   const n = schemaNames(names.get(def.name)!.schema);
   switch (route.operation as Operation) {

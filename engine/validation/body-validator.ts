@@ -6,6 +6,7 @@
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import type { TSchema } from '@sinclair/typebox';
 import type { Registry } from '../definition/registry.ts';
+import { ownScope } from '../definition/scope.ts';
 import type { FieldDef, ResourceDef } from '../definition/types.ts';
 import { ValidationError, BadRequestError, type FieldErrors } from '../errors/http-errors.ts';
 import { boundedField, type SchemaBounds } from '../schema/column-bounds.ts';
@@ -190,6 +191,12 @@ function buildValidator(def: ResourceDef, registry: Registry, bounds: SchemaBoun
       }
       values[field.name] = stored;
     }
+    for (const { field } of fields) {
+      const other = field.excludes ? def.fields.get(field.excludes) : undefined;
+      if (other && values[field.name] != null && values[other.name] != null && !errors[`${prefix}${field.name}`]) {
+        fail(field, messages.excludes(named(field), named(other)));
+      }
+    }
     return { values, errors, prefix, mode, id, known, input, named, fail };
   };
 
@@ -223,7 +230,12 @@ async function validateNested(
   for (const owner of owners) {
     const owned = new Set<number>();
     if (owner.mode === 'update' && owner.id !== undefined) {
-      const where = whereClause([condition(`${quote(nested.foreignKey)} = ?`, owner.id), ...(nested.def.softDelete ? [condition(`${quote('deleted_at')} IS NULL`)] : [])]);
+      const where = whereClause([
+        condition(`${quote(nested.foreignKey)} = ?`, owner.id),
+        // Children of this kind only: a document's product lines, not the lines computed from them.
+        ...Object.entries(ownScope(nested.def)).map(([column, value]) => condition(`${quote(column)} = ?`, value)),
+        ...(nested.def.softDelete ? [condition(`${quote('deleted_at')} IS NULL`)] : []),
+      ]);
       for (const row of await statements.all(`SELECT ${quote('id')} FROM ${quote(nested.def.table)}${where.sql}`, where.params)) owned.add(Number(row.id));
     }
     for (const [index, entry] of (owner.values[field.name] as unknown[]).entries()) {

@@ -23,6 +23,7 @@ export const messages = {
   array: (f: FieldDef) => `The ${f.label} field must be an array.`,
   object: (f: FieldDef) => `The ${f.label} field must be an object.`,
   maxItems: (f: FieldDef) => `The ${f.label} field must not have more than ${f.maxItems} items.`,
+  excludes: (f: FieldDef, other: FieldDef) => `The ${f.label} field cannot be given together with the ${other.label} field.`,
   minItems: (f: FieldDef) => `The ${f.label} field must have at least ${f.minItems} ${f.minItems === 1 ? 'item' : 'items'}.`,
 };
 

@@ -19,6 +19,11 @@ import { cancelOrder, confirmOrder, setOrderAsQuotation, toggleOrderLock } from 
 import { inverseRate } from './support/inverse-rate.ts';
 import { prepareSubscription, queuePing, rotateSecret } from './webhooks/subscriptions.ts';
 import { replayDelivery } from './webhooks/deliveries.ts';
+import { cancelMove, checkMove, confirmMove, resetMoveToDraft } from './accounts/moves/move-actions.ts';
+import { payMove } from './accounts/moves/pay.ts';
+import { computeMove, guardMoveDelete, prepareMove } from './accounts/moves/prepare-move.ts';
+import { prepareInvoiceLines } from './accounts/moves/prepare-invoice-lines.ts';
+import { reverseMove } from './accounts/moves/reverse.ts';
 
 export const behaviours: Behaviours = {
   hooks: {
@@ -45,6 +50,9 @@ export const behaviours: Behaviours = {
     'inventories.guardQuantityDelete': guardQuantityDelete,
     'webhooks.prepareSubscription': prepareSubscription,
     'webhooks.queuePing': queuePing,
+    'accounts.prepareMove': prepareMove,
+    'accounts.computeMove': computeMove,
+    'accounts.guardMoveDelete': guardMoveDelete,
   },
   computed: {
     'support.inverseRate': inverseRate,
@@ -52,6 +60,7 @@ export const behaviours: Behaviours = {
   batches: {
     'inventories.prepareMoves': prepareMoves,
     'sales.prepareOrderLines': prepareOrderLines,
+    'accounts.prepareInvoiceLines': prepareInvoiceLines,
   },
   subqueries: {
     'inventories.onHandQuantity': onHandQuantity,
@@ -72,5 +81,11 @@ export const behaviours: Behaviours = {
     'sales.cancel': cancelOrder,
     'sales.setAsQuotation': setOrderAsQuotation,
     'sales.toggleLock': toggleOrderLock,
+    'accounts.confirmMove': confirmMove,
+    'accounts.cancelMove': cancelMove,
+    'accounts.payMove': payMove,
+    'accounts.reverseMove': reverseMove,
+    'accounts.resetMoveToDraft': resetMoveToDraft,
+    'accounts.checkMove': checkMove,
   },
 };

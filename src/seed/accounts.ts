@@ -25,19 +25,19 @@ export const STANDARD_ACCOUNTS: Array<[code: string, name: string, type: Account
 
 /** [name, code, type, default account's code] */
 export const STANDARD_JOURNALS: Array<[name: string, code: string, type: 'sale' | 'purchase' | 'bank' | 'cash' | 'general', account: string | null]> = [
-  ['Customer Invoices', 'SALE', 'sale', '400000'],
+  ['Customer Invoices', 'INV', 'sale', '400000'],
   ['Vendor Bills', 'BILL', 'purchase', '600000'],
-  ['Bank', 'BNK1', 'bank', '101401'],
-  ['Cash', 'CSH1', 'cash', '101501'],
+  ['Bank', 'BANK', 'bank', '101401'],
+  ['Cash', 'CASH', 'cash', '101501'],
   ['Miscellaneous', 'MISC', 'general', null],
 ];
 
 export const STANDARD_TAX_GROUP = 'Tax 15%';
 
 /** The default taxes: 15 % on sales and on purchases, added to the price. */
-export const STANDARD_TAXES: Array<{ name: string; type_tax_use: 'sale' | 'purchase'; amount_type: 'percent'; amount: number; invoice_label: string }> = [
-  { name: '15%', type_tax_use: 'sale', amount_type: 'percent', amount: 15, invoice_label: 'Tax 15%' },
-  { name: '15%', type_tax_use: 'purchase', amount_type: 'percent', amount: 15, invoice_label: 'Tax 15%' },
+export const STANDARD_TAXES: Array<{ name: string; type_tax_use: 'sale' | 'purchase'; amount_type: 'percent'; amount: number; invoice_label: string; account: string }> = [
+  { name: '15%', type_tax_use: 'sale', amount_type: 'percent', amount: 15, invoice_label: 'Tax 15%', account: '251000' },
+  { name: '15%', type_tax_use: 'purchase', amount_type: 'percent', amount: 15, invoice_label: 'Tax 15%', account: '131000' },
 ];
 
 type DelayType = 'days_after' | 'days_after_end_of_month' | 'days_after_end_of_next_month' | 'days_end_of_month_no_the';
@@ -119,9 +119,11 @@ export async function seedAccounts(knex: Knex, creatorId: number | null): Promis
         group = { id };
         added++;
       }
-      for (const [index, tax] of STANDARD_TAXES.entries()) {
+      const accountIds = new Map<string, number>((await trx('accounts_accounts').select('id', 'code')).map((a) => [a.code, Number(a.id)]));
+      for (const [index, { account, ...tax }] of STANDARD_TAXES.entries()) {
         await trx('accounts_taxes').insert({
           ...tax,
+          account_id: accountIds.get(account) ?? null,
           price_include: false,
           include_base_amount: false,
           is_active: true,

@@ -49,10 +49,24 @@ export async function prepareContext(def: ResourceDef, registry: Registry, targe
     );
 
   // A referenced resource without rows yet gets one through its own API (e.g. a product tag).
-  const createOne = async (name: string): Promise<number | undefined> => {
+  // What it points at itself is found, or made, the same way (a fiscal position's company).
+  const createOne = async (name: string, depth = 0): Promise<number | undefined> => {
     const other = registry.get(name);
     if (!other.operations.has('create') || other.parent) return undefined;
-    const payload = validPayload(other, { referenceIds: new Map(), registry, tag: 'ref' }, 0);
+    const referenceIds = new Map<string, number>();
+    const gather = async (owner: ResourceDef) => {
+      for (const field of owner.fields.values()) {
+        if (!field.writable) continue;
+        const relation = field.relation ? owner.relations.get(field.relation) : undefined;
+        if (field.type === 'records' && relation) await gather(registry.get(relation.resource));
+        const referenced = field.references ?? (field.type === 'ids' ? relation?.resource : undefined);
+        if (!referenced || referenceIds.has(referenced) || referenced === name) continue;
+        const id = (await firstLiveId(referenced, field.referencesWhere)) ?? (depth < 3 ? await createOne(referenced, depth + 1) : undefined);
+        if (id !== undefined) referenceIds.set(referenced, id);
+      }
+    };
+    await gather(other);
+    const payload = validPayload(other, { referenceIds, registry, tag: 'ref' }, 0);
     const response = await app.client.post(`${API}${other.path}`, { token: app.token, body: payload });
     return response.status === 201 ? response.body.data.id : undefined;
   };
@@ -64,7 +78,9 @@ export async function prepareContext(def: ResourceDef, registry: Registry, targe
     const row: Record<string, unknown> = {};
     for (const field of other.fields.values()) {
       if (!field.stored || field.name === 'id') continue;
-      const value = sampleValue(field, { referenceIds: new Map(), registry, tag: 'direct' }, 0);
+      // A foreign key points at a live record of its relation (a payment's journal).
+      const relation = [...other.relations.values()].find((r) => r.kind === 'belongsTo' && r.foreignKey === field.name);
+      const value = relation ? await firstLiveId(relation.resource) : sampleValue(field, { referenceIds: new Map(), registry, tag: 'direct' }, 0);
       row[field.name] = field.type === 'strings' ? JSON.stringify(value) : value;
     }
     if (other.parent)
@@ -80,6 +96,10 @@ export async function prepareContext(def: ResourceDef, registry: Registry, targe
   if (!def.operations.has('create') && (def.operations.has('list') || def.operations.has('show')) && def.parent && parentId !== undefined) {
     const rows = await knex(def.table).where(def.parent.foreignKey, parentId).count({ n: '*' }).first();
     if (Number(rows!.n) === 0) for (let i = 0; i < 3; i++) await insertDirect(def.name);
+  }
+  // Likewise a top-level resource that only its behaviours write (payments, made by `pay`).
+  if (!def.operations.has('create') && def.operations.has('list') && !def.parent && def.behaviours.beforeCreate.length === 0 && (await firstLiveId(def.name)) === undefined) {
+    for (let i = 0; i < 3; i++) await insertDirect(def.name);
   }
   // Ids for every resource a body may point at: references, ids fields, and those of nested records.
   const referenceIds = new Map<string, number>();

@@ -36,12 +36,13 @@ export function sampleValue(field: FieldDef, context: PayloadContext, n: number,
       if (field.format === 'url') return `https://example.com/${context.tag}/${n}`;
       // Trimmed: the API trims strings, so a value cut at a space would come back shorter.
       return truncate(`${field.label} ${String.fromCharCode(65 + (n % 26))}${n} ${context.tag}`, field.maxLength).trim();
+    // Small values from zero up (a field that also takes negative amounts, a price, gets positive ones).
     case 'integer':
-      return (field.minimum ?? 0) + withinRange(field, n) + 1;
+      return Math.max(field.minimum ?? 0, 0) + withinRange(field, n) + 1;
     case 'number':
-      return (field.minimum ?? 0) + withinRange(field, n) + 1.5;
+      return Math.max(field.minimum ?? 0, 0) + withinRange(field, n) + 1.5;
     case 'decimal':
-      return (field.minimum ?? 0) + withinRange(field, n) + 1.25;
+      return Math.max(field.minimum ?? 0, 0) + withinRange(field, n) + 1.25;
     case 'boolean':
       return n % 2 === 0;
     case 'date':
@@ -52,7 +53,13 @@ export function sampleValue(field: FieldDef, context: PayloadContext, n: number,
 }
 
 export function validPayload(def: ResourceDef, context: PayloadContext, n: number): Record<string, unknown> {
-  return Object.fromEntries(writableFields(def).map((field) => [field.name, sampleValue(field, context, n, def)]));
+  const payload: Record<string, unknown> = {};
+  for (const field of writableFields(def)) {
+    // Of two fields that exclude each other (a due date or a payment term), the first one.
+    if (field.excludes && field.excludes in payload) continue;
+    payload[field.name] = sampleValue(field, context, n, def);
+  }
+  return payload;
 }
 
 /** What the response shows for a value that was sent. */
@@ -143,7 +150,7 @@ export function invalidValues(field: FieldDef, context: PayloadContext): Invalid
 
 /** `n`, wrapped so that a number built from it stays below the field's maximum (a percentage, a day of the month). */
 function withinRange(field: FieldDef, n: number): number {
-  const span = field.maximum === undefined ? Infinity : Math.floor(field.maximum - (field.minimum ?? 0)) - 2;
+  const span = field.maximum === undefined ? Infinity : Math.floor(field.maximum - Math.max(field.minimum ?? 0, 0)) - 2;
   return Number.isFinite(span) && span > 0 ? n % span : n;
 }
 

@@ -58,7 +58,7 @@ test('documents every generated route, with its path parameters and success resp
         .filter((p: Json) => p.in === 'path')
         .map((p: Json) => p.name);
       assert.equal(documented, pathParams, `${route.method} ${route.path}: path parameters`);
-      const success = route.action ? '200' : SUCCESS[route.operation as keyof typeof SUCCESS];
+      const success = route.action ? (def.actions.get(route.action)!.creates ? '201' : '200') : SUCCESS[route.operation as keyof typeof SUCCESS];
       assert.ok(operation.responses[success], `${route.method} ${route.path}: ${success}`);
       for (const status of ['401', '403', '429', '500']) assert.ok(operation.responses[status], `${route.method} ${route.path}: ${status}`);
       assert.ok(operation.operationId, 'operationId');

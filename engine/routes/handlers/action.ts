@@ -13,7 +13,8 @@ import { inWriteUnit } from '../write-unit.ts';
 /**
  * POST {id}/<action>: the record (404, the definition's scope included: a delivery is not a
  * receipt), the permission (403), the action's `when` (422 `refused`), then its behaviour in one
- * transaction on the record read again and locked; answers 200 {data, message}.
+ * transaction on the record read again and locked; answers 200 {data, message} (201 when the
+ * action `creates` the record it answers with).
  */
 export function actionHandler(runtime: ResourceRuntime, name: string) {
   const { def, deps } = runtime;
@@ -63,6 +64,9 @@ export function actionHandler(runtime: ResourceRuntime, name: string) {
     const record = await findRecord(target, result?.id ?? id, { includes: loaded, trashed: 'with' });
     const data = target.serialize(record);
     const shown = action.reveals && target.def === def ? withRevealed(def, data, record) : data;
-    return reply.header('etag', recordETag(target.def, data)).send({ data: shown, message: action.message });
+    return reply
+      .code(action.creates ? 201 : 200)
+      .header('etag', recordETag(target.def, data))
+      .send({ data: shown, message: action.message });
   };
 }

@@ -3,6 +3,7 @@
 import type { Test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { FieldDef } from '../../../engine/definition/types.ts';
+import { ownScope } from '../../../engine/definition/scope.ts';
 import { recordPath, type ResourceContext } from '../context.ts';
 import { validPayload, writableFields } from '../payloads.ts';
 
@@ -44,7 +45,8 @@ export function carriedChecks(test: Test, context: () => ResourceContext) {
     for (const field of writableFields(ctx.def).filter((f) => f.type === 'records')) {
       const relation = ctx.def.relations.get(field.relation!)!;
       const child = ctx.registry.get(relation.resource);
-      const children = (id: number) => ctx.app.knex(child.table).where(relation.foreignKey, id).orderBy('id');
+      // The owner's children of this kind (a document's product lines, not its computed lines).
+      const children = (id: number) => ctx.app.knex(child.table).where(relation.foreignKey, id).where(ownScope(child)).orderBy('id');
       const entries = [validPayload(child, ctx.payload, 31), validPayload(child, ctx.payload, 32)];
       const created = await ctx.client.post(ctx.listPath, { token: ctx.token, body: { ...validPayload(ctx.def, ctx.payload, 30), [field.name]: entries } });
       assert.is(created.status, 201, created.text);

@@ -3,12 +3,31 @@ import type { Test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { FilterDef } from '../../../engine/definition/types.ts';
 import type { ResourceContext } from '../context.ts';
-import { filterValue, sameValue } from '../payloads.ts';
+import { filterValue, sameValue, sampleValue } from '../payloads.ts';
 
 export function filterChecks(test: Test, context: () => ResourceContext) {
   test('filters: each declared filter narrows the list as its kind says', async () => {
     const ctx = context();
-    const all = await listAll(ctx, '');
+    let all = await listAll(ctx, '');
+    // A read-only column that behaviours fill later (a document's number, given at confirmation)
+    // gets a value written straight to one record, so that its filter has something to find.
+    const unset = [...ctx.def.filters.values()].filter(
+      (filter) => filter.kind !== 'trashed' && filter.field!.readOnly && filter.field!.stored && all.every((row) => row[filter.field!.name] == null),
+    );
+    if (unset.length > 0 && all.length > 0) {
+      const values: Record<string, unknown> = {};
+      for (const { field } of unset) {
+        // A foreign key gets the id of a live related record (an invoice's sales order).
+        const relation = [...ctx.def.relations.values()].find((r) => r.kind === 'belongsTo' && r.foreignKey === field!.name);
+        const related = relation ? await ctx.app.knex(ctx.registry.get(relation.resource).table).orderBy('id').first('id') : undefined;
+        values[field!.name] = relation ? related?.id : sampleValue(field!, ctx.payload, 7, ctx.def);
+      }
+      await ctx.app
+        .knex(ctx.def.table)
+        .where('id', all[all.length - 1]!.id)
+        .update(values);
+      all = await listAll(ctx, '');
+    }
     const total = (await ctx.client.get(ctx.listPath, { token: ctx.token })).body.meta.total;
     for (const filter of ctx.def.filters.values()) {
       if (filter.kind === 'trashed') continue;

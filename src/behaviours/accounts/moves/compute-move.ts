@@ -1,0 +1,315 @@
+// A document's journal items and totals, computed from its product lines (reference-o2c-p2p §2.7):
+// each line's subtotal and taxes, one tax line per tax and account, a cash-rounding line when the
+// document has a rounding, and one receivable or payable line per instalment, in the document
+// currency and in the company's. The receivable/payable lines take exactly the other side of
+// everything else, so the document's debits always equal its credits.
+//
+// Runs while a document is a draft (created, updated, reset) and when it is confirmed; payments
+// and reversals settle the receivable/payable lines afterwards without recomputing. A fixed number
+// of statements, however many lines: one read of the lines and one of their taxes, one UPDATE of
+// the product lines, one DELETE and one INSERT of the computed lines.
+import type { Knex } from 'knex';
+import { ValidationError, nowTimestamp } from '../../../../engine/index.ts';
+import { computeLine } from '../compute-taxes.ts';
+import { roundTo } from '../money.ts';
+import { updateRows } from '../../support/update-rows.ts';
+import { instalments, type DueTerm } from './instalments.ts';
+import { kindOf, type DocumentKind } from './kinds.ts';
+
+/** The largest amount an amount column stores (decimal(15,4)). */
+const MAX_AMOUNT = 99999999999.9999;
+
+type Row = Record<string, any>;
+
+interface Amounts {
+  amount_currency: number;
+  balance: number;
+}
+
+export async function recomputeMove(trx: Knex.Transaction, moveId: number): Promise<void> {
+  const move = await trx('accounts_account_moves').where('id', moveId).first();
+  const kind = kindOf(move.move_type);
+  const setting = await documentSetting(trx, move);
+  const lines: Row[] = await trx('accounts_account_move_lines').where({ move_id: moveId, display_type: 'product' }).orderBy('sort').orderBy('id');
+  const taxRows: Row[] =
+    lines.length === 0
+      ? []
+      : await trx('accounts_accounts_move_line_taxes')
+          .join('accounts_taxes', 'accounts_taxes.id', 'accounts_accounts_move_line_taxes.tax_id')
+          .whereIn(
+            'accounts_accounts_move_line_taxes.move_line_id',
+            lines.map((line) => line.id),
+          )
+          .orderBy('accounts_taxes.sort')
+          .orderBy('accounts_taxes.id')
+          .select('accounts_accounts_move_line_taxes.move_line_id', 'accounts_taxes.*');
+
+  const { rate, precision, companyPrecision } = setting;
+  const inCompany = (amount: number) => roundTo(amount / rate, companyPrecision);
+  const signed = (amount: number): Amounts => {
+    const amount_currency = roundTo(kind.direction * amount, precision);
+    return { amount_currency, balance: inCompany(amount_currency) };
+  };
+
+  // Product lines.
+  const productUpdates: Array<{ id: number; values: Row }> = [];
+  const taxTotals = new Map<string, { tax: Row; account: number | null; amount: number; base: number }>();
+  let untaxed = 0;
+  let taxed = 0;
+  for (const [index, line] of lines.entries()) {
+    const taxes = taxRows.filter((row) => row.move_line_id === line.id);
+    const amounts = computeLine({
+      priceUnit: Number(line.price_unit),
+      quantity: Number(line.quantity),
+      discount: Number(line.discount ?? 0),
+      taxes: taxes.map((tax) => ({ id: Number(tax.id), amountType: tax.amount_type, amount: Number(tax.amount), priceInclude: Boolean(Number(tax.price_include)) })),
+      precision,
+    });
+    if (Math.abs(amounts.total) > MAX_AMOUNT) {
+      throw new ValidationError({ [`invoice_lines.${index}`]: [`The invoice_lines.${index} total (${amounts.total}) is more than an amount can hold (${MAX_AMOUNT}).`] });
+    }
+    untaxed += amounts.subtotal;
+    taxed += amounts.tax;
+    const { amount_currency, balance } = signed(amounts.subtotal);
+    productUpdates.push({
+      id: Number(line.id),
+      values: {
+        price_subtotal: amounts.subtotal,
+        price_total: amounts.total,
+        amount_currency,
+        balance,
+        ...debitCredit(balance),
+        currency_id: move.currency_id,
+        partner_id: move.commercial_partner_id ?? move.partner_id,
+        journal_id: move.journal_id,
+        date: move.date,
+        invoice_date: move.invoice_date,
+        parent_state: move.state,
+        move_name: move.name,
+      },
+    });
+    for (const [position, item] of amounts.taxes.entries()) {
+      const tax = taxes[position]!;
+      const account = tax.account_id ?? line.account_id ?? null;
+      const key = `${tax.id}:${account}`;
+      const total = taxTotals.get(key) ?? { tax, account, amount: 0, base: 0 };
+      total.amount += item.amount;
+      total.base += amounts.subtotal;
+      taxTotals.set(key, total);
+    }
+  }
+
+  const common = {
+    move_id: moveId,
+    move_name: move.name,
+    parent_state: move.state,
+    journal_id: move.journal_id,
+    company_id: move.company_id,
+    company_currency_id: setting.companyCurrencyId,
+    currency_id: move.currency_id,
+    partner_id: move.commercial_partner_id ?? move.partner_id,
+    date: move.date,
+    invoice_date: move.invoice_date,
+    creator_id: move.creator_id,
+    discount: 0,
+  };
+  const computed: Row[] = [];
+  for (const { tax, account, amount, base } of taxTotals.values()) {
+    if (roundTo(amount, precision) === 0) continue;
+    const { amount_currency, balance } = signed(amount);
+    computed.push({
+      ...common,
+      display_type: 'tax',
+      name: tax.invoice_label ?? tax.name,
+      account_id: account,
+      tax_line_id: tax.id,
+      tax_group_id: tax.tax_group_id ?? null,
+      tax_base_amount: Math.abs(inCompany(base)),
+      amount_currency,
+      balance,
+      ...debitCredit(balance),
+    });
+  }
+
+  // Cash rounding: the total rounded to the rounding's step, the difference on a line of its own.
+  let roundingUntaxed = 0;
+  let roundingTax = 0;
+  if (setting.cashRounding) {
+    const rounding = setting.cashRounding;
+    const total = roundTo(untaxed + taxed, precision);
+    const difference = roundTo(roundToStep(total, Number(rounding.rounding), rounding.rounding_method) - total, precision);
+    if (difference !== 0) {
+      const biggest = rounding.strategy === 'biggest_tax' ? [...computed].sort((a, b) => Math.abs(b.amount_currency) - Math.abs(a.amount_currency))[0] : undefined;
+      const { amount_currency, balance } = signed(difference);
+      computed.push({
+        ...common,
+        display_type: 'rounding',
+        name: rounding.name,
+        account_id: biggest?.account_id ?? (difference > 0 ? rounding.loss_account_id : rounding.profit_account_id) ?? setting.journal.default_account_id,
+        tax_line_id: biggest?.tax_line_id ?? null,
+        amount_currency,
+        balance,
+        ...debitCredit(balance),
+      });
+      if (biggest) roundingTax = difference;
+      else roundingUntaxed = difference;
+    }
+  }
+
+  // Receivable or payable: the other side of everything above, by instalment.
+  const others = [...productUpdates.map((update) => update.values as Amounts), ...computed];
+  const totalCurrency = roundTo(-others.reduce((sum, line) => sum + line.amount_currency, 0), precision);
+  const totalBalance = roundTo(-others.reduce((sum, line) => sum + line.balance, 0), companyPrecision);
+  const start = move.invoice_date ?? move.date;
+  const parts = instalments(totalCurrency, precision, start, setting.dueTerms as DueTerm[], move.invoice_date_due);
+  let balanceLeft = totalBalance;
+  for (const [index, part] of parts.entries()) {
+    const balance = index === parts.length - 1 ? balanceLeft : inCompany(part.amount);
+    balanceLeft = roundTo(balanceLeft - balance, companyPrecision);
+    computed.push({
+      ...common,
+      display_type: 'payment_term',
+      name: move.payment_reference ?? move.name ?? '',
+      account_id: setting.counterpartAccountId,
+      date_maturity: part.maturity,
+      amount_currency: part.amount,
+      balance,
+      amount_residual: balance,
+      amount_residual_currency: part.amount,
+      ...debitCredit(balance),
+    });
+  }
+
+  const now = nowTimestamp();
+  const totals = moveTotals(kind, lines.length > 0 ? productUpdates.map((update) => update.values as Amounts) : [], computed, roundingUntaxed, roundingTax, precision);
+  if (Math.abs(totals.amount_total) > MAX_AMOUNT)
+    throw new ValidationError({ invoice_lines: [`The document total (${totals.amount_total}) is more than an amount can hold (${MAX_AMOUNT}).`] });
+  await updateRows(trx, 'accounts_account_move_lines', productUpdates);
+  await trx('accounts_account_move_lines').where('move_id', moveId).whereNot('display_type', 'product').delete();
+  if (computed.length > 0) {
+    const sortStart = lines.length + 1;
+    const rows = computed.map((line, index) => ({
+      tax_line_id: null,
+      tax_group_id: null,
+      tax_base_amount: 0,
+      date_maturity: null,
+      amount_residual: 0,
+      amount_residual_currency: 0,
+      ...line,
+      sort: sortStart + index,
+      created_at: now,
+      updated_at: now,
+    }));
+    await trx('accounts_account_move_lines').insert(rows);
+  }
+  const maturities = parts.map((part) => part.maturity).sort();
+  await trx('accounts_account_moves')
+    .where('id', moveId)
+    .update({
+      ...totals,
+      invoice_currency_rate: rate,
+      invoice_date_due: setting.dueTerms.length > 0 ? maturities[maturities.length - 1] : move.invoice_date_due,
+      updated_at: now,
+    });
+}
+
+/** The document's totals from its journal items (§2.7): positive amounts, and company-currency amounts signed. */
+function moveTotals(kind: DocumentKind, products: Amounts[], computed: Row[], roundingUntaxed: number, roundingTax: number, precision: number) {
+  const sum = (lines: Array<Amounts | Row>, key: 'amount_currency' | 'balance') => lines.reduce((total, line) => total + Number(line[key as keyof typeof line]), 0);
+  const taxLines = computed.filter((line) => line.display_type === 'tax' || (line.display_type === 'rounding' && roundingTax !== 0));
+  const untaxedLines = [...products, ...computed.filter((line) => line.display_type === 'rounding' && roundingUntaxed !== 0)];
+  const terms = computed.filter((line) => line.display_type === 'payment_term');
+  const untaxed = roundTo(kind.direction * sum(untaxedLines, 'amount_currency'), precision);
+  const tax = roundTo(kind.direction * sum(taxLines, 'amount_currency'), precision);
+  const total = roundTo(untaxed + tax, precision);
+  const residualCurrency = terms.reduce((sumOf, line) => sumOf + Number(line.amount_residual_currency), 0);
+  const residual = terms.reduce((sumOf, line) => sumOf + Number(line.amount_residual), 0);
+  return {
+    amount_untaxed: untaxed,
+    amount_tax: tax,
+    amount_total: total,
+    amount_residual: roundTo(-kind.direction * residualCurrency, precision),
+    amount_untaxed_signed: roundTo(-sum(untaxedLines, 'balance'), 4),
+    amount_untaxed_in_currency_signed: roundTo(-sum(untaxedLines, 'amount_currency'), 4),
+    amount_tax_signed: roundTo(-sum(taxLines, 'balance'), 4),
+    amount_total_signed: roundTo(-sum([...untaxedLines, ...taxLines], 'balance'), 4),
+    amount_total_in_currency_signed: roundTo(-kind.direction * total, 4),
+    amount_residual_signed: roundTo(residual, 4),
+  };
+}
+
+export function debitCredit(balance: number): { debit: number; credit: number } {
+  return { debit: balance > 0 ? balance : 0, credit: balance < 0 ? -balance : 0 };
+}
+
+function roundToStep(value: number, step: number, method: string): number {
+  if (!(step > 0)) return value;
+  const steps = value / step;
+  const rounded = method === 'UP' ? Math.ceil(roundTo(steps, 9)) : method === 'DOWN' ? Math.floor(roundTo(steps, 9)) : Math.round(roundTo(steps, 9));
+  return rounded * step;
+}
+
+interface DocumentSetting {
+  /** Units of the document currency per unit of the company currency. */
+  rate: number;
+  precision: number;
+  companyPrecision: number;
+  companyCurrencyId: number;
+  journal: Row;
+  dueTerms: Row[];
+  cashRounding?: Row;
+  counterpartAccountId: number;
+}
+
+/** What a document's amounts depend on besides its lines, read once. */
+async function documentSetting(trx: Knex.Transaction, move: Row): Promise<DocumentSetting> {
+  const kind = kindOf(move.move_type);
+  const company = await trx('companies').where('id', move.company_id).first('id', 'currency_id');
+  const companyCurrencyId = Number(company?.currency_id ?? move.currency_id);
+  const currencies = new Map<number, Row>(
+    (await trx('currencies').whereIn('id', [move.currency_id, companyCurrencyId]).select('id', 'decimal_places')).map((row) => [Number(row.id), row]),
+  );
+  const precision = Number(currencies.get(Number(move.currency_id))?.decimal_places ?? 2);
+  const companyPrecision = Number(currencies.get(companyCurrencyId)?.decimal_places ?? 2);
+  const rate = Number(move.currency_id) === companyCurrencyId ? 1 : await currencyRate(trx, move.currency_id, move.company_id, move.invoice_date ?? move.date);
+  const journal = await trx('accounts_journals').where('id', move.journal_id).first();
+  const dueTerms = move.invoice_payment_term_id ? await trx('accounts_payment_due_terms').where('payment_id', move.invoice_payment_term_id).orderBy('id') : [];
+  const cashRounding = move.invoice_cash_rounding_id ? await trx('accounts_cash_roundings').where('id', move.invoice_cash_rounding_id).first() : undefined;
+  return {
+    rate,
+    precision,
+    companyPrecision,
+    companyCurrencyId,
+    journal,
+    dueTerms,
+    cashRounding,
+    counterpartAccountId: await counterpartAccount(trx, kind, move),
+  };
+}
+
+/** The rate of the currency at the date (the latest before it), for the company or any: 1 without one. */
+async function currencyRate(trx: Knex.Transaction, currencyId: number, companyId: number, date: string): Promise<number> {
+  const row = await trx('currency_rates')
+    .where('currency_id', currencyId)
+    .where('name', '<=', date)
+    .where((q) => q.where('company_id', companyId).orWhereNull('company_id'))
+    .orderBy('name', 'desc')
+    .first('rate');
+  const rate = Number(row?.rate ?? 1);
+  return rate > 0 ? rate : 1;
+}
+
+/** The receivable (customers) or payable (vendors) account: the company's first of that type. */
+async function counterpartAccount(trx: Knex.Transaction, kind: DocumentKind, move: Row): Promise<number> {
+  const account = await trx('accounts_accounts')
+    .where('account_type', kind.counterpart)
+    .where('deprecated', false)
+    .where((q) => q.where('company_id', move.company_id).orWhereNull('company_id'))
+    .orderBy('id')
+    .first('id');
+  if (!account) {
+    const what = kind.counterpart === 'asset_receivable' ? 'receivable' : 'payable';
+    throw new ValidationError({ partner_id: [`No ${what} account is set up for this company: add an account of type ${kind.counterpart} first.`] });
+  }
+  return Number(account.id);
+}

@@ -1,0 +1,66 @@
+// When a document's amount is due: one date without a payment term, else one instalment per due
+// term of the term (reference-o2c-p2p §2.7). Amounts are split by percent or fixed amount, the
+// last instalment taking what remains, so the instalments always add up to the total.
+import { roundTo } from '../money.ts';
+
+export interface DueTerm {
+  value: string; // percent, fixed
+  value_amount: number | string;
+  delay_type: string;
+  nb_days: number | string;
+  days_next_month?: number | string | null;
+}
+
+export interface Instalment {
+  /** YYYY-MM-DD */
+  maturity: string;
+  amount: number;
+}
+
+/** Splits `total` (document currency, `precision` decimals) over the due terms, from `start` (YYYY-MM-DD). */
+export function instalments(total: number, precision: number, start: string, dueTerms: DueTerm[], dueDate?: string | null): Instalment[] {
+  if (dueTerms.length === 0) return [{ maturity: dueDate ?? start, amount: roundTo(total, precision) }];
+  const result: Instalment[] = [];
+  let left = roundTo(total, precision);
+  for (const [index, term] of dueTerms.entries()) {
+    const last = index === dueTerms.length - 1;
+    const share = term.value === 'fixed' ? Math.sign(total) * Number(term.value_amount) : (total * Number(term.value_amount)) / 100;
+    const amount = last ? left : roundTo(share, precision);
+    left = roundTo(left - amount, precision);
+    result.push({ maturity: dueDateOf(start, term), amount });
+  }
+  return result;
+}
+
+function dueDateOf(start: string, term: DueTerm): string {
+  const days = Number(term.nb_days ?? 0);
+  const date = new Date(`${start}T00:00:00Z`);
+  switch (term.delay_type) {
+    case 'days_after_end_of_month':
+      return iso(addDays(endOfMonth(date, 0), days));
+    case 'days_after_end_of_next_month':
+      return iso(addDays(endOfMonth(date, 1), days));
+    case 'days_end_of_month_on_the':
+    case 'days_end_of_month_no_the': {
+      // The given day of the month after the end of the month the delay reaches.
+      const reached = addDays(date, days);
+      const day = Math.max(1, Number(term.days_next_month ?? 1));
+      const next = new Date(Date.UTC(reached.getUTCFullYear(), reached.getUTCMonth() + 1, 1));
+      return iso(new Date(Date.UTC(next.getUTCFullYear(), next.getUTCMonth(), Math.min(day, endOfMonth(next, 0).getUTCDate()))));
+    }
+    default:
+      return iso(addDays(date, days));
+  }
+}
+
+function endOfMonth(date: Date, monthsLater: number): Date {
+  return new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + monthsLater + 1, 0));
+}
+
+function addDays(date: Date, days: number): Date {
+  return new Date(date.getTime() + days * 86_400_000);
+}
+
+function iso(date: Date): string {
+  return date.toISOString().slice(0, 10);
+}

@@ -1,0 +1,85 @@
+// The workflow of invoices, credit notes, bills and refunds (reference-o2c-p2p §2.4, §2.5, §2.9):
+// confirm, cancel, reset to draft and set as checked. The state each needs is declared with the
+// action in resources/accounts/move.yaml; pay and reverse have files of their own.
+import { ActionRefusedError, nowTimestamp, type Action } from '../../../../engine/index.ts';
+import { recomputeMove } from './compute-move.ts';
+import { kindOf } from './kinds.ts';
+import { nextMoveName } from './naming.ts';
+import { openLines, reconcile, refreshResiduals, unreconcile } from './reconcile.ts';
+import { afterMoveStateChange } from './linked-orders.ts';
+
+export const confirmMove: Action = async ({ trx, def, record, user }) => {
+  const kind = kindOf(record.move_type);
+  const noun = def.label.toLowerCase();
+  if (!record.partner_id) {
+    throw new ActionRefusedError(
+      kind.journalType === 'sale'
+        ? 'Please provide a valid Customer to proceed with the Customer Invoice validation.'
+        : 'Please provide a valid Vendor to proceed with the Vendor Bill validation.',
+    );
+  }
+  if (Number(record.amount_total) < 0) throw new ActionRefusedError(`${def.label} can not be confirmed with a negative total amount.`);
+  const lines = await trx('accounts_account_move_lines')
+    .leftJoin('accounts_accounts', 'accounts_accounts.id', 'accounts_account_move_lines.account_id')
+    .where({ 'accounts_account_move_lines.move_id': record.id, 'accounts_account_move_lines.display_type': 'product' })
+    .select('accounts_accounts.deprecated');
+  if (lines.length === 0) throw new ActionRefusedError(`Please add at least one line to the ${noun}.`);
+  if (lines.some((line) => Number(line.deprecated))) throw new ActionRefusedError(`One or more lines in this ${noun} are using deprecated accounts.`);
+
+  // A document reset to draft keeps the number it had; a new one takes the next.
+  let naming: { name: string | null; sequence_prefix: string | null } = { name: record.name, sequence_prefix: record.sequence_prefix };
+  if (!record.name) {
+    const journal = await trx('accounts_journals').where('id', record.journal_id).first('id', 'code');
+    const next = await nextMoveName(trx, journal, Number(record.company_id), record.date, kind.refund ? 'R' : '');
+    naming = { name: next.name, sequence_prefix: next.prefix };
+  }
+  await trx('accounts_account_moves')
+    .where('id', record.id)
+    .update({ ...naming, state: 'posted', posted_before: true, updated_at: nowTimestamp() });
+  await recomputeMove(trx, Number(record.id));
+
+  // A credit note or refund settles what the document it reverses still owes.
+  if (record.reversed_entry_id) {
+    const original = await trx('accounts_account_moves').where('id', record.reversed_entry_id).first('id', 'state');
+    if (original?.state === 'posted') {
+      await reconcile(trx, await openLines(trx, [Number(original.id)]), await openLines(trx, [Number(record.id)]), { companyId: Number(record.company_id), userId: user.id });
+      await refreshResiduals(trx, [Number(original.id), Number(record.id)]);
+    }
+  }
+  await afterMoveStateChange(trx, [Number(record.id), ...(record.reversed_entry_id ? [Number(record.reversed_entry_id)] : [])]);
+};
+
+export const cancelMove: Action = async ({ trx, record }) => {
+  const now = nowTimestamp();
+  await trx('accounts_account_moves').where('id', record.id).update({ state: 'cancel', payment_state: 'not_paid', updated_at: now });
+  await trx('accounts_account_move_lines').where('move_id', record.id).update({ parent_state: 'cancel', updated_at: now });
+  await afterMoveStateChange(trx, [Number(record.id)]);
+};
+
+/**
+ * Back to draft: the settlements of its lines are undone (payments stay posted, unmatched; the
+ * document it reversed owes again), and its lines are computed anew. It keeps its number.
+ */
+export const resetMoveToDraft: Action = async ({ trx, record }) => {
+  const others = await unreconcile(trx, [Number(record.id)]);
+  await trx('accounts_account_moves').where('id', record.id).update({ state: 'draft', payment_state: 'not_paid', updated_at: nowTimestamp() });
+  await recomputeMove(trx, Number(record.id));
+  await refreshResiduals(trx, others);
+  await markPaymentsMatched(trx, others);
+  await afterMoveStateChange(trx, [Number(record.id), ...others]);
+};
+
+export const checkMove: Action = async ({ trx, def, record }) => {
+  if (Number(record.checked)) throw new ActionRefusedError(def.actions.get('set-as-checked')!.refused!);
+  await trx('accounts_account_moves').where('id', record.id).update({ checked: true, updated_at: nowTimestamp() });
+};
+
+/** A payment is reconciled while its journal entry has nothing left to match. */
+export async function markPaymentsMatched(trx: Parameters<Action>[0]['trx'], moveIds: number[]): Promise<void> {
+  if (moveIds.length === 0) return;
+  const entries = await trx('accounts_account_moves').whereIn('id', moveIds).where('move_type', 'entry').select('id', 'amount_residual');
+  for (const matched of [true, false]) {
+    const ids = entries.filter((entry) => (Number(entry.amount_residual) === 0) === matched).map((entry) => entry.id);
+    if (ids.length > 0) await trx('accounts_account_payments').whereIn('move_id', ids).update({ is_reconciled: matched, updated_at: nowTimestamp() });
+  }
+}

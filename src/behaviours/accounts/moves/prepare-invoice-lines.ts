@@ -1,0 +1,66 @@
+// Before the product lines of a document are written (all of them at once): what each takes from
+// its document and product — label, account, currency, partner, dates — and its place in the
+// document. The documents, products and journals are read once for all the lines.
+import { ValidationError, type BatchHook } from '../../../../engine/index.ts';
+import { kindOf } from './kinds.ts';
+
+export const prepareInvoiceLines: BatchHook = async (contexts) => {
+  if (contexts.length === 0) return;
+  const { trx } = contexts[0]!;
+  const moveIds = [...new Set(contexts.map(({ values, record }) => Number(values.move_id ?? record?.move_id)))];
+  const moves = new Map((await trx('accounts_account_moves').whereIn('id', moveIds)).map((row) => [Number(row.id), row]));
+  const journals = new Map(
+    (
+      await trx('accounts_journals')
+        .whereIn(
+          'id',
+          [...moves.values()].map((move) => move.journal_id),
+        )
+        .select('id', 'default_account_id')
+    ).map((row) => [Number(row.id), row]),
+  );
+  const productIds = [...new Set(contexts.map(({ values, record }) => Number(values.product_id ?? record?.product_id)))];
+  const products = new Map(
+    (
+      await trx('products_products')
+        .whereIn('id', productIds)
+        .select('id', 'name', 'description_sale', 'description_purchase', 'is_configurable', 'uom_id', 'property_account_income_id', 'property_account_expense_id')
+    ).map((row) => [Number(row.id), row]),
+  );
+  const fiscalPositionIds = [...new Set([...moves.values()].map((move) => move.fiscal_position_id).filter((id) => id != null))];
+  const accountMaps = fiscalPositionIds.length === 0 ? [] : await trx('accounts_fiscal_position_accounts').whereIn('fiscal_position_id', fiscalPositionIds);
+  const sortRow = await trx('accounts_account_move_lines').whereIn('move_id', moveIds).max({ highest: 'sort' }).first();
+  let nextSort = Number(sortRow?.highest ?? 0) + 1;
+
+  for (const { values, record, index } of contexts) {
+    const move = moves.get(Number(values.move_id ?? record?.move_id))!;
+    const kind = kindOf(move.move_type);
+    if (values.product_id !== undefined) {
+      const product = products.get(Number(values.product_id))!;
+      if (Number(product.is_configurable)) {
+        const documents = kind.journalType === 'sale' ? 'invoices' : 'bills';
+        throw new ValidationError(
+          { product_id: [`The product '${product.name}' is configurable and cannot be used in ${documents}. Please select a product variant instead.`] },
+          index,
+        );
+      }
+      const description = kind.journalType === 'sale' ? product.description_sale : product.description_purchase;
+      values.name = description ? `${product.name}\n${description}` : product.name;
+      const account = product[kind.productAccount] ?? journals.get(Number(move.journal_id))?.default_account_id ?? null;
+      const mapped = accountMaps.find((row) => row.fiscal_position_id === move.fiscal_position_id && Number(row.account_source_id) === Number(account));
+      values.account_id = mapped?.account_destination_id ?? account;
+    }
+    values.discount ??= record ? undefined : 0;
+    if (!record) values.sort = nextSort++;
+    Object.assign(values, {
+      journal_id: move.journal_id,
+      company_id: move.company_id,
+      currency_id: move.currency_id,
+      partner_id: move.commercial_partner_id ?? move.partner_id,
+      date: move.date,
+      invoice_date: move.invoice_date,
+      parent_state: move.state,
+      move_name: move.name,
+    });
+  }
+};
