@@ -14,6 +14,7 @@ import { includeChecks } from './capabilities/includes.ts';
 import { forceDeleteChecks, lifecycleChecks } from './capabilities/lifecycle.ts';
 import { listChecks } from './capabilities/list.ts';
 import { permissionChecks } from './capabilities/permissions.ts';
+import { ownScopeColumns, scopeChecks } from './capabilities/scope.ts';
 import { nestedChecks, showChecks } from './capabilities/show.ts';
 import { sortChecks } from './capabilities/sorts.ts';
 import { updateChecks } from './capabilities/update.ts';
@@ -24,9 +25,7 @@ const registry = loadResources();
 // then find the records the others wrote through their owners.
 // TEST_RESOURCES=<regex> runs only the resources whose names match (while working on a few).
 const only = process.env.TEST_RESOURCES ? new RegExp(process.env.TEST_RESOURCES) : undefined;
-const definitions = [...registry.all()]
-  .filter((def) => !only || only.test(def.name))
-  .sort((a, b) => Number(b.operations.has('create')) - Number(a.operations.has('create')));
+const definitions = [...registry.all()].filter((def) => !only || only.test(def.name)).sort((a, b) => Number(b.operations.has('create')) - Number(a.operations.has('create')));
 
 for (const target of databaseTargets()) {
   for (const def of definitions) {
@@ -47,6 +46,7 @@ for (const target of databaseTargets()) {
     }
     if (def.operations.has('show')) showChecks(test, current);
     if (def.operations.has('show') && def.parent) nestedChecks(test, current);
+    if (def.operations.has('show') && ownScopeColumns(def).length > 0) scopeChecks(test, current);
     if (def.operations.has('update') && def.operations.has('create')) {
       updateChecks(test, current);
       if ([...def.fields.values()].some((f) => f.writable && (f.type === 'ids' || f.type === 'records'))) carriedChecks(test, current);

@@ -1,6 +1,7 @@
 // What every capability check of one resource on one database needs, prepared in `before`.
 import type { Registry } from '../../engine/definition/registry.ts';
-import { applyScope, ownScope } from '../../engine/definition/scope.ts';
+import type { ScopeValue } from '../../engine/definition/format.ts';
+import { applyScope, ownScope, scopeTest } from '../../engine/definition/scope.ts';
 import type { ResourceDef } from '../../engine/definition/types.ts';
 import { routeTable } from '../../engine/definition/route-table.ts';
 import { API, sharedApp, type TestApp } from '../helpers/app.ts';
@@ -32,11 +33,15 @@ export async function prepareContext(def: ResourceDef, registry: Registry, targe
   const knex = app.knex;
   // The first row a reference may point at: live, inside the target's own scope, and matching the
   // referencing resource's scope through that field (a receipt's operation type is incoming).
-  const firstLiveId = async (name: string, conditions: Record<string, unknown> = {}): Promise<number | undefined> => {
+  const firstLiveId = async (name: string, conditions: Record<string, ScopeValue> = {}): Promise<number | undefined> => {
     const other = registry.get(name);
     const query = knex(other.table).orderBy('id').first('id');
     if (other.softDelete) query.whereNull('deleted_at');
-    for (const [column, value] of Object.entries({ ...ownScope(other), ...conditions })) query.where(column, value as string);
+    applyScope(query, other, registry, knex);
+    for (const [column, value] of Object.entries(conditions)) {
+      const { operator, operand } = scopeTest(value);
+      query.where(column, operator, operand);
+    }
     const row = await query;
     return row ? Number(row.id) : undefined;
   };
