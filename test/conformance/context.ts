@@ -1,7 +1,7 @@
 // What every capability check of one resource on one database needs, prepared in `before`.
 import type { Registry } from '../../engine/definition/registry.ts';
 import type { ScopeValue } from '../../engine/definition/format.ts';
-import { applyScope, ownScope, scopeTest } from '../../engine/definition/scope.ts';
+import { applyScope, scopeTest } from '../../engine/definition/scope.ts';
 import type { ResourceDef } from '../../engine/definition/types.ts';
 import { routeTable } from '../../engine/definition/route-table.ts';
 import { API, sharedApp, type TestApp } from '../helpers/app.ts';
