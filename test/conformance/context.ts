@@ -53,11 +53,34 @@ export async function prepareContext(def: ResourceDef, registry: Registry, targe
         .map(([[, column], value]) => [column, value]),
     );
 
-  // A referenced resource without rows yet gets one through its own API (e.g. a product tag).
-  const createOne = async (name: string): Promise<number | undefined> => {
+  // Ids for every resource a body of `owner` may point at (references, ids fields, and those of
+  // nested records), added to `ids`: the first live row, else one created through its API. Returns
+  // a resource that has no row to point at: any one when `strict`, else only a required one.
+  const collect = async (owner: ResourceDef, ids: Map<string, number>, { strict, depth }: { strict: boolean; depth: number }): Promise<string | undefined> => {
+    for (const field of owner.fields.values()) {
+      if (!field.writable) continue;
+      const relation = field.relation ? owner.relations.get(field.relation) : undefined;
+      if (field.type === 'records' && relation) {
+        const missing = await collect(registry.get(relation.resource), ids, { strict, depth });
+        if (missing) return missing;
+      }
+      const name = field.references ?? (field.type === 'ids' ? relation?.resource : undefined);
+      if (!name || ids.has(name)) continue;
+      const id = (await firstLiveId(name, { ...scopeThrough(owner, field.name), ...field.referencesWhere })) ?? (await createOne(name, depth + 1));
+      if (id !== undefined) ids.set(name, id);
+      else if (strict || field.required) return name;
+    }
+    return undefined;
+  };
+  // A referenced resource without rows yet gets one through its own API (e.g. a product tag); what
+  // that one must point at is found or created the same way, a few levels deep (a fiscal position
+  // for a customer needs a company, and accounts and taxes for its mappings).
+  const createOne = async (name: string, depth = 0): Promise<number | undefined> => {
     const other = registry.get(name);
-    if (!other.operations.has('create') || other.parent) return undefined;
-    const payload = validPayload(other, { referenceIds: new Map(), registry, tag: 'ref' }, 0);
+    if (!other.operations.has('create') || other.parent || depth > 3) return undefined;
+    const ids = new Map<string, number>();
+    if (await collect(other, ids, { strict: false, depth })) return undefined;
+    const payload = validPayload(other, { referenceIds: ids, registry, tag: 'ref' }, 0);
     const response = await app.client.post(`${API}${other.path}`, { token: app.token, body: payload });
     return response.status === 201 ? response.body.data.id : undefined;
   };
@@ -88,20 +111,9 @@ export async function prepareContext(def: ResourceDef, registry: Registry, targe
   }
   // Ids for every resource a body may point at: references, ids fields, and those of nested records.
   const referenceIds = new Map<string, number>();
-  const collect = async (owner: ResourceDef) => {
-    for (const field of owner.fields.values()) {
-      if (!field.writable) continue;
-      const relation = field.relation ? owner.relations.get(field.relation) : undefined;
-      if (field.type === 'records' && relation) await collect(registry.get(relation.resource));
-      const name = field.references ?? (field.type === 'ids' ? relation?.resource : undefined);
-      if (!name || referenceIds.has(name)) continue;
-      const id =
-        name === def.parent?.resource ? parentId : ((await firstLiveId(name, { ...scopeThrough(owner, field.name), ...field.referencesWhere })) ?? (await createOne(name)));
-      if (id === undefined) throw new Error(`${def.name}: no ${name} row to reference`);
-      referenceIds.set(name, id);
-    }
-  };
-  await collect(def);
+  if (def.parent && parentId !== undefined) referenceIds.set(def.parent.resource, parentId);
+  const missing = await collect(def, referenceIds, { strict: true, depth: 0 });
+  if (missing) throw new Error(`${def.name}: no ${missing} row to reference`);
   // ids fields that name their records by another column (a role's permissions by name).
   const referenceKeys = new Map<string, unknown>();
   for (const field of def.fields.values()) {
