@@ -76,8 +76,8 @@ export async function up(knex: Knex): Promise<void> {
     restrictedId(t, 'invoice_payment_term_id', 'accounts_payment_terms').nullable();
     restrictedId(t, 'fiscal_position_id', 'accounts_fiscal_positions').nullable();
     foreignId(t, 'invoice_user_id', 'users', 'SET NULL').nullable();
-    t.integer('invoice_incoterm_id').unsigned().nullable().index();
-    t.integer('invoice_cash_rounding_id').unsigned().nullable().index();
+    foreignId(t, 'invoice_incoterm_id', 'accounts_incoterms', 'SET NULL').nullable();
+    foreignId(t, 'invoice_cash_rounding_id', 'accounts_cash_roundings', 'SET NULL').nullable();
     foreignId(t, 'reversed_entry_id', 'accounts_account_moves', 'SET NULL').nullable();
     foreignId(t, 'sale_order_id', 'sales_orders', 'SET NULL').nullable();
     foreignId(t, 'campaign_id', 'utm_campaigns', 'SET NULL').nullable();

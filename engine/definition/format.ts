@@ -9,6 +9,26 @@ const BehaviourName = Type.String({ pattern: '^[a-z][A-Za-z0-9]*(\\.[a-z][A-Za-z
 export const FieldTypes = ['integer', 'number', 'decimal', 'string', 'text', 'boolean', 'date', 'datetime', 'strings', 'ids', 'records'] as const;
 export const FieldFormats = ['email', 'hex-color', 'url'] as const;
 
+/** Operators a scope may compare a column with, besides equality. */
+export const ComparisonOperators = ['>', '>=', '<', '<=', '<>'] as const;
+
+const Operand = Type.Optional(Type.Union([Type.String(), Type.Number()]));
+/** A scope's value: fixed (equality, written on create), or one comparison (`{'>': 0}`), which only limits. */
+const ScopeValueFormat = Type.Union([
+  Type.String(),
+  Type.Number(),
+  Type.Boolean(),
+  Type.Object(
+    { '>': Operand, '>=': Operand, '<': Operand, '<=': Operand, '<>': Operand },
+    {
+      minProperties: 1,
+      maxProperties: 1,
+      additionalProperties: false,
+      description: "one comparison: {'>': 0}, {'<>': archived}",
+    },
+  ),
+]);
+
 export const FieldFormat = Type.Object(
   {
     type: Type.Union(FieldTypes.map((t) => Type.Literal(t))),
@@ -218,10 +238,11 @@ export const ResourceFormat = Type.Object(
       description: 'empty for records only written through their owner (order lines, moves)',
     }),
     scope: Type.Optional(
-      Type.Record(Type.String({ pattern: '^([a-z][A-Za-z0-9]*\\.)?[a-z][a-z0-9_]*$' }), Type.Union([Type.String(), Type.Number(), Type.Boolean()]), {
+      Type.Record(Type.String({ pattern: '^([a-z][A-Za-z0-9]*\\.)?[a-z][a-z0-9_]*$' }), ScopeValueFormat, {
         additionalProperties: false,
         description:
           'fixed column values: every query is limited to them and create writes them (addresses are partners with account_type address); ' +
+          "a comparison ({'>': 0}) only limits: create writes the field's default, which must satisfy it (customers are partners with customer_rank > 0); " +
           '`relation.column` limits through a belongsTo relation (receipts are operations whose operationType.type is incoming)',
       }),
     ),
@@ -285,3 +306,5 @@ export type ActionFormat = Static<typeof ActionFormat>;
 export type WalkthroughFormat = Static<typeof WalkthroughFormat>;
 export type FieldType = (typeof FieldTypes)[number];
 export type FilterKind = (typeof FilterKinds)[number];
+export type ComparisonOperator = (typeof ComparisonOperators)[number];
+export type ScopeValue = Static<typeof ScopeValueFormat>;

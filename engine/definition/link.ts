@@ -1,7 +1,8 @@
 // Cross-file checks: every name a definition uses must point at something real.
 import type { DefinitionProblem } from './definition-error.ts';
 import type { LoadedFile } from './load.ts';
-import { Operations } from './format.ts';
+import { Operations, type ScopeValue } from './format.ts';
+import { satisfiesScope, scopeTest } from './scope.ts';
 import type { ResourceDef } from './types.ts';
 import { didYouMean } from './suggest.ts';
 import type { WalkthroughSource } from './walkthroughs.ts';
@@ -134,6 +135,7 @@ export function link(
       }
       const owner = relation ? resources.get(relation.resource) : def;
       if (owner && !owner.fields.get(column!)?.stored) problem(`scope.${key}`, `"${column}" is not a field of ${owner.name}${didYouMean(column!, owner.fields.keys())}`);
+      else if (!relation) checkComparedColumn(def, key, def.scope[key]!, problem);
     }
 
     if (def.parent) {
@@ -206,5 +208,21 @@ export function link(
     const other = routes.get(route);
     if (other) problem('path', `the same path as ${other}`);
     else routes.set(route, def.file);
+  }
+}
+
+/**
+ * A comparison on an own column (`customer_rank: {'>': 0}`) writes nothing on create: the field's
+ * default does, and it must fall inside the comparison, or a record created here could not be
+ * read back through this resource. Nor may a body change it (readOnly), for the same reason.
+ */
+function checkComparedColumn(def: ResourceDef, column: string, value: ScopeValue, problem: (at: string, message: string) => void): void {
+  const { operator, operand } = scopeTest(value);
+  if (operator === '=') return;
+  const field = def.fields.get(column)!;
+  if (field.writable)
+    problem(`scope.${column}`, `"${column}" is compared (${operator} ${operand}): the field must be readOnly, or a body could move a record out of this resource`);
+  if (def.operations.has('create') && !satisfiesScope(value, field.default)) {
+    problem(`scope.${column}`, `a created record would fall outside the scope: give "${column}" a default that is ${operator} ${operand}`);
   }
 }

@@ -1,6 +1,6 @@
 // Resolved definitions: what the engine works with after load → normalize → link.
 import type { AccessDef } from './access.ts';
-import type { ActionFormat, FieldFormat, FilterKind, Operation, RelationFormat } from './format.ts';
+import type { ActionFormat, FieldFormat, FilterKind, Operation, RelationFormat, ScopeValue } from './format.ts';
 
 export interface FieldDef extends FieldFormat {
   name: string;
@@ -90,8 +90,8 @@ export interface ResourceDef {
   softDelete: boolean;
   timestamps: boolean;
   creator: boolean;
-  /** Fixed column values that limit every query and are written on create. */
-  scope: Readonly<Record<string, string | number | boolean>>;
+  /** Column values that limit every query: fixed ones are written on create, comparisons (`{'>': 0}`) only limit. */
+  scope: Readonly<Record<string, ScopeValue>>;
   /** Relations always present in responses. */
   embed: readonly string[];
   fields: ReadonlyMap<string, FieldDef>;

@@ -3,7 +3,8 @@
 // the OpenAPI document supplies the service's own routes (login, logout, health, docs).
 import type { Registry } from '../definition/registry.ts';
 import type { FieldDef, ResourceDef } from '../definition/types.ts';
-import type { Operation } from '../definition/format.ts';
+import type { Operation, ScopeValue } from '../definition/format.ts';
+import { scopeTest } from '../definition/scope.ts';
 import { routeKey, routeTable } from '../definition/route-table.ts';
 import { orderedResources, resourceNames } from '../definition/names.ts';
 import type { OpenApiDocument } from './openapi.ts';
@@ -71,7 +72,11 @@ function resourceSection(def: ResourceDef, heading: string, prefix: string): str
   if (def.softDelete) facts.push('soft delete');
   if (def.parent) facts.push(`nested under \`${def.parent.resource}\` (\`{${def.parent.param}}\`, stored in \`${def.parent.foreignKey}\`)`);
   const scope = Object.entries(def.scope);
-  if (scope.length > 0) facts.push(`limited to ${scope.map(([column, value]) => `\`${column}\` = \`${value}\``).join(', ')}`);
+  const limit = ([column, value]: [string, ScopeValue]) => {
+    const { operator, operand } = scopeTest(value);
+    return `\`${column}\` ${operator} \`${operand}\``;
+  };
+  if (scope.length > 0) facts.push(`limited to ${scope.map(limit).join(', ')}`);
   if (def.access.companyScope) facts.push("rows of the user's companies only (`bypass_company_scope` lifts it)");
   if (def.access.owner) facts.push(`changes need the user's record scope on \`${def.access.owner}\``);
   if (def.description) out.push(def.description, '');

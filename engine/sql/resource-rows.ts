@@ -1,6 +1,7 @@
 // Which rows of a resource a request reads, as SQL conditions: the definition's scope, the parent
 // the path names, the rows the policy lets the user see, and soft-deleted rows hidden unless asked.
 import type { Registry } from '../definition/registry.ts';
+import { scopeTest } from '../definition/scope.ts';
 import type { ResourceDef } from '../definition/types.ts';
 import { condition, placeholders, quote, type Condition } from './quote.ts';
 
@@ -21,14 +22,15 @@ export interface RowsOptions {
   rows?: RowScope;
 }
 
-/** The definition's fixed scope: own columns, or a column of a belongsTo target (`operationType.type`). */
+/** The definition's scope: own columns, or a column of a belongsTo target (`operationType.type`); equal to a value, or compared (`> 0`). */
 export function scopeConditions(def: ResourceDef, registry: Registry): Condition[] {
   return Object.entries(def.scope).map(([key, value]) => {
-    if (!key.includes('.')) return condition(`${quote(`${def.table}.${key}`)} = ?`, value);
+    const { operator, operand } = scopeTest(value);
+    if (!key.includes('.')) return condition(`${quote(`${def.table}.${key}`)} ${operator} ?`, operand);
     const [relationName, column] = key.split('.') as [string, string];
     const relation = def.relations.get(relationName)!;
     const target = registry.get(relation.resource);
-    return condition(`${quote(`${def.table}.${relation.foreignKey}`)} IN (SELECT ${quote('id')} FROM ${quote(target.table)} WHERE ${quote(column)} = ?)`, value);
+    return condition(`${quote(`${def.table}.${relation.foreignKey}`)} IN (SELECT ${quote('id')} FROM ${quote(target.table)} WHERE ${quote(column)} ${operator} ?)`, operand);
   });
 }
 

@@ -5,8 +5,9 @@
 // errors are named like `lines.0.product_id`.
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import type { TSchema } from '@sinclair/typebox';
+import type { ScopeValue } from '../definition/format.ts';
 import type { Registry } from '../definition/registry.ts';
-import { ownScope } from '../definition/scope.ts';
+import { ownScope, scopeTest } from '../definition/scope.ts';
 import type { FieldDef, ResourceDef } from '../definition/types.ts';
 import { ValidationError, BadRequestError, type FieldErrors } from '../errors/http-errors.ts';
 import { boundedField, type SchemaBounds } from '../schema/column-bounds.ts';
@@ -32,7 +33,7 @@ interface CompiledField {
   /** The table a referenced id (references, or each id of an ids field) must be found in. */
   target?: ResourceDef;
   /** Extra conditions on the referenced row: a scope through this field's relation (a receipt's operation type must be incoming). */
-  conditions?: Record<string, string | number | boolean>;
+  conditions?: Record<string, ScopeValue>;
   /** records: the related resource and the column pointing back at this record. */
   nested?: { def: ResourceDef; foreignKey: string };
 }
@@ -308,17 +309,20 @@ function liveRows(registry: Registry, target: ResourceDef): Condition[] {
 }
 
 /** Which of these ids name a live record of the target (with the conditions): one query for all. */
-async function existing(statements: Statements, registry: Registry, target: ResourceDef, ids: unknown[], conditions: Record<string, unknown> = {}): Promise<Set<number>> {
+async function existing(statements: Statements, registry: Registry, target: ResourceDef, ids: unknown[], conditions: Record<string, ScopeValue> = {}): Promise<Set<number>> {
   const wanted = [...new Set(ids.map(Number))];
-  const extra = Object.entries(conditions).map(([column, value]) => condition(`${quote(`${target.table}.${column}`)} = ?`, value));
+  const extra = Object.entries(conditions).map(([column, value]) => {
+    const { operator, operand } = scopeTest(value);
+    return condition(`${quote(`${target.table}.${column}`)} ${operator} ?`, operand);
+  });
   const where = whereClause([{ sql: `${quote(`${target.table}.id`)} IN (${placeholders(wanted.length)})`, params: wanted }, ...liveRows(registry, target), ...extra]);
   const rows = await statements.all(`SELECT ${quote(`${target.table}.id`)} FROM ${quote(target.table)}${where.sql}`, where.params);
   return new Set(rows.map((row) => Number(row.id)));
 }
 
 /** The scope conditions that go through the relation whose foreign key is this field. */
-function scopeThrough(def: ResourceDef, fieldName: string): Record<string, string | number | boolean> | undefined {
-  const conditions: Record<string, string | number | boolean> = {};
+function scopeThrough(def: ResourceDef, fieldName: string): Record<string, ScopeValue> | undefined {
+  const conditions: Record<string, ScopeValue> = {};
   for (const [key, value] of Object.entries(def.scope)) {
     const [relationName, column] = key.split('.');
     if (column && def.relations.get(relationName!)?.foreignKey === fieldName) conditions[column] = value;

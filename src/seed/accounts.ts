@@ -1,6 +1,7 @@
 // The accounts module's standard data for the first company ("My Company"): a minimal chart of
-// accounts, the five journals, a tax group with the default 15 % sales and purchase taxes, and the
-// ten standard payment terms of the original installation (reference §4) with their due terms.
+// accounts, the five journals, a tax group with the default 15 % sales and purchase taxes, the
+// ten standard payment terms of the original installation (reference §4) with their due terms,
+// and the eleven incoterms (shared by every company).
 //
 // Each table is seeded only while it is empty (trashed rows count): these are the users' data
 // once installed, so an account, tax or payment term changed or deleted must not come back at the
@@ -38,6 +39,21 @@ export const STANDARD_TAX_GROUP = 'Tax 15%';
 export const STANDARD_TAXES: Array<{ name: string; type_tax_use: 'sale' | 'purchase'; amount_type: 'percent'; amount: number; invoice_label: string; account: string }> = [
   { name: '15%', type_tax_use: 'sale', amount_type: 'percent', amount: 15, invoice_label: 'Tax 15%', account: '251000' },
   { name: '15%', type_tax_use: 'purchase', amount_type: 'percent', amount: 15, invoice_label: 'Tax 15%', account: '131000' },
+];
+
+/** Incoterms 2020, as the original seeds them: [code, name in capitals]. */
+export const STANDARD_INCOTERMS: Array<[code: string, name: string]> = [
+  ['EXW', 'EX WORKS'],
+  ['FCA', 'FREE CARRIER'],
+  ['FAS', 'FREE ALONGSIDE SHIP'],
+  ['FOB', 'FREE ON BOARD'],
+  ['CFR', 'COST AND FREIGHT'],
+  ['CIF', 'COST, INSURANCE AND FREIGHT'],
+  ['CPT', 'CARRIAGE PAID TO'],
+  ['CIP', 'CARRIAGE AND INSURANCE PAID TO'],
+  ['DPU', 'DELIVERED AT PLACE UNLOADED'],
+  ['DAP', 'DELIVERED AT PLACE'],
+  ['DDP', 'DELIVERED DUTY PAID'],
 ];
 
 type DelayType = 'days_after' | 'days_after_end_of_month' | 'days_after_end_of_next_month' | 'days_end_of_month_no_the';
@@ -155,6 +171,11 @@ export async function seedAccounts(knex: Knex, creatorId: number | null): Promis
         }
         added += 1 + term.dueTerms.length;
       }
+    }
+
+    if (!(await trx('accounts_incoterms').first('id'))) {
+      for (const [code, name] of STANDARD_INCOTERMS) await trx('accounts_incoterms').insert({ code, name, ...stamp });
+      added += STANDARD_INCOTERMS.length;
     }
   });
   return added;

@@ -33,7 +33,7 @@ export async function seed(knex: Knex, config: Pick<Config, 'adminEmail' | 'admi
   await seedPartners(knex, adminId); // titles, industries (not counted in `added`: test/service/seed.test.ts lists its keys)
   await seedProducts(knex, adminId); // categories, attributes and their options (idem)
   await seedInventories(knex, adminId); // locations, warehouse WH, operation types, sequences, routes, rules (idem)
-  await seedAccounts(knex, adminId); // chart of accounts, journals, taxes, payment terms (idem)
+  await seedAccounts(knex, adminId); // chart of accounts, journals, taxes, payment terms, incoterms (idem)
   await seedSales(knex, adminId); // price list, team, tags, UTM data (idem)
   return { added: { users: admin ? 1 : 0, permissions, currencies, countries, states, companies, uoms }, admin };
 }

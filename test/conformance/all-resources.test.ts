@@ -14,6 +14,7 @@ import { includeChecks } from './capabilities/includes.ts';
 import { forceDeleteChecks, lifecycleChecks } from './capabilities/lifecycle.ts';
 import { listChecks } from './capabilities/list.ts';
 import { permissionChecks } from './capabilities/permissions.ts';
+import { ownScopeColumns, scopeChecks } from './capabilities/scope.ts';
 import { nestedChecks, showChecks } from './capabilities/show.ts';
 import { sortChecks } from './capabilities/sorts.ts';
 import { updateChecks } from './capabilities/update.ts';
@@ -48,6 +49,7 @@ for (const target of databaseTargets()) {
     }
     if (def.operations.has('show')) showChecks(test, current);
     if (def.operations.has('show') && def.parent) nestedChecks(test, current);
+    if (def.operations.has('show') && ownScopeColumns(def).length > 0) scopeChecks(test, current);
     if (def.operations.has('update') && def.operations.has('create')) {
       updateChecks(test, current);
       if ([...def.fields.values()].some((f) => f.writable && (f.type === 'ids' || f.type === 'records'))) carriedChecks(test, current);

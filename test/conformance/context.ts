@@ -1,6 +1,7 @@
 // What every capability check of one resource on one database needs, prepared in `before`.
 import type { Registry } from '../../engine/definition/registry.ts';
-import { applyScope, ownScope } from '../../engine/definition/scope.ts';
+import type { ScopeValue } from '../../engine/definition/format.ts';
+import { applyScope, scopeTest } from '../../engine/definition/scope.ts';
 import type { ResourceDef } from '../../engine/definition/types.ts';
 import { routeTable } from '../../engine/definition/route-table.ts';
 import { API, sharedApp, type TestApp } from '../helpers/app.ts';
@@ -32,11 +33,15 @@ export async function prepareContext(def: ResourceDef, registry: Registry, targe
   const knex = app.knex;
   // The first row a reference may point at: live, inside the target's own scope, and matching the
   // referencing resource's scope through that field (a receipt's operation type is incoming).
-  const firstLiveId = async (name: string, conditions: Record<string, unknown> = {}): Promise<number | undefined> => {
+  const firstLiveId = async (name: string, conditions: Record<string, ScopeValue> = {}): Promise<number | undefined> => {
     const other = registry.get(name);
     const query = knex(other.table).orderBy('id').first('id');
     if (other.softDelete) query.whereNull('deleted_at');
-    for (const [column, value] of Object.entries({ ...ownScope(other), ...conditions })) query.where(column, value as string);
+    applyScope(query, other, registry, knex);
+    for (const [column, value] of Object.entries(conditions)) {
+      const { operator, operand } = scopeTest(value);
+      query.where(column, operator, operand);
+    }
     const row = await query;
     return row ? Number(row.id) : undefined;
   };
@@ -48,25 +53,34 @@ export async function prepareContext(def: ResourceDef, registry: Registry, targe
         .map(([[, column], value]) => [column, value]),
     );
 
-  // A referenced resource without rows yet gets one through its own API (e.g. a product tag).
-  // What it points at itself is found, or made, the same way (a fiscal position's company).
+  // Ids for every resource a body of `owner` may point at (references, ids fields, and those of
+  // nested records), added to `ids`: the first live row, else one created through its API. Returns
+  // a resource that has no row to point at: any one when `strict`, else only a required one.
+  const collect = async (owner: ResourceDef, ids: Map<string, number>, { strict, depth }: { strict: boolean; depth: number }): Promise<string | undefined> => {
+    for (const field of owner.fields.values()) {
+      if (!field.writable) continue;
+      const relation = field.relation ? owner.relations.get(field.relation) : undefined;
+      if (field.type === 'records' && relation) {
+        const missing = await collect(registry.get(relation.resource), ids, { strict, depth });
+        if (missing) return missing;
+      }
+      const name = field.references ?? (field.type === 'ids' ? relation?.resource : undefined);
+      if (!name || ids.has(name)) continue;
+      const id = (await firstLiveId(name, { ...scopeThrough(owner, field.name), ...field.referencesWhere })) ?? (await createOne(name, depth + 1));
+      if (id !== undefined) ids.set(name, id);
+      else if (strict || field.required) return name;
+    }
+    return undefined;
+  };
+  // A referenced resource without rows yet gets one through its own API (e.g. a product tag); what
+  // that one must point at is found or created the same way, a few levels deep (a fiscal position
+  // for a customer needs a company, and accounts and taxes for its mappings).
   const createOne = async (name: string, depth = 0): Promise<number | undefined> => {
     const other = registry.get(name);
-    if (!other.operations.has('create') || other.parent) return undefined;
-    const referenceIds = new Map<string, number>();
-    const gather = async (owner: ResourceDef) => {
-      for (const field of owner.fields.values()) {
-        if (!field.writable) continue;
-        const relation = field.relation ? owner.relations.get(field.relation) : undefined;
-        if (field.type === 'records' && relation) await gather(registry.get(relation.resource));
-        const referenced = field.references ?? (field.type === 'ids' ? relation?.resource : undefined);
-        if (!referenced || referenceIds.has(referenced) || referenced === name) continue;
-        const id = (await firstLiveId(referenced, field.referencesWhere)) ?? (depth < 3 ? await createOne(referenced, depth + 1) : undefined);
-        if (id !== undefined) referenceIds.set(referenced, id);
-      }
-    };
-    await gather(other);
-    const payload = validPayload(other, { referenceIds, registry, tag: 'ref' }, 0);
+    if (!other.operations.has('create') || other.parent || depth > 3) return undefined;
+    const ids = new Map<string, number>();
+    if (await collect(other, ids, { strict: false, depth })) return undefined;
+    const payload = validPayload(other, { referenceIds: ids, registry, tag: 'ref' }, 0);
     const response = await app.client.post(`${API}${other.path}`, { token: app.token, body: payload });
     return response.status === 201 ? response.body.data.id : undefined;
   };
@@ -103,20 +117,9 @@ export async function prepareContext(def: ResourceDef, registry: Registry, targe
   }
   // Ids for every resource a body may point at: references, ids fields, and those of nested records.
   const referenceIds = new Map<string, number>();
-  const collect = async (owner: ResourceDef) => {
-    for (const field of owner.fields.values()) {
-      if (!field.writable) continue;
-      const relation = field.relation ? owner.relations.get(field.relation) : undefined;
-      if (field.type === 'records' && relation) await collect(registry.get(relation.resource));
-      const name = field.references ?? (field.type === 'ids' ? relation?.resource : undefined);
-      if (!name || referenceIds.has(name)) continue;
-      const id =
-        name === def.parent?.resource ? parentId : ((await firstLiveId(name, { ...scopeThrough(owner, field.name), ...field.referencesWhere })) ?? (await createOne(name)));
-      if (id === undefined) throw new Error(`${def.name}: no ${name} row to reference`);
-      referenceIds.set(name, id);
-    }
-  };
-  await collect(def);
+  if (def.parent && parentId !== undefined) referenceIds.set(def.parent.resource, parentId);
+  const missing = await collect(def, referenceIds, { strict: true, depth: 0 });
+  if (missing) throw new Error(`${def.name}: no ${missing} row to reference`);
   // ids fields that name their records by another column (a role's permissions by name).
   const referenceKeys = new Map<string, unknown>();
   for (const field of def.fields.values()) {

@@ -366,6 +366,22 @@ test('restore and forceDelete without softDelete are refused', () => {
   assert.ok(load({ 'support/things.yaml': `${BASE.replace('delete]', 'delete, restore, forceDelete]')}softDelete: true\n` }).get('support/things'));
 });
 
+test("a scope comparison ({'>': 0}) needs a readOnly field whose default satisfies it; a malformed one is refused", () => {
+  const rank = (field: string) => `${BASE}  rank: ${field}\nscope:\n  rank: { '>': 0 }\n`;
+  const def = load({ 'support/things.yaml': rank('{ type: integer, readOnly: true, default: 1 }') }).get('support/things');
+  assert.equal(def.scope, { rank: { '>': 0 } });
+  assert.match(
+    onlyProblem({ 'support/things.yaml': rank('{ type: integer, readOnly: true }') }).problem.message,
+    /a created record would fall outside the scope: give "rank" a default that is > 0/,
+  );
+  assert.match(onlyProblem({ 'support/things.yaml': rank('{ type: integer, readOnly: true, default: 0 }') }).problem.message, /default that is > 0/);
+  assert.match(onlyProblem({ 'support/things.yaml': rank('{ type: integer, default: 1 }') }).problem.message, /"rank" is compared \(> 0\): the field must be readOnly/);
+  const twoOperators = failure({ 'support/things.yaml': `${BASE}  rank: { type: integer, readOnly: true, default: 1 }\nscope:\n  rank: { '>': 0, '<': 9 }\n` });
+  assert.match(twoOperators.error.message, /scope/);
+  const unknownOperator = failure({ 'support/things.yaml': `${BASE}  rank: { type: integer, readOnly: true, default: 1 }\nscope:\n  rank: { like: 1 }\n` });
+  assert.match(unknownOperator.error.message, /scope/);
+});
+
 test('a trashed filter without softDelete is refused', () => {
   const { problem } = onlyProblem({ 'support/things.yaml': `${BASE}filters:\n  trashed: { kind: trashed }\n` });
   assert.is(problem.at, 'filters.trashed');

@@ -149,6 +149,23 @@ for (const target of databaseTargets()) {
     assert.equal([paid.body.data.payment_state, paid.body.data.amount_residual], ['partial', '700.0000']);
   });
 
+  test('a cash rounding rounds the total on a line of its own; confirming makes the partner a customer', async () => {
+    const rounding = await post('/accounts/cash-roundings', { name: `5 cents ${target.name}`, strategy: 'add_invoice_line', rounding_method: 'HALF-UP', rounding: 0.05 });
+    assert.is(rounding.status, 201, rounding.text);
+    const partner = (await post('/partners/partners', { account_type: 'company', name: `New customer ${target.name}` })).body.data.id;
+    assert.is((await get(`/accounts/customers/${partner}`)).status, 404, 'not a customer yet');
+    const draft = await invoice([{ quantity: 1, price_unit: 100.02 }], { partner_id: partner, invoice_cash_rounding_id: rounding.body.data.id });
+    assert.equal([draft.amount_untaxed, draft.amount_total], ['100.0000', '100.0000']);
+    const items = await balanced(draft.id);
+    assert.equal(
+      items.filter((item) => item.display_type === 'rounding').map((item) => Number(item.balance)),
+      [0.02],
+    );
+    assert.is((await post(`/accounts/invoices/${draft.id}/confirm`)).status, 200);
+    const customer = await get(`/accounts/customers/${partner}`);
+    assert.equal([customer.status, customer.body.data.customer_rank], [200, 1]);
+  });
+
   test('bills: purchase journal, BILL numbers, outbound payments', async () => {
     const bill = await invoice([{ quantity: 2, price_unit: 60 }], {}, '/accounts/bills');
     assert.is(bill.move_type, 'in_invoice');

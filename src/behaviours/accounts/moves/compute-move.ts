@@ -299,8 +299,11 @@ async function currencyRate(trx: Knex.Transaction, currencyId: number, companyId
   return rate > 0 ? rate : 1;
 }
 
-/** The receivable (customers) or payable (vendors) account: the company's first of that type. */
+/** The receivable (customers) or payable (vendors) account: the partner's, else the company's first of that type. */
 async function counterpartAccount(trx: Knex.Transaction, kind: DocumentKind, move: Row): Promise<number> {
+  const property = kind.counterpart === 'asset_receivable' ? 'property_account_receivable_id' : 'property_account_payable_id';
+  const partner = move.commercial_partner_id ? await trx('partners_partners').where('id', move.commercial_partner_id).first(property) : undefined;
+  if (partner?.[property]) return Number(partner[property]);
   const account = await trx('accounts_accounts')
     .where('account_type', kind.counterpart)
     .where('deprecated', false)

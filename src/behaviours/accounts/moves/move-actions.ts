@@ -37,6 +37,10 @@ export const confirmMove: Action = async ({ trx, def, record, user }) => {
     .where('id', record.id)
     .update({ ...naming, state: 'posted', posted_before: true, updated_at: nowTimestamp() });
   await recomputeMove(trx, Number(record.id));
+  // How partners become customers and vendors (/accounts/customers, /accounts/vendors).
+  await trx('partners_partners')
+    .where('id', record.commercial_partner_id ?? record.partner_id)
+    .update({ [kind.rank]: trx.raw('COALESCE(??, 0) + 1', [kind.rank]) });
 
   // A credit note or refund settles what the document it reverses still owes.
   if (record.reversed_entry_id) {

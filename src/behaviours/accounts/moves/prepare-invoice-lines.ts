@@ -24,9 +24,43 @@ export const prepareInvoiceLines: BatchHook = async (contexts) => {
     (
       await trx('products_products')
         .whereIn('id', productIds)
-        .select('id', 'name', 'description_sale', 'description_purchase', 'is_configurable', 'uom_id', 'property_account_income_id', 'property_account_expense_id')
+        .select('id', 'name', 'description_sale', 'description_purchase', 'is_configurable', 'uom_id', 'category_id', 'property_account_income_id', 'property_account_expense_id')
     ).map((row) => [Number(row.id), row]),
   );
+  // A product without its own account takes its category's, or the nearest ancestor's.
+  const categories = new Map(
+    (
+      await trx('products_categories')
+        .whereIn('id', [...new Set([...products.values()].map((product) => product.category_id).filter((id) => id != null))])
+        .select('id', 'parent_path', 'property_account_income_id', 'property_account_expense_id')
+    ).map((row) => [Number(row.id), row]),
+  );
+  const ancestorIds = [...categories.values()].flatMap((category) =>
+    String(category.parent_path ?? '')
+      .split('/')
+      .filter(Boolean)
+      .map(Number),
+  );
+  const ancestors = new Map(
+    (ancestorIds.length === 0
+      ? []
+      : await trx('products_categories')
+          .whereIn('id', [...new Set(ancestorIds)])
+          .select('id', 'property_account_income_id', 'property_account_expense_id')
+    ).map((row) => [Number(row.id), row]),
+  );
+  const categoryAccount = (categoryId: unknown, column: string): number | null => {
+    const category = categories.get(Number(categoryId));
+    if (!category) return null;
+    if (category[column]) return category[column];
+    const path = String(category.parent_path ?? '')
+      .split('/')
+      .filter(Boolean)
+      .map(Number)
+      .reverse();
+    for (const id of path) if (ancestors.get(id)?.[column]) return ancestors.get(id)![column];
+    return null;
+  };
   const fiscalPositionIds = [...new Set([...moves.values()].map((move) => move.fiscal_position_id).filter((id) => id != null))];
   const accountMaps = fiscalPositionIds.length === 0 ? [] : await trx('accounts_fiscal_position_accounts').whereIn('fiscal_position_id', fiscalPositionIds);
   const sortRow = await trx('accounts_account_move_lines').whereIn('move_id', moveIds).max({ highest: 'sort' }).first();
@@ -46,7 +80,8 @@ export const prepareInvoiceLines: BatchHook = async (contexts) => {
       }
       const description = kind.journalType === 'sale' ? product.description_sale : product.description_purchase;
       values.name = description ? `${product.name}\n${description}` : product.name;
-      const account = product[kind.productAccount] ?? journals.get(Number(move.journal_id))?.default_account_id ?? null;
+      const account =
+        product[kind.productAccount] ?? categoryAccount(product.category_id, kind.productAccount) ?? journals.get(Number(move.journal_id))?.default_account_id ?? null;
       const mapped = accountMaps.find((row) => row.fiscal_position_id === move.fiscal_position_id && Number(row.account_source_id) === Number(account));
       values.account_id = mapped?.account_destination_id ?? account;
     }
