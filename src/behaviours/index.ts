@@ -24,6 +24,7 @@ import { payMove } from './accounts/moves/pay.ts';
 import { computeMove, guardMoveDelete, prepareMove } from './accounts/moves/prepare-move.ts';
 import { prepareInvoiceLines } from './accounts/moves/prepare-invoice-lines.ts';
 import { reverseMove } from './accounts/moves/reverse.ts';
+import { createInvoice } from './sales/create-invoice.ts';
 
 export const behaviours: Behaviours = {
   hooks: {
@@ -81,6 +82,7 @@ export const behaviours: Behaviours = {
     'sales.cancel': cancelOrder,
     'sales.setAsQuotation': setOrderAsQuotation,
     'sales.toggleLock': toggleOrderLock,
+    'sales.createInvoice': createInvoice,
     'accounts.confirmMove': confirmMove,
     'accounts.cancelMove': cancelMove,
     'accounts.payMove': payMove,

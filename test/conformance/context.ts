@@ -1,7 +1,7 @@
 // What every capability check of one resource on one database needs, prepared in `before`.
 import type { Registry } from '../../engine/definition/registry.ts';
 import type { ScopeValue } from '../../engine/definition/format.ts';
-import { applyScope, scopeTest } from '../../engine/definition/scope.ts';
+import { applyScope, ownScope, scopeTest } from '../../engine/definition/scope.ts';
 import type { ResourceDef } from '../../engine/definition/types.ts';
 import { routeTable } from '../../engine/definition/route-table.ts';
 import { API, sharedApp, type TestApp } from '../helpers/app.ts';
@@ -87,18 +87,22 @@ export async function prepareContext(def: ResourceDef, registry: Registry, targe
   // Records that no route creates (what a worker writes: webhook deliveries and their attempts)
   // are written straight to their table from their definition, parents first, so that the list
   // and show checks have rows to read.
+  let directCount = 0;
   const insertDirect = async (name: string): Promise<number> => {
     const other = registry.get(name);
     const row: Record<string, unknown> = {};
+    // Each row its own values: unique columns (a number, a name) differ.
+    const n = directCount++;
     for (const field of other.fields.values()) {
       if (!field.stored || field.name === 'id') continue;
       // A foreign key points at a live record of its relation (a payment's journal).
       const relation = [...other.relations.values()].find((r) => r.kind === 'belongsTo' && r.foreignKey === field.name);
-      const value = relation ? await firstLiveId(relation.resource) : sampleValue(field, { referenceIds: new Map(), registry, tag: 'direct' }, 0);
+      const value = relation ? await firstLiveId(relation.resource) : sampleValue(field, { referenceIds: new Map(), registry, tag: 'direct' }, n);
       row[field.name] = field.type === 'strings' ? JSON.stringify(value) : value;
     }
     if (other.parent)
       row[other.parent.foreignKey] = (await firstLiveId(other.parent.resource)) ?? (await createOne(other.parent.resource)) ?? (await insertDirect(other.parent.resource));
+    Object.assign(row, ownScope(other));
     if (other.timestamps) Object.assign(row, { created_at: '2025-01-31 09:30:00.000000', updated_at: '2025-01-31 09:30:00.000000' });
     const [id] = await knex(other.table).insert(row);
     return Number(id);

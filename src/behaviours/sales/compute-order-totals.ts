@@ -5,6 +5,7 @@ import { ValidationError, type Hook } from '../../../engine/index.ts';
 import { computeLine, type TaxRule } from '../accounts/compute-taxes.ts';
 import { roundTo } from '../accounts/money.ts';
 import { updateRows } from '../support/update-rows.ts';
+import { recomputeInvoicedQuantities } from './invoiced-quantities.ts';
 
 /** The largest amount the order and line amount columns store (decimal(15,4)). */
 export const MAX_AMOUNT = 99999999999.9999;
@@ -64,4 +65,6 @@ export const computeOrderTotals: Hook = async ({ trx, record }) => {
       amount_tax: roundTo(tax, precision),
       amount_total: roundTo(untaxed + tax, precision),
     });
+  // A confirmed order changed (an up-sell): what is left to invoice follows.
+  if (order.state === 'sale') await recomputeInvoicedQuantities(trx, [Number(order.id)]);
 };

@@ -3,6 +3,7 @@
 // all the lines an operation touches.
 import type { Knex } from 'knex';
 import { changedRows } from '../support/changed-rows.ts';
+import { recomputeInvoicedQuantities } from './invoiced-quantities.ts';
 
 export async function recomputeDeliveredQuantities(trx: Knex.Transaction, operationId: number): Promise<void> {
   await trx.raw(
@@ -12,5 +13,13 @@ export async function recomputeDeliveredQuantities(trx: Knex.Transaction, operat
      WHERE \`id\` IN (SELECT \`sale_order_line_id\` FROM \`inventories_moves\` WHERE \`operation_id\` = ? AND \`sale_order_line_id\` IS NOT NULL)`,
     [operationId],
   );
-  await changedRows(trx, 'sales/order-lines', trx('sales_order_lines').whereIn('id', trx('inventories_moves').select('sale_order_line_id').where('operation_id', operationId)));
+  // What is left to invoice follows what was delivered.
+  const orders = await trx('sales_order_lines').whereIn('id', trx('inventories_moves').select('sale_order_line_id').where('operation_id', operationId)).distinct('order_id');
+  if (orders.length > 0)
+    await recomputeInvoicedQuantities(
+      trx,
+      orders.map((row) => Number(row.order_id)),
+    );
+  else
+    await changedRows(trx, 'sales/order-lines', trx('sales_order_lines').whereIn('id', trx('inventories_moves').select('sale_order_line_id').where('operation_id', operationId)));
 }

@@ -9,6 +9,7 @@ import { OPERATION_RESOURCES } from '../inventories/stock/operation-resources.ts
 import { changedIds, changedRows } from '../support/changed-rows.ts';
 import type { Trx } from '../inventories/stock/ledger.ts';
 import { convertWith, unitsById } from '../inventories/units.ts';
+import { recomputeInvoicedQuantities } from './invoiced-quantities.ts';
 
 /** Product types kept in stock: their lines are delivered. */
 const STOCKED = ['goods', 'consu'];
@@ -17,8 +18,8 @@ export const confirmOrder: Action = async ({ trx, record, user }) => {
   const now = nowTimestamp();
   await trx('sales_orders').where('id', record.id).update({ state: 'sale', invoice_status: 'to_invoice', updated_at: now });
   await trx('sales_order_lines').where('order_id', record.id).update({ state: 'sale', updated_at: now });
-  await changedRows(trx, 'sales/order-lines', trx('sales_order_lines').where('order_id', record.id));
   await createDelivery(trx, { ...record, state: 'sale' }, user.id);
+  await recomputeInvoicedQuantities(trx, [Number(record.id)]);
 };
 
 export const cancelOrder: Action = async ({ trx, record }) => {
@@ -29,14 +30,14 @@ export const cancelOrder: Action = async ({ trx, record }) => {
   const now = nowTimestamp();
   await trx('sales_orders').where('id', record.id).update({ state: 'cancel', invoice_status: 'no', updated_at: now });
   await trx('sales_order_lines').where('order_id', record.id).update({ state: 'cancel', updated_at: now });
-  await changedRows(trx, 'sales/order-lines', trx('sales_order_lines').where('order_id', record.id));
+  await recomputeInvoicedQuantities(trx, [Number(record.id)]);
 };
 
 export const setOrderAsQuotation: Action = async ({ trx, record }) => {
   const now = nowTimestamp();
   await trx('sales_orders').where('id', record.id).update({ state: 'draft', invoice_status: 'no', updated_at: now });
   await trx('sales_order_lines').where('order_id', record.id).update({ state: 'draft', updated_at: now });
-  await changedRows(trx, 'sales/order-lines', trx('sales_order_lines').where('order_id', record.id));
+  await recomputeInvoicedQuantities(trx, [Number(record.id)]);
 };
 
 export const toggleOrderLock: Action = async ({ trx, record }) => {
