@@ -24,9 +24,7 @@ const registry = loadResources();
 // then find the records the others wrote through their owners.
 // TEST_RESOURCES=<regex> runs only the resources whose names match (while working on a few).
 const only = process.env.TEST_RESOURCES ? new RegExp(process.env.TEST_RESOURCES) : undefined;
-const definitions = [...registry.all()]
-  .filter((def) => !only || only.test(def.name))
-  .sort((a, b) => Number(b.operations.has('create')) - Number(a.operations.has('create')));
+const definitions = [...registry.all()].filter((def) => !only || only.test(def.name)).sort((a, b) => Number(b.operations.has('create')) - Number(a.operations.has('create')));
 
 for (const target of databaseTargets()) {
   for (const def of definitions) {
