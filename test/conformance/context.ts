@@ -48,11 +48,26 @@ export async function prepareContext(def: ResourceDef, registry: Registry, targe
         .map(([[, column], value]) => [column, value]),
     );
 
-  // A referenced resource without rows yet gets one through its own API (e.g. a product tag).
-  const createOne = async (name: string): Promise<number | undefined> => {
+  // A referenced resource without rows yet gets one through its own API (e.g. a product tag),
+  // with rows of what it references in turn (a product's category), found or created the same
+  // way: a run of a few resources (TEST_RESOURCES) starts from the seeded data alone.
+  const createOne = async (name: string, depth = 0): Promise<number | undefined> => {
     const other = registry.get(name);
-    if (!other.operations.has('create') || other.parent) return undefined;
-    const payload = validPayload(other, { referenceIds: new Map(), registry, tag: 'ref' }, 0);
+    if (!other.operations.has('create') || other.parent || depth > 4) return undefined;
+    const referenceIds = new Map<string, number>();
+    const gather = async (owner: ResourceDef) => {
+      for (const field of owner.fields.values()) {
+        if (!field.writable) continue;
+        const relation = field.relation ? owner.relations.get(field.relation) : undefined;
+        if (field.type === 'records' && relation) await gather(registry.get(relation.resource));
+        const target = field.references ?? (field.type === 'ids' ? relation?.resource : undefined);
+        if (!target || referenceIds.has(target) || target === name) continue;
+        const id = (await firstLiveId(target, { ...scopeThrough(owner, field.name), ...field.referencesWhere })) ?? (await createOne(target, depth + 1));
+        if (id !== undefined) referenceIds.set(target, id);
+      }
+    };
+    await gather(other);
+    const payload = validPayload(other, { referenceIds, registry, tag: 'ref' }, 0);
     const response = await app.client.post(`${API}${other.path}`, { token: app.token, body: payload });
     return response.status === 201 ? response.body.data.id : undefined;
   };
