@@ -17,6 +17,7 @@ export function includeChecks(test: Test, context: () => ResourceContext) {
       assert.is(list.status, 200, `include=${include}: ${list.text}`);
       assert.ok(list.body.data.length > 0);
       for (const row of list.body.data) await checkIncluded(ctx, ctx.def, row, include.split('.'));
+      if (!ctx.def.operations.has('show')) continue; // a list of its own only (a purchase order's receipts)
       const first = list.body.data[0];
       const show = await ctx.client.get(`${recordPath(ctx, first.id)}?include=${include}`, { token: ctx.token });
       assert.is(show.status, 200);
