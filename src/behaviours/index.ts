@@ -17,6 +17,7 @@ import { cancelStockOperation, checkAvailability, returnOperation, todoOperation
 import { applyCount, clearCount, freeQuantity, guardQuantityDelete, onHandQuantity, prepareQuantity, reservedQuantity } from './inventories/quantities.ts';
 import { cancelOrder, confirmOrder, setOrderAsQuotation, toggleOrderLock } from './sales/order-actions.ts';
 import { inverseRate } from './support/inverse-rate.ts';
+import { prepareVendorPrice } from './purchases/prepare-vendor-price.ts';
 import { prepareSubscription, queuePing, rotateSecret } from './webhooks/subscriptions.ts';
 import { replayDelivery } from './webhooks/deliveries.ts';
 
@@ -45,6 +46,7 @@ export const behaviours: Behaviours = {
     'inventories.guardQuantityDelete': guardQuantityDelete,
     'webhooks.prepareSubscription': prepareSubscription,
     'webhooks.queuePing': queuePing,
+    'purchases.prepareVendorPrice': prepareVendorPrice,
   },
   computed: {
     'support.inverseRate': inverseRate,
