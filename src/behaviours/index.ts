@@ -17,6 +17,7 @@ import { cancelStockOperation, checkAvailability, returnOperation, todoOperation
 import { applyCount, clearCount, freeQuantity, guardQuantityDelete, onHandQuantity, prepareQuantity, reservedQuantity } from './inventories/quantities.ts';
 import { cancelOrder, confirmOrder, setOrderAsQuotation, toggleOrderLock } from './sales/order-actions.ts';
 import { inverseRate } from './support/inverse-rate.ts';
+import { cancelAgreement, closeAgreement, confirmAgreement, nameAgreement, prepareAgreement, prepareAgreementLines } from './purchases/agreements.ts';
 import { prepareVendorPrice } from './purchases/prepare-vendor-price.ts';
 import { prepareSubscription, queuePing, rotateSecret } from './webhooks/subscriptions.ts';
 import { replayDelivery } from './webhooks/deliveries.ts';
@@ -47,6 +48,8 @@ export const behaviours: Behaviours = {
     'webhooks.prepareSubscription': prepareSubscription,
     'webhooks.queuePing': queuePing,
     'purchases.prepareVendorPrice': prepareVendorPrice,
+    'purchases.prepareAgreement': prepareAgreement,
+    'purchases.nameAgreement': nameAgreement,
   },
   computed: {
     'support.inverseRate': inverseRate,
@@ -54,6 +57,7 @@ export const behaviours: Behaviours = {
   batches: {
     'inventories.prepareMoves': prepareMoves,
     'sales.prepareOrderLines': prepareOrderLines,
+    'purchases.prepareAgreementLines': prepareAgreementLines,
   },
   subqueries: {
     'inventories.onHandQuantity': onHandQuantity,
@@ -74,5 +78,8 @@ export const behaviours: Behaviours = {
     'sales.cancel': cancelOrder,
     'sales.setAsQuotation': setOrderAsQuotation,
     'sales.toggleLock': toggleOrderLock,
+    'purchases.confirmAgreement': confirmAgreement,
+    'purchases.closeAgreement': closeAgreement,
+    'purchases.cancelAgreement': cancelAgreement,
   },
 };
