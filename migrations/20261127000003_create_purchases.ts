@@ -11,7 +11,8 @@
 // - no bill links (purchases_order_account_moves): they come with the account moves; no
 //   procurement groups, order points or incoterms, which this installation does not have yet;
 // - references that must not disappear under a document refuse the delete (409) instead of
-//   cascading: a tax still on an order line, an agreement an order was made from.
+//   cascading: a tax still on an order line, an agreement an order was made from, an order that
+//   has receipts.
 import type { Knex } from 'knex';
 import { creator, foreignId, softDeletes, timestamps } from './helpers.ts';
 
@@ -159,12 +160,15 @@ export async function up(knex: Knex): Promise<void> {
     t.primary(['order_line_id', 'tax_id']);
   });
 
-  // What was received for an order: a done receipt keeps its order and lines (a 409 on deleting them).
+  // What was received for an order: an order with receipts (even canceled ones) is not deleted
+  // (409). Its lines are, when a canceled order set back to draft changes them: the moves of its
+  // canceled receipts then lose the link (lines of a confirmed order cannot change, and an order
+  // with a done receipt cannot be canceled, so no done move ever does).
   await knex.schema.alterTable('inventories_operations', (t) => {
     restrictedId(t, 'purchase_order_id', 'purchases_orders').nullable();
   });
   await knex.schema.alterTable('inventories_moves', (t) => {
-    restrictedId(t, 'purchase_order_line_id', 'purchases_order_lines').nullable();
+    foreignId(t, 'purchase_order_line_id', 'purchases_order_lines', 'SET NULL').nullable();
   });
 }
 

@@ -18,6 +18,16 @@ import { applyCount, clearCount, freeQuantity, guardQuantityDelete, onHandQuanti
 import { cancelOrder, confirmOrder, setOrderAsQuotation, toggleOrderLock } from './sales/order-actions.ts';
 import { inverseRate } from './support/inverse-rate.ts';
 import { cancelAgreement, closeAgreement, confirmAgreement, nameAgreement, prepareAgreement, prepareAgreementLines } from './purchases/agreements.ts';
+import { computeOrderTotals as computePurchaseOrderTotals } from './purchases/compute-order-totals.ts';
+import {
+  cancelOrder as cancelPurchaseOrder,
+  confirmOrder as confirmPurchaseOrder,
+  confirmReceiptDate,
+  setOrderToDraft,
+  toggleOrderLock as togglePurchaseOrderLock,
+} from './purchases/order-actions.ts';
+import { prepareOrderLines as preparePurchaseOrderLines } from './purchases/prepare-order-lines.ts';
+import { prepareOrder as preparePurchaseOrder } from './purchases/prepare-order.ts';
 import { prepareVendorPrice } from './purchases/prepare-vendor-price.ts';
 import { prepareSubscription, queuePing, rotateSecret } from './webhooks/subscriptions.ts';
 import { replayDelivery } from './webhooks/deliveries.ts';
@@ -48,6 +58,8 @@ export const behaviours: Behaviours = {
     'webhooks.prepareSubscription': prepareSubscription,
     'webhooks.queuePing': queuePing,
     'purchases.prepareVendorPrice': prepareVendorPrice,
+    'purchases.prepareOrder': preparePurchaseOrder,
+    'purchases.computeOrderTotals': computePurchaseOrderTotals,
     'purchases.prepareAgreement': prepareAgreement,
     'purchases.nameAgreement': nameAgreement,
   },
@@ -57,6 +69,7 @@ export const behaviours: Behaviours = {
   batches: {
     'inventories.prepareMoves': prepareMoves,
     'sales.prepareOrderLines': prepareOrderLines,
+    'purchases.prepareOrderLines': preparePurchaseOrderLines,
     'purchases.prepareAgreementLines': prepareAgreementLines,
   },
   subqueries: {
@@ -78,6 +91,11 @@ export const behaviours: Behaviours = {
     'sales.cancel': cancelOrder,
     'sales.setAsQuotation': setOrderAsQuotation,
     'sales.toggleLock': toggleOrderLock,
+    'purchases.confirm': confirmPurchaseOrder,
+    'purchases.cancel': cancelPurchaseOrder,
+    'purchases.setToDraft': setOrderToDraft,
+    'purchases.toggleLock': togglePurchaseOrderLock,
+    'purchases.confirmReceiptDate': confirmReceiptDate,
     'purchases.confirmAgreement': confirmAgreement,
     'purchases.closeAgreement': closeAgreement,
     'purchases.cancelAgreement': cancelAgreement,
