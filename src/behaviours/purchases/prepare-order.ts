@@ -13,6 +13,8 @@ export const prepareOrder: Hook = async ({ trx, values, record, user }) => {
   if (record && RECEIVING_STATES.includes(record.state)) refuseReceivingChanges(values, record);
   const current = (name: string) => (values[name] !== undefined ? values[name] : record?.[name]);
   if (values.ordered_at !== undefined) values.calendar_start_at = values.ordered_at;
+  // The caller's default company is filled in before (company scope); without one, the first company.
+  if (!record) values.company_id ??= (await trx('companies').orderBy('id').first('id'))?.id;
   if (!record || values.currency_id !== undefined || values.company_id !== undefined || values.ordered_at !== undefined) {
     const currencyId = Number(current('currency_id'));
     values.currency_rate = (await ratesOn(trx, Number(current('company_id')), [currencyId], String(current('ordered_at')))).get(currencyId);
