@@ -22,6 +22,10 @@ export interface Scenario {
   body?: (n: number) => unknown;
   /** Fewer connections for heavy requests (a 50-line order). */
   connections?: number;
+  /** The n-th request's path, when each goes to a record of its own (confirming the n-th prepared order). */
+  pathFor?: (n: number) => string;
+  /** Send this many requests (and a tenth of it to warm up) instead of running for the duration: records prepared for one request each. */
+  amount?: number;
 }
 
 /** A fresh database (MySQL: dropped and created again), migrated, seeded, with `uoms` UOMs in categories of 200. */
@@ -127,25 +131,41 @@ export interface Measured {
 export async function measure(scenario: Scenario, bases: string[], token: string, pids: number[], options: { duration: number; connections: number }): Promise<Measured> {
   let n = 0;
   const connections = scenario.connections ?? options.connections;
-  const load = (duration: number) =>
+  const perRequest = scenario.body || scenario.pathFor;
+  const load = (duration: number, amount?: number) =>
     Promise.all(
-      bases.map((base, i) =>
-        autocannon({
+      bases.map((base, i) => {
+        const baseConnections = Math.max(1, Math.floor(connections / bases.length) + (i < connections % bases.length ? 1 : 0));
+        return autocannon({
           url: `${base}${scenario.path}`,
           method: scenario.method ?? 'GET',
-          connections: Math.max(1, Math.floor(connections / bases.length) + (i < connections % bases.length ? 1 : 0)),
+          connections: baseConnections,
           duration,
+          ...(amount !== undefined && { amount: Math.max(baseConnections, Math.round(amount / bases.length)) }),
           headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-          requests: scenario.body ? [{ setupRequest: (request: any) => ({ ...request, body: JSON.stringify(scenario.body!(++n)) }) }] : undefined,
-        }),
-      ),
+          requests: perRequest
+            ? [
+                {
+                  setupRequest: (request: any) => {
+                    n++;
+                    return {
+                      ...request,
+                      ...(scenario.pathFor && { path: `${new URL(base).pathname}${scenario.pathFor(n)}` }),
+                      ...(scenario.body && { body: JSON.stringify(scenario.body(n)) }),
+                    };
+                  },
+                },
+              ]
+            : undefined,
+        });
+      }),
     );
   // Not counted: the first answers of a route compile its serializer and warm the JIT.
-  await load(2);
+  await load(2, scenario.amount && Math.ceil(scenario.amount / 10));
   const peakOf = () => Math.max(...pids.map(rssOf));
   let peak = peakOf();
   const sampler = setInterval(() => (peak = Math.max(peak, peakOf())), 200);
-  const results = await load(options.duration);
+  const results = await load(options.duration, scenario.amount);
   clearInterval(sampler);
   return {
     name: scenario.name,

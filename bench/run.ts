@@ -51,6 +51,9 @@ async function scenarios(token: string): Promise<Scenario[]> {
   const order = (count: number) => () => ({ partner_id: partner, payment_term_id: 1, date_order: '2026-11-23', lines: lines(count) });
   for (let i = 0; i < 30; i++) await call('POST', '/sales/orders', token, order(5)());
   bigOrder = order(1000);
+  // Prepared only when the scenario runs (a few seconds of order creates).
+  const confirmName = 'purchase order confirm (50 lines)';
+  const purchases = !options.only || confirmName.includes(options.only) ? await draftPurchaseOrders(token, product, partner, CONFIRMED_PURCHASES) : [];
   return [
     ...uoms,
     { name: 'order create (50 lines)', method: 'POST', path: '/sales/orders', body: order(50), connections: 10 },
@@ -62,7 +65,34 @@ async function scenarios(token: string): Promise<Scenario[]> {
       body: () => ({ moves: Array.from({ length: 50 }, () => ({ product_id: product, product_uom_qty: 2 })) }),
       connections: 10,
     },
+    {
+      // Each request confirms a draft order of its own (prepared above): the order, its receipt
+      // with 50 moves, their confirmation and the order's recompute.
+      name: confirmName,
+      method: 'POST',
+      path: `/purchases/purchase-orders/${purchases[0]}/confirm`,
+      pathFor: (n) => `/purchases/purchase-orders/${purchases[n - 1]}/confirm`,
+      amount: Math.floor(CONFIRMED_PURCHASES / 1.1),
+      connections: 10,
+    },
   ];
+}
+
+/** Draft purchase orders confirmed by the scenario: one per request, its warm-up's included. */
+const CONFIRMED_PURCHASES = 660;
+
+async function draftPurchaseOrders(token: string, product: number, vendor: number, count: number): Promise<number[]> {
+  const company = (await call('GET', '/support/companies?per_page=1', token)).data[0];
+  const body = {
+    partner_id: vendor,
+    currency_id: company.currency_id,
+    company_id: company.id,
+    ordered_at: '2026-11-23T09:00:00Z',
+    lines: Array.from({ length: 50 }, (_, i) => ({ product_id: product, product_qty: 1 + (i % 5), price_unit: 10 })),
+  };
+  const ids: number[] = [];
+  for (let i = 0; i < count; i++) ids.push((await call('POST', '/purchases/purchase-orders', token, body)).data.id);
+  return ids;
 }
 
 let bigOrder: () => unknown;

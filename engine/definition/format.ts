@@ -146,6 +146,13 @@ export const WalkthroughFormat = Type.Object(
         { description: 'the actions to call, in order, each list on a record of its own; actions left out are planned from `when` and `to`' },
       ),
     ),
+    under: Type.Optional(
+      Type.String({
+        pattern: '^walk[1-9][0-9]*$',
+        description:
+          "a nested resource: the parent's record its requests work under, `walkN` for the record of the parent's N-th walk (a purchase order's receipts, under the order the walk confirmed); default: the parent's first record",
+      }),
+    ),
     deleting: Type.Optional(
       Type.Object(
         {

@@ -186,6 +186,11 @@ export function link(
     for (const name of Object.keys(def.walkthrough.deleting.values)) {
       if (!def.fields.get(name)?.writable) walkProblem(`deleting.values.${name}`, `"${name}" is not a writable field of this resource`);
     }
+    if (def.walkthrough.under) {
+      const parent = def.parent && resources.get(def.parent.resource);
+      if (!parent) walkProblem('under', 'only a nested resource works under a record of its parent');
+      else if (!parent.operations.has('create')) walkProblem('under', `${parent.name} cannot create the walk's record`);
+    }
     for (const [index, record] of def.walkthrough.records.entries()) {
       const at = `records.${index}`;
       for (const action of record.actions) {

@@ -79,6 +79,7 @@ export function normalize(file: LoadedFile, walkthrough?: WalkthroughFormat): Re
       after: walkthrough?.after ?? [],
       records: (walkthrough?.records ?? []).map((record) => ({ actions: record.actions, with: record.with ?? {} })),
       deleting: { values: walkthrough?.deleting?.values ?? {}, actions: walkthrough?.deleting?.actions ?? [] },
+      ...(walkthrough?.under && { under: walkthrough.under }),
     },
     actions: new Map(Object.entries(raw.actions ?? {}).map(([name, action]) => [name, { ...action, name }])),
     // Filled by resolveAccess once every definition is linked (a nested one needs its parent's).

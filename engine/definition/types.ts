@@ -68,6 +68,8 @@ export interface Walkthrough {
   after: string[];
   records: Array<{ actions: string[]; with: Record<string, string> }>;
   deleting: { values: Record<string, string | number | boolean>; actions: string[] };
+  /** A nested resource: the parent's walk record (`walk1`) its requests work under. */
+  under?: string;
 }
 
 /** A workflow action: `POST {id}/<name>`. */

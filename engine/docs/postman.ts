@@ -116,7 +116,8 @@ export function buildPostmanCollection(document: OpenApiDocument, { registry, pr
 function resourceRequests(def: ResourceDef, registry: Registry, prefix: string): RequestSpec[] {
   const routes = new Map<string, RouteSpec>();
   for (const route of routeTable(def, prefix)) routes.set(route.action ?? `${route.operation} ${route.method}`, route);
-  const parentParam: Record<string, string> = def.parent ? { [def.parent.param]: `{{${idVariable(registry.get(def.parent.resource))}}}` } : {};
+  // Under the parent's record of the run, or the one a walk of the parent's took (`under`).
+  const parentParam: Record<string, string> = def.parent ? { [def.parent.param]: `{{${idVariable(registry.get(def.parent.resource), def.walkthrough.under)}}}` } : {};
   const on = (variable: string) => ({ ...parentParam, id: `{{${variable}}}` });
   const keys = keyColumns(def, registry).map((column) => ({ column, variable: keyVariable(def, column) }));
   const specs: RequestSpec[] = [];

@@ -17,6 +17,18 @@ import { cancelStockOperation, checkAvailability, returnOperation, todoOperation
 import { applyCount, clearCount, freeQuantity, guardQuantityDelete, onHandQuantity, prepareQuantity, reservedQuantity } from './inventories/quantities.ts';
 import { cancelOrder, confirmOrder, setOrderAsQuotation, toggleOrderLock } from './sales/order-actions.ts';
 import { inverseRate } from './support/inverse-rate.ts';
+import { cancelAgreement, closeAgreement, confirmAgreement, nameAgreement, prepareAgreement, prepareAgreementLines } from './purchases/agreements.ts';
+import { computeOrderTotals as computePurchaseOrderTotals } from './purchases/compute-order-totals.ts';
+import {
+  cancelOrder as cancelPurchaseOrder,
+  confirmOrder as confirmPurchaseOrder,
+  confirmReceiptDate,
+  setOrderToDraft,
+  toggleOrderLock as togglePurchaseOrderLock,
+} from './purchases/order-actions.ts';
+import { prepareOrderLines as preparePurchaseOrderLines } from './purchases/prepare-order-lines.ts';
+import { prepareOrder as preparePurchaseOrder } from './purchases/prepare-order.ts';
+import { prepareVendorPrice } from './purchases/prepare-vendor-price.ts';
 import { prepareSubscription, queuePing, rotateSecret } from './webhooks/subscriptions.ts';
 import { replayDelivery } from './webhooks/deliveries.ts';
 import { cancelMove, checkMove, confirmMove, resetMoveToDraft } from './accounts/moves/move-actions.ts';
@@ -54,6 +66,11 @@ export const behaviours: Behaviours = {
     'accounts.prepareMove': prepareMove,
     'accounts.computeMove': computeMove,
     'accounts.guardMoveDelete': guardMoveDelete,
+    'purchases.prepareVendorPrice': prepareVendorPrice,
+    'purchases.prepareOrder': preparePurchaseOrder,
+    'purchases.computeOrderTotals': computePurchaseOrderTotals,
+    'purchases.prepareAgreement': prepareAgreement,
+    'purchases.nameAgreement': nameAgreement,
   },
   computed: {
     'support.inverseRate': inverseRate,
@@ -62,6 +79,8 @@ export const behaviours: Behaviours = {
     'inventories.prepareMoves': prepareMoves,
     'sales.prepareOrderLines': prepareOrderLines,
     'accounts.prepareInvoiceLines': prepareInvoiceLines,
+    'purchases.prepareOrderLines': preparePurchaseOrderLines,
+    'purchases.prepareAgreementLines': prepareAgreementLines,
   },
   subqueries: {
     'inventories.onHandQuantity': onHandQuantity,
@@ -89,5 +108,13 @@ export const behaviours: Behaviours = {
     'accounts.reverseMove': reverseMove,
     'accounts.resetMoveToDraft': resetMoveToDraft,
     'accounts.checkMove': checkMove,
+    'purchases.confirm': confirmPurchaseOrder,
+    'purchases.cancel': cancelPurchaseOrder,
+    'purchases.setToDraft': setOrderToDraft,
+    'purchases.toggleLock': togglePurchaseOrderLock,
+    'purchases.confirmReceiptDate': confirmReceiptDate,
+    'purchases.confirmAgreement': confirmAgreement,
+    'purchases.closeAgreement': closeAgreement,
+    'purchases.cancelAgreement': cancelAgreement,
   },
 };

@@ -108,11 +108,25 @@ export async function prepareContext(def: ResourceDef, registry: Registry, targe
     return Number(id);
   };
   const creatable = (name: string) => registry.get(name).operations.has('create') && !registry.get(name).parent;
+  // A read-only nested resource is read under a parent that has some of its rows, when one has
+  // (the receipts a confirmed purchase order made), rather than written straight to its table.
+  const parentWithRows = async (): Promise<number | undefined> => {
+    if (!def.parent || def.operations.has('create')) return undefined;
+    const parent = registry.get(def.parent.resource);
+    const query = knex(def.table).join(parent.table, `${parent.table}.id`, `${def.table}.${def.parent.foreignKey}`).orderBy(`${parent.table}.id`).first(`${parent.table}.id as id`);
+    if (parent.softDelete) query.whereNull(`${parent.table}.deleted_at`);
+    if (def.softDelete) query.whereNull(`${def.table}.deleted_at`);
+    applyScope(query, def, registry, knex);
+    const row = await query;
+    return row ? Number(row.id) : undefined;
+  };
   const parentId = def.parent
-    ? ((await firstLiveId(def.parent.resource)) ?? (creatable(def.parent.resource) ? await createOne(def.parent.resource) : await insertDirect(def.parent.resource)))
+    ? ((await parentWithRows()) ??
+      (await firstLiveId(def.parent.resource)) ??
+      (creatable(def.parent.resource) ? await createOne(def.parent.resource) : await insertDirect(def.parent.resource)))
     : undefined;
   if (!def.operations.has('create') && (def.operations.has('list') || def.operations.has('show')) && def.parent && parentId !== undefined) {
-    const rows = await knex(def.table).where(def.parent.foreignKey, parentId).count({ n: '*' }).first();
+    const rows = await knex(def.table).where(def.parent.foreignKey, parentId).where(ownScope(def)).count({ n: '*' }).first();
     if (Number(rows!.n) === 0) for (let i = 0; i < 3; i++) await insertDirect(def.name);
   }
   // Likewise a top-level resource that only its behaviours write (payments, made by `pay`).

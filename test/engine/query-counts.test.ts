@@ -123,6 +123,42 @@ for (const target of databaseTargets()) {
     }, 'moves');
   });
 
+  test('creating and confirming a purchase order, then validating its receipt: 50 lines take as many statements as 5', async () => {
+    const company = await app.knex('companies').orderBy('id').first('id', 'currency_id');
+    const vendor = (await app.client.post(`${API}/partners/partners`, { token: app.token, body: { account_type: 'company', name: `Counted vendor ${target.name}` } })).body.data.id;
+    // One line in four priced from the vendor price lists.
+    for (const product of [ids.chair, ids.desk]) {
+      const price = await app.client.post(`${API}/purchases/vendor-price-lists`, {
+        token: app.token,
+        body: { partner_id: vendor, product_id: product, currency_id: company.currency_id, price: 7, min_qty: 2 },
+      });
+      assert.is(price.status, 201, price.text);
+    }
+    const purchase = (lines: number) => ({
+      partner_id: vendor,
+      currency_id: company.currency_id,
+      company_id: company.id,
+      ordered_at: '2026-11-23T09:00:00Z',
+      lines: Array.from({ length: lines }, (_, i) => ({
+        product_id: i % 2 ? ids.chair : ids.desk,
+        product_qty: 1 + i,
+        ...(i % 4 === 0 ? {} : { price_unit: 10 }),
+        discount: i % 3,
+        taxes: [ids.tax],
+      })),
+    });
+    await sameForFiveAndFifty(async (lines) => async () => {
+      const created = await app.client.post(`${API}/purchases/purchase-orders`, { token: app.token, body: purchase(lines) });
+      assert.is(created.status, 201, created.text);
+      const confirmed = await app.client.post(`${API}/purchases/purchase-orders/${created.body.data.id}/confirm`, { token: app.token });
+      assert.is(confirmed.status, 200, confirmed.text);
+      assert.is(confirmed.body.data.receipt_status, 'pending');
+      const [receipt] = (await app.client.get(`${API}/purchases/purchase-orders/${created.body.data.id}/receipts`, { token: app.token })).body.data;
+      const validated = await app.client.post(`${API}/inventories/receipts/${receipt.id}/validate`, { token: app.token });
+      assert.is(validated.status, 200, validated.text);
+    });
+  });
+
   test('creating a UOM under its category: the category the body names is the path’s, looked up once', async () => {
     const category = (await app.knex('unit_of_measure_categories').orderBy('id').first('id')).id;
     const sqls: string[] = [];

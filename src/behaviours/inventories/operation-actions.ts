@@ -3,6 +3,7 @@
 // declared with the action in the resource's definition (`when`); these do the rest.
 import { ActionRefusedError, ValidationError, nowTimestamp, type Action } from '../../../engine/index.ts';
 import { changedIds, changedRows } from '../support/changed-rows.ts';
+import { recomputeOrdersOfOperation } from '../purchases/recompute-orders.ts';
 import { recomputeDeliveredQuantities } from '../sales/delivered-quantities.ts';
 import { nextOperationName } from './operation-type-sequence.ts';
 import { confirmOperation } from './stock/confirm.ts';
@@ -26,10 +27,12 @@ export const checkAvailability: Action = async ({ trx, record }) => {
 export const validateStockOperation: Action = async ({ trx, record }) => {
   await validateOperation(trx, record.id);
   await recomputeDeliveredQuantities(trx, record.id);
+  await recomputeOrdersOfOperation(trx, record);
 };
 
 export const cancelStockOperation: Action = async ({ trx, record }) => {
   await cancelOperation(trx, record.id);
+  await recomputeOrdersOfOperation(trx, record);
 };
 
 /** Cancels what is not done of an operation: its reservations are released. */
@@ -77,6 +80,7 @@ export const returnOperation: Action = async ({ trx, record, user, body }) => {
     company_id: record.company_id,
     return_id: record.id,
     sale_order_id: record.sale_order_id,
+    purchase_order_id: record.purchase_order_id,
     creator_id: user.id,
     created_at: now,
     updated_at: now,
@@ -106,6 +110,7 @@ export const returnOperation: Action = async ({ trx, record, user, body }) => {
         company_id: move.company_id,
         origin_returned_move_id: move.id,
         sale_order_line_id: move.sale_order_line_id,
+        purchase_order_line_id: move.purchase_order_line_id,
         scheduled_at: now,
         creator_id: user.id,
         created_at: now,
@@ -115,6 +120,8 @@ export const returnOperation: Action = async ({ trx, record, user, body }) => {
   );
   await changedRows(trx, 'inventories/moves', trx('inventories_moves').where('operation_id', id), 'created');
   await confirmOperation(trx, Number(id));
+  // A return under way makes the order's receipts partial again.
+  await recomputeOrdersOfOperation(trx, record);
   return { id: Number(id), resource: OPERATION_RESOURCES[returnType.type] };
 };
 

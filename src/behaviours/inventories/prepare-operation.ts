@@ -46,8 +46,12 @@ async function resolveOperationType(trx: Parameters<Hook>[0]['trx'], type: strin
   return first;
 }
 
-/** beforeDelete: a done operation is history (its stock moved); an open one gives its reservations back. */
+/** beforeDelete: a done operation is history (its stock moved); an open one gives its reservations back; a purchase order's is canceled first. */
 export const guardOperationDelete: Hook = async ({ trx, record }) => {
   if (record!.state === 'done') throw new ActionRefusedError('A done operation cannot be deleted: return it instead.');
+  // What the order's receipt status is worked out from: canceled first, it no longer counts.
+  if (record!.purchase_order_id != null && record!.state !== 'cancel') {
+    throw new ActionRefusedError('An operation of a purchase order cannot be deleted: cancel it (or the order) first.');
+  }
   await releaseReservations(trx, await trx('inventories_moves').where('operation_id', record!.id));
 };

@@ -1,0 +1,101 @@
+// Before the lines of a purchase order are written (all of them at once): what each takes from
+// its order and product, and its unit price from the vendor price lists when none was sent. The
+// order, the products, the price lists and the rates are read once for all the lines.
+import { ValidationError, type BatchHook, type HookContext } from '../../../engine/index.ts';
+import { configurableProductMessage } from './configurable-products.ts';
+import { bestVendorPrice, loadVendorPrices, orderCurrencyConverter, type VendorPriceQuery, type VendorPrice } from './vendor-pricing.ts';
+
+export const prepareOrderLines: BatchHook = async (contexts) => {
+  if (contexts.length === 0) return;
+  const { trx } = contexts[0]!;
+  const orderIdOf = ({ values, record }: HookContext) => Number(values.order_id ?? record?.order_id);
+  const orders = new Map((await trx('purchases_orders').whereIn('id', [...new Set(contexts.map(orderIdOf))])).map((row) => [Number(row.id), row]));
+  const productIds = contexts.map(({ values, record }) => Number(values.product_id ?? record?.product_id));
+  const products = new Map(
+    (
+      await trx('products_products')
+        .whereIn('id', [...new Set(productIds)])
+        .select('id', 'name', 'uom_id', 'cost', 'is_configurable')
+    ).map((row) => [Number(row.id), row]),
+  );
+  for (const [position, { values, index }] of contexts.entries()) {
+    const product = products.get(productIds[position]!)!;
+    if (values.product_id !== undefined && Number(product.is_configurable)) {
+      throw new ValidationError({ product_id: [configurableProductMessage(product.name, 'in purchase orders')] }, index);
+    }
+  }
+
+  const toPrice = contexts.filter(needsPrice);
+  const pricing = toPrice.length > 0 ? await loadPricing(trx, [...orders.values()], productIds) : undefined;
+  const nextSort = contexts.some(({ record }) => !record) ? await nextSorts(trx, [...orders.keys()]) : new Map<number, number>();
+
+  for (const [position, context] of contexts.entries()) {
+    const { values, record } = context;
+    const order = orders.get(orderIdOf(context))!;
+    const product = products.get(productIds[position]!)!;
+    if (values.product_id !== undefined || !record) {
+      values.name = product.name;
+      values.uom_id ??= product.uom_id;
+    }
+    if (values.product_qty !== undefined) values.product_uom_qty = values.product_qty;
+    if (pricing && needsPrice(context)) {
+      const quantity = Number(values.product_qty ?? record?.product_qty ?? 0);
+      const offer = bestVendorPrice(pricing.prices, { ...pricing.queryOf(order), productId: product.id, quantity });
+      values.price_unit = offer?.price ?? Number(product.cost ?? 0);
+      if (values.discount === undefined || values.discount === null) values.discount = offer?.discount ?? 0;
+    }
+    if (!record) {
+      for (const name of ['discount', 'product_packaging_qty']) values[name] ??= 0;
+      values.planned_at ??= order.planned_at ?? order.ordered_at;
+      // New lines go last in their order, in the order they were sent.
+      const sort = nextSort.get(Number(order.id)) ?? 1;
+      values.sort = sort;
+      nextSort.set(Number(order.id), sort + 1);
+    }
+    Object.assign(values, {
+      state: order.state,
+      qty_received_method: 'stock_move',
+      partner_id: order.partner_id,
+      currency_id: order.currency_id,
+      company_id: order.company_id,
+    });
+  }
+};
+
+/** A new line without a price, or one whose product or quantity changes without a price sent. */
+function needsPrice({ values, record }: HookContext): boolean {
+  if (values.price_unit !== undefined && values.price_unit !== null) return false;
+  return !record || values.product_id !== undefined || values.product_qty !== undefined;
+}
+
+interface Pricing {
+  prices: VendorPrice[];
+  queryOf(order: Record<string, any>): Omit<VendorPriceQuery, 'productId' | 'quantity'>;
+}
+
+async function loadPricing(trx: HookContext['trx'], orders: Array<Record<string, any>>, productIds: number[]): Promise<Pricing> {
+  const partners = new Map(
+    (
+      await trx('partners_partners')
+        .whereIn('id', [...new Set(orders.map((order) => Number(order.partner_id)))])
+        .select('id', 'parent_id')
+    ).map((row) => [Number(row.id), row.parent_id === null ? null : Number(row.parent_id)]),
+  );
+  const partnerIdsOf = (order: Record<string, any>) => {
+    const parent = partners.get(Number(order.partner_id));
+    return parent ? [Number(order.partner_id), parent] : [Number(order.partner_id)];
+  };
+  const prices = await loadVendorPrices(trx, orders.flatMap(partnerIdsOf), productIds);
+  const converters = new Map<number, VendorPriceQuery['convert']>();
+  for (const order of orders) converters.set(Number(order.id), await orderCurrencyConverter(trx, order, prices));
+  return {
+    prices,
+    queryOf: (order) => ({ partnerIds: partnerIdsOf(order), companyId: Number(order.company_id), date: String(order.ordered_at), convert: converters.get(Number(order.id))! }),
+  };
+}
+
+/** Order id → the sort its next new line takes: after its highest. */
+async function nextSorts(trx: HookContext['trx'], orderIds: number[]): Promise<Map<number, number>> {
+  const rows = await trx('purchases_order_lines').whereIn('order_id', orderIds).groupBy('order_id').select('order_id').max({ highest: 'sort' });
+  return new Map(rows.map((row: any) => [Number(row.order_id), Number(row.highest ?? 0) + 1]));
+}
