@@ -7,8 +7,9 @@
 // Kept from the original's tables: names, columns and rules of what the API reads and writes.
 // Left out: the payment register wizard's tables (a payment is registered directly), the reversal
 // tables (a reversal points at its original with reversed_entry_id), full reconciliations, bank
-// statements. A document made from a sales order names it in sale_order_id (the original's pivot
-// sales_order_invoices allowed several orders per invoice, which nothing in the API creates).
+// statements. A document made from a sales or purchase order names it in sale_order_id or
+// purchase_order_id, and its lines their order lines (the original's pivots allowed several
+// orders per document, which nothing in the API creates).
 import type { Knex } from 'knex';
 import { creator, foreignId, timestamps } from './helpers.ts';
 
@@ -80,6 +81,7 @@ export async function up(knex: Knex): Promise<void> {
     foreignId(t, 'invoice_cash_rounding_id', 'accounts_cash_roundings', 'SET NULL').nullable();
     foreignId(t, 'reversed_entry_id', 'accounts_account_moves', 'SET NULL').nullable();
     foreignId(t, 'sale_order_id', 'sales_orders', 'SET NULL').nullable();
+    foreignId(t, 'purchase_order_id', 'purchases_orders', 'SET NULL').nullable();
     foreignId(t, 'campaign_id', 'utm_campaigns', 'SET NULL').nullable();
     foreignId(t, 'source_id', 'utm_sources', 'SET NULL').nullable();
     foreignId(t, 'medium_id', 'utm_mediums', 'SET NULL').nullable();
@@ -113,6 +115,7 @@ export async function up(knex: Knex): Promise<void> {
     restrictedId(t, 'tax_line_id', 'accounts_taxes').nullable();
     foreignId(t, 'tax_group_id', 'accounts_tax_groups', 'SET NULL').nullable();
     foreignId(t, 'sale_order_line_id', 'sales_order_lines', 'SET NULL').nullable();
+    foreignId(t, 'purchase_order_line_id', 'purchases_order_lines', 'SET NULL').nullable();
     t.date('date').nullable();
     t.date('invoice_date').nullable();
     t.date('date_maturity').nullable();

@@ -37,6 +37,7 @@ import { computeMove, guardMoveDelete, prepareMove } from './accounts/moves/prep
 import { prepareInvoiceLines } from './accounts/moves/prepare-invoice-lines.ts';
 import { reverseMove } from './accounts/moves/reverse.ts';
 import { createInvoice } from './sales/create-invoice.ts';
+import { createBill } from './purchases/create-bill.ts';
 
 export const behaviours: Behaviours = {
   hooks: {
@@ -102,6 +103,7 @@ export const behaviours: Behaviours = {
     'sales.setAsQuotation': setOrderAsQuotation,
     'sales.toggleLock': toggleOrderLock,
     'sales.createInvoice': createInvoice,
+    'purchases.createBill': createBill,
     'accounts.confirmMove': confirmMove,
     'accounts.cancelMove': cancelMove,
     'accounts.payMove': payMove,

@@ -159,6 +159,69 @@ for (const target of databaseTargets()) {
     });
   });
 
+  test('creating, confirming and paying an invoice in two payments, and reversing it: 50 lines take as many statements as 5', async () => {
+    const uom = (await app.knex('products_products').where('id', ids.chair).first('uom_id')).uom_id;
+    const currency = (await app.knex('companies').orderBy('id').first('currency_id')).currency_id;
+    const term = (await app.knex('accounts_payment_terms').where('name', '30% Now, Balance 60 Days').first('id')).id;
+    await sameForFiveAndFifty(async (lines) => async () => {
+      const created = await app.client.post(`${API}/accounts/invoices`, {
+        token: app.token,
+        body: {
+          partner_id: ids.partner,
+          currency_id: currency,
+          invoice_date: '2026-11-20',
+          invoice_payment_term_id: term,
+          invoice_lines: Array.from({ length: lines }, (_, i) => ({
+            product_id: i % 2 ? ids.chair : ids.desk,
+            uom_id: uom,
+            quantity: 1 + i,
+            price_unit: 10,
+            discount: i % 3,
+            taxes: [ids.tax],
+          })),
+        },
+      });
+      assert.is(created.status, 201, created.text);
+      const path = `${API}/accounts/invoices/${created.body.data.id}`;
+      for (const [action, body, status] of [
+        ['confirm', {}, 200],
+        ['pay', { amount: 10 }, 200],
+        ['pay', {}, 200],
+        ['reverse', {}, 201],
+      ] as const) {
+        const response = await app.client.post(`${path}/${action}`, { token: app.token, body });
+        assert.is(response.status, status, `${action}: ${response.text}`);
+      }
+    });
+  });
+
+  test('billing a purchase order and confirming the bill: 50 lines take as many statements as 5', async () => {
+    const company = await app.knex('companies').orderBy('id').first('currency_id');
+    const vendor = (await app.client.post(`${API}/partners/partners`, { token: app.token, body: { account_type: 'company', name: `Billing vendor ${target.name}` } })).body.data.id;
+    await sameForFiveAndFifty(async (lines) => {
+      const created = await app.client.post(`${API}/purchases/purchase-orders`, {
+        token: app.token,
+        body: {
+          partner_id: vendor,
+          currency_id: company.currency_id,
+          ordered_at: '2026-11-23T09:00:00Z',
+          lines: Array.from({ length: lines }, (_, i) => ({ product_id: i % 2 ? ids.chair : ids.desk, product_qty: 1 + i, price_unit: 10, taxes: [ids.tax] })),
+        },
+      });
+      assert.is(created.status, 201, created.text);
+      const order = `${API}/purchases/purchase-orders/${created.body.data.id}`;
+      assert.is((await app.client.post(`${order}/confirm`, { token: app.token })).status, 200);
+      const [receipt] = (await app.client.get(`${order}/receipts`, { token: app.token })).body.data;
+      assert.is((await app.client.post(`${API}/inventories/receipts/${receipt.id}/validate`, { token: app.token })).status, 200);
+      return async () => {
+        const bill = await app.client.post(`${order}/create-bill`, { token: app.token });
+        assert.is(bill.status, 201, bill.text);
+        const confirmed = await app.client.post(`${API}/accounts/bills/${bill.body.data.id}/confirm`, { token: app.token });
+        assert.is(confirmed.status, 200, confirmed.text);
+      };
+    });
+  });
+
   test('creating a UOM under its category: the category the body names is the path’s, looked up once', async () => {
     const category = (await app.knex('unit_of_measure_categories').orderBy('id').first('id')).id;
     const sqls: string[] = [];

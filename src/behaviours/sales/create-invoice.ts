@@ -2,10 +2,9 @@
 // a draft customer invoice of what the order has left to invoice — each line's ordered or
 // delivered quantity by its product's policy, less what earlier invoices took — at the order's
 // prices, discounts and taxes, its lines linked to the order lines. Answers 201 with the invoice.
-import { ActionRefusedError, nowTimestamp, type Action, type HookContext } from '../../../engine/index.ts';
-import { recomputeMove } from '../accounts/moves/compute-move.ts';
+import { ActionRefusedError, type Action } from '../../../engine/index.ts';
+import { draftFromOrder } from '../accounts/moves/from-order.ts';
 import { fittingJournal, KINDS } from '../accounts/moves/kinds.ts';
-import { prepareInvoiceLines } from '../accounts/moves/prepare-invoice-lines.ts';
 import { actionBody } from '../support/action-body.ts';
 import { changedIds } from '../support/changed-rows.ts';
 import { recomputeInvoicedQuantities } from './invoiced-quantities.ts';
@@ -26,59 +25,44 @@ export const createInvoice: Action = async (context) => {
     .where('id', order.partner_invoice_id ?? order.partner_id)
     .first('id', 'name');
   const date = input.invoice_date ?? new Date().toISOString().slice(0, 10);
-  const now = nowTimestamp();
-  const sort = Number((await trx('accounts_account_moves').max({ highest: 'sort' }).first())?.highest ?? 0) + 1;
-  const [id] = await trx('accounts_account_moves').insert({
-    sort,
-    journal_id: journal.id,
-    company_id: order.company_id,
-    move_type: 'out_invoice',
-    state: 'draft',
-    payment_state: 'not_paid',
-    invoice_origin: order.name,
-    reference: order.client_order_ref,
-    invoice_partner_display_name: partner?.name ?? null,
-    date,
-    invoice_date: date,
-    partner_id: partner?.id ?? order.partner_id,
-    commercial_partner_id: partner?.id ?? order.partner_id,
-    partner_shipping_id: order.partner_shipping_id ?? order.partner_id,
-    currency_id: order.currency_id,
-    invoice_payment_term_id: order.payment_term_id,
-    fiscal_position_id: order.fiscal_position_id,
-    invoice_user_id: order.user_id,
-    sale_order_id: order.id,
-    campaign_id: order.campaign_id,
-    source_id: order.utm_source_id,
-    medium_id: order.medium_id,
-    creator_id: user.id,
-    created_at: now,
-    updated_at: now,
-  });
-  // The lines take their label and account as lines sent to /accounts/invoices do.
-  const entries = lines.map((line, index) => ({
+  const taxes = await trx('sales_order_line_taxes').whereIn(
+    'order_line_id',
+    lines.map((line) => line.id),
+  );
+  const id = await draftFromOrder(
     trx,
-    index,
-    values: {
-      move_id: id,
+    user.id,
+    {
+      journal_id: journal.id,
+      company_id: order.company_id,
+      move_type: 'out_invoice',
+      invoice_origin: order.name,
+      reference: order.client_order_ref,
+      invoice_partner_display_name: partner?.name ?? null,
+      date,
+      invoice_date: date,
+      partner_id: partner?.id ?? order.partner_id,
+      commercial_partner_id: partner?.id ?? order.partner_id,
+      partner_shipping_id: order.partner_shipping_id ?? order.partner_id,
+      currency_id: order.currency_id,
+      invoice_payment_term_id: order.payment_term_id,
+      fiscal_position_id: order.fiscal_position_id,
+      invoice_user_id: order.user_id,
+      sale_order_id: order.id,
+      campaign_id: order.campaign_id,
+      source_id: order.utm_source_id,
+      medium_id: order.medium_id,
+    },
+    lines.map((line) => ({
       product_id: line.product_id,
       uom_id: line.product_uom_id,
       quantity: Number(line.qty_to_invoice),
       price_unit: Number(line.price_unit),
       discount: Number(line.discount),
-      sale_order_line_id: line.id,
-    } as Record<string, any>,
-  }));
-  await prepareInvoiceLines(entries as unknown as HookContext[]);
-  await trx('accounts_account_move_lines').insert(entries.map(({ values }) => ({ ...values, display_type: 'product', creator_id: user.id, created_at: now, updated_at: now })));
-  const created = await trx('accounts_account_move_lines').where({ move_id: id, display_type: 'product' }).orderBy('id').select('id', 'sale_order_line_id');
-  const taxes = await trx('sales_order_line_taxes').whereIn(
-    'order_line_id',
-    lines.map((line) => line.id),
+      taxIds: taxes.filter((row) => Number(row.order_line_id) === Number(line.id)).map((row) => row.tax_id),
+      link: { sale_order_line_id: line.id },
+    })),
   );
-  const lineOf = new Map(created.map((row) => [Number(row.sale_order_line_id), Number(row.id)]));
-  if (taxes.length > 0) await trx('accounts_accounts_move_line_taxes').insert(taxes.map((row) => ({ move_line_id: lineOf.get(Number(row.order_line_id)), tax_id: row.tax_id })));
-  await recomputeMove(trx, Number(id));
   await recomputeInvoicedQuantities(trx, [Number(order.id)]);
   changedIds(trx, 'accounts/invoices', [id], 'created');
   return { id: Number(id), resource: 'accounts/invoices' };

@@ -1,6 +1,7 @@
-// What follows a document's state: the invoiced quantities of the sales order lines its lines came
-// from (reference-o2c-p2p §4.3, §5.4).
+// What follows a document's state: the invoiced (billed) quantities of the sales (purchase) order
+// lines its lines came from (reference-o2c-p2p §4.3, §5.2).
 import type { Knex } from 'knex';
+import { recomputePurchaseOrders } from '../../purchases/recompute-orders.ts';
 import { recomputeInvoicedQuantities } from '../../sales/invoiced-quantities.ts';
 
 export async function afterMoveStateChange(trx: Knex.Transaction, moveIds: number[]): Promise<void> {
@@ -9,5 +10,11 @@ export async function afterMoveStateChange(trx: Knex.Transaction, moveIds: numbe
     await recomputeInvoicedQuantities(
       trx,
       orders.map((row) => Number(row.sale_order_id)),
+    );
+  const purchases = await trx('accounts_account_moves').whereIn('id', moveIds).whereNotNull('purchase_order_id').distinct('purchase_order_id');
+  if (purchases.length > 0)
+    await recomputePurchaseOrders(
+      trx,
+      purchases.map((row) => Number(row.purchase_order_id)),
     );
 }

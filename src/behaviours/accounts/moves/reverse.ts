@@ -8,7 +8,7 @@ import { actionBody } from '../../support/action-body.ts';
 import { recomputeMove } from './compute-move.ts';
 import { fittingJournal, KINDS, kindOf } from './kinds.ts';
 
-const COPIED_LINE_COLUMNS = ['product_id', 'uom_id', 'name', 'quantity', 'price_unit', 'discount', 'account_id', 'sale_order_line_id'];
+const COPIED_LINE_COLUMNS = ['product_id', 'uom_id', 'name', 'quantity', 'price_unit', 'discount', 'account_id', 'sale_order_line_id', 'purchase_order_line_id'];
 
 export const reverseMove: Action = async ({ trx, record, body, user }) => {
   // All three may be left out, as in Odoo's reversal (the original requires them): no reason, the
@@ -52,6 +52,7 @@ export const reverseMove: Action = async ({ trx, record, body, user }) => {
     incoterm_location: record.incoterm_location,
     reversed_entry_id: record.id,
     sale_order_id: record.sale_order_id,
+    purchase_order_id: record.purchase_order_id,
     creator_id: user.id,
     created_at: now,
     updated_at: now,
