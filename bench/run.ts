@@ -53,7 +53,9 @@ async function scenarios(token: string): Promise<Scenario[]> {
   bigOrder = order(1000);
   // Prepared only when the scenario runs (a few seconds of order creates).
   const confirmName = 'purchase order confirm (50 lines)';
-  const purchases = !options.only || confirmName.includes(options.only) ? await draftPurchaseOrders(token, product, partner, CONFIRMED_PURCHASES) : [];
+  const purchases = wanted(confirmName) ? await drafts(token, '/purchases/purchase-orders', await purchaseOrderBody(token, product, partner)) : [];
+  const invoiceName = 'invoice confirm (50 lines)';
+  const invoices = wanted(invoiceName) ? await drafts(token, '/accounts/invoices', await invoiceBody(token, product, partner)) : [];
   return [
     ...uoms,
     { name: 'order create (50 lines)', method: 'POST', path: '/sales/orders', body: order(50), connections: 10 },
@@ -72,27 +74,55 @@ async function scenarios(token: string): Promise<Scenario[]> {
       method: 'POST',
       path: `/purchases/purchase-orders/${purchases[0]}/confirm`,
       pathFor: (n) => `/purchases/purchase-orders/${purchases[n - 1]}/confirm`,
-      amount: Math.floor(CONFIRMED_PURCHASES / 1.1),
+      amount: Math.floor(CONFIRMED_DRAFTS / 1.1),
+      connections: 10,
+    },
+    {
+      // Each request confirms a draft invoice of its own: its number from the journal's
+      // sequence, and its journal items computed again.
+      name: invoiceName,
+      method: 'POST',
+      path: `/accounts/invoices/${invoices[0]}/confirm`,
+      pathFor: (n) => `/accounts/invoices/${invoices[n - 1]}/confirm`,
+      amount: Math.floor(CONFIRMED_DRAFTS / 1.1),
       connections: 10,
     },
   ];
 }
 
-/** Draft purchase orders confirmed by the scenario: one per request, its warm-up's included. */
-const CONFIRMED_PURCHASES = 660;
+const wanted = (name: string) => !options.only || name.includes(options.only);
 
-async function draftPurchaseOrders(token: string, product: number, vendor: number, count: number): Promise<number[]> {
+/** Drafts confirmed by a scenario: one per request, its warm-up's included. */
+const CONFIRMED_DRAFTS = 660;
+
+async function drafts(token: string, path: string, body: unknown): Promise<number[]> {
+  const ids: number[] = [];
+  for (let i = 0; i < CONFIRMED_DRAFTS; i++) ids.push((await call('POST', path, token, body)).data.id);
+  return ids;
+}
+
+async function purchaseOrderBody(token: string, product: number, vendor: number) {
   const company = (await call('GET', '/support/companies?per_page=1', token)).data[0];
-  const body = {
+  return {
     partner_id: vendor,
     currency_id: company.currency_id,
     company_id: company.id,
     ordered_at: '2026-11-23T09:00:00Z',
     lines: Array.from({ length: 50 }, (_, i) => ({ product_id: product, product_qty: 1 + (i % 5), price_unit: 10 })),
   };
-  const ids: number[] = [];
-  for (let i = 0; i < count; i++) ids.push((await call('POST', '/purchases/purchase-orders', token, body)).data.id);
-  return ids;
+}
+
+async function invoiceBody(token: string, product: number, customer: number) {
+  const company = (await call('GET', '/support/companies?per_page=1', token)).data[0];
+  const uom = (await call('GET', `/inventories/products/${product}`, token)).data.uom_id;
+  const tax = (await call('GET', '/accounts/taxes?filter[type_tax_use]=sale&per_page=1', token)).data[0]?.id;
+  return {
+    partner_id: customer,
+    currency_id: company.currency_id,
+    invoice_date: '2026-11-23',
+    invoice_payment_term_id: 1,
+    invoice_lines: Array.from({ length: 50 }, (_, i) => ({ product_id: product, uom_id: uom, quantity: 1 + (i % 5), price_unit: 10, taxes: tax ? [tax] : [] })),
+  };
 }
 
 let bigOrder: () => unknown;

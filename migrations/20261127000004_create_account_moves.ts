@@ -34,6 +34,11 @@ const AMOUNTS = [
 const LINE_AMOUNTS = ['debit', 'credit', 'balance', 'amount_currency', 'tax_base_amount', 'amount_residual', 'amount_residual_currency', 'price_subtotal', 'price_total'];
 
 export async function up(knex: Knex): Promise<void> {
+  // Whether a product is billed on the quantity ordered or received (Odoo's purchase_method);
+  // null: services and consumables on order, goods on receipt.
+  await knex.schema.alterTable('products_products', (t) => {
+    t.string('purchase_method', 20).nullable();
+  });
   // Where a tax's amount is booked; without one, on the account of the line it taxes.
   await knex.schema.alterTable('accounts_taxes', (t) => {
     restrictedId(t, 'account_id', 'accounts_accounts').nullable();
@@ -195,5 +200,8 @@ export async function down(knex: Knex): Promise<void> {
   await knex.schema.alterTable('accounts_taxes', (t) => {
     t.dropForeign(['account_id']);
     t.dropColumn('account_id');
+  });
+  await knex.schema.alterTable('products_products', (t) => {
+    t.dropColumn('purchase_method');
   });
 }

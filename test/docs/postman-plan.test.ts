@@ -24,7 +24,7 @@ test('a resource comes after its parent, what its create body points at, and its
 });
 
 test('sales orders: one walk, each action allowed by the state the previous ones leave', () => {
-  assert.equal(planWalks(registry.get('sales/orders')), [{ actions: ['confirm', 'cancel', 'set-as-quotation', 'confirm', 'toggle-lock'], with: {} }]);
+  assert.equal(planWalks(registry.get('sales/orders')), [{ actions: ['confirm', 'cancel', 'set-as-quotation', 'confirm', 'toggle-lock', 'create-invoice'], with: {} }]);
 });
 
 test('every action of every resource is on a walk', () => {

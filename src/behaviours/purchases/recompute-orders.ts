@@ -21,7 +21,20 @@ export async function recomputePurchaseOrders(trx: Knex.Transaction, orderIds: r
   const ids = [...new Set(orderIds.map(Number))];
   if (ids.length === 0) return;
   const orders = await trx('purchases_orders').whereIn('id', ids).select('id', 'state', 'invoice_status', 'receipt_status', 'effective_date');
-  const lines = await trx('purchases_order_lines').whereIn('order_id', ids).select('id', 'order_id', 'state', 'qty_received', 'qty_invoiced', 'qty_to_invoice');
+  const lines = await trx('purchases_order_lines')
+    .leftJoin('products_products', 'products_products.id', 'purchases_order_lines.product_id')
+    .whereIn('purchases_order_lines.order_id', ids)
+    .select(
+      'purchases_order_lines.id',
+      'purchases_order_lines.order_id',
+      'purchases_order_lines.state',
+      'purchases_order_lines.product_qty',
+      'purchases_order_lines.qty_received',
+      'purchases_order_lines.qty_invoiced',
+      'purchases_order_lines.qty_to_invoice',
+      'products_products.purchase_method',
+      'products_products.type as product_type',
+    );
   const lineIds = lines.map((line) => Number(line.id));
   const received = await receivedQuantities(trx, lineIds);
   const billed = await billedQuantities(trx, lineIds);
@@ -33,11 +46,15 @@ export async function recomputePurchaseOrders(trx: Knex.Transaction, orderIds: r
   const toBill = new Set<number>();
   const lineUpdates: Array<{ id: number; values: Record<string, unknown> }> = [];
   for (const line of lines) {
+    const state = stateOf.get(Number(line.order_id))!;
+    // Billed on what was ordered or what was received, by the product's control policy; only a
+    // confirmed order has anything to bill.
+    const billable = purchaseMethod(line) === 'purchase' ? Number(line.product_qty) : (received.get(Number(line.id)) ?? 0);
     const values = {
-      state: stateOf.get(Number(line.order_id))!,
+      state,
       qty_received: received.get(Number(line.id)) ?? 0,
       qty_invoiced: billed.get(Number(line.id)) ?? 0,
-      qty_to_invoice: qty((received.get(Number(line.id)) ?? 0) - (billed.get(Number(line.id)) ?? 0)),
+      qty_to_invoice: PURCHASED.includes(state) ? qty(billable - (billed.get(Number(line.id)) ?? 0)) : 0,
     };
     if (Math.abs(values.qty_to_invoice) >= 0.0001) toBill.add(Number(line.order_id));
     if (values.state !== line.state || (['qty_received', 'qty_invoiced', 'qty_to_invoice'] as const).some((column) => qty(line[column]) !== values[column])) {
@@ -87,6 +104,12 @@ export function receiptStatus(operationStates: readonly string[]): string {
   if (live.every((state) => state === 'done')) return 'full';
   if (live.some((state) => state === 'done')) return 'partial';
   return 'pending';
+}
+
+/** The product's control policy, or what its kind usually has: goods billed on receipt, the rest on order. */
+export function purchaseMethod(product: { purchase_method?: string | null; product_type?: string | null }): 'purchase' | 'receive' {
+  if (product.purchase_method === 'purchase' || product.purchase_method === 'receive') return product.purchase_method;
+  return product.product_type === 'goods' ? 'receive' : 'purchase';
 }
 
 export function invoiceStatus(orderState: string, somethingToBill: boolean, hasBills: boolean): string {
