@@ -176,6 +176,42 @@ if (mysqlUrl) {
     }
   });
 
+  test('invoices confirmed through three processes at once take consecutive numbers: none twice, no gap', async () => {
+    const db = knexFactory({ client: 'mysql2', connection: { ...server, database: name } });
+    const category = await db('products_categories').orderBy('id').first('id');
+    const partner = await db('partners_partners').orderBy('id').first('id');
+    const company = await db('companies').orderBy('id').first('currency_id');
+    await db.destroy();
+    const made = await call(processes[0]!.baseUrl, 'POST', `${API}/products/products`, {
+      token: tokens[0],
+      body: { type: 'service', name: 'Numbered service', price: 10, category_id: category.id },
+    });
+    assert.is(made.status, 201, JSON.stringify(made.body));
+    const product = made.body.data;
+    const drafts: number[] = [];
+    for (let i = 0; i < 24; i++) {
+      const created = await call(processes[0]!.baseUrl, 'POST', `${API}/accounts/invoices`, {
+        token: tokens[0],
+        body: {
+          partner_id: partner.id,
+          currency_id: company.currency_id,
+          invoice_date: '2026-11-26',
+          invoice_date_due: '2026-12-26',
+          invoice_lines: [{ product_id: product.id, uom_id: product.uom_id, quantity: 1, price_unit: 10 + i }],
+        },
+      });
+      assert.is(created.status, 201, JSON.stringify(created.body));
+      drafts.push(created.body.data.id);
+    }
+    const answers = await Promise.all(drafts.map((id, i) => call(processes[i % 3]!.baseUrl, 'POST', `${API}/accounts/invoices/${id}/confirm`, { token: tokens[i % 3] })));
+    assert.equal(statusCounts(answers), { 200: 24 }, answers.map((a) => JSON.stringify(a.body)).join(' | '));
+    const numbers = answers.map((answer) => Number(answer.body.data.name.split('/')[2])).sort((a, b) => a - b);
+    assert.equal(
+      numbers,
+      Array.from({ length: 24 }, (_, i) => i + 1),
+    );
+  });
+
   test('the MySQL processes stop cleanly', async () => {
     for (const running of processes) assert.is(await running.stop(), 0);
     await admin.raw(`DROP DATABASE IF EXISTS \`${name}\``);

@@ -166,6 +166,27 @@ for (const target of databaseTargets()) {
     assert.equal([customer.status, customer.body.data.customer_rank], [200, 1]);
   });
 
+  test('concurrent confirmations take consecutive numbers: none twice, no gap', async () => {
+    const drafts = [];
+    for (let i = 0; i < 12; i++) drafts.push(await invoice([{ quantity: 1, price_unit: 10 + i }]));
+    const confirmed = await Promise.all(drafts.map((draft) => post(`/accounts/invoices/${draft.id}/confirm`)));
+    for (const response of confirmed) assert.is(response.status, 200, response.text);
+    const numbers = confirmed.map((response) => Number(response.body.data.name.split('/')[2])).sort((a, b) => a - b);
+    assert.equal(
+      numbers,
+      numbers.map((_, i) => numbers[0]! + i),
+      'consecutive and distinct',
+    );
+    // Every number the journal gave this year, from the first: no gap anywhere.
+    const all = (await app.knex('accounts_account_moves').where('journal_id', ids.saleJournal).where('name', 'like', 'INV/2026/%').pluck('name'))
+      .map((name: string) => Number(name.split('/')[2]))
+      .sort((a: number, b: number) => a - b);
+    assert.equal(
+      all,
+      all.map((_: number, i: number) => i + 1),
+    );
+  });
+
   test('bills: purchase journal, BILL numbers, outbound payments', async () => {
     const bill = await invoice([{ quantity: 2, price_unit: 60 }], {}, '/accounts/bills');
     assert.is(bill.move_type, 'in_invoice');
