@@ -21,13 +21,16 @@ export interface Instalment {
 export function instalments(total: number, precision: number, start: string, dueTerms: DueTerm[], dueDate?: string | null): Instalment[] {
   if (dueTerms.length === 0) return [{ maturity: dueDate ?? start, amount: roundTo(total, precision) }];
   const result: Instalment[] = [];
+  const sign = Math.sign(total) || 1;
   let left = roundTo(total, precision);
   for (const [index, term] of dueTerms.entries()) {
     const last = index === dueTerms.length - 1;
-    const share = term.value === 'fixed' ? Math.sign(total) * Number(term.value_amount) : (total * Number(term.value_amount)) / 100;
-    const amount = last ? left : roundTo(share, precision);
+    const share = term.value === 'fixed' ? sign * Number(term.value_amount) : (total * Number(term.value_amount)) / 100;
+    // Never more than what is left, never the other way: terms that add up to more than the total
+    // leave the last ones empty rather than owing back.
+    const amount = last ? left : sign * Math.min(Math.max(sign * roundTo(share, precision), 0), sign * left);
     left = roundTo(left - amount, precision);
-    result.push({ maturity: dueDateOf(start, term), amount });
+    if (amount !== 0 || (last && result.length === 0)) result.push({ maturity: dueDateOf(start, term), amount });
   }
   return result;
 }
