@@ -87,6 +87,8 @@ export async function prepareContext(def: ResourceDef, registry: Registry, targe
   // Records that no route creates (what a worker writes: webhook deliveries and their attempts)
   // are written straight to their table from their definition, parents first, so that the list
   // and show checks have rows to read.
+  // Unique to this resource's run: rows written straight by other resources' runs share tables (documents).
+  const directTag = `direct-${Math.random().toString(36).slice(2, 8)}`;
   let directCount = 0;
   const insertDirect = async (name: string): Promise<number> => {
     const other = registry.get(name);
@@ -97,7 +99,7 @@ export async function prepareContext(def: ResourceDef, registry: Registry, targe
       if (!field.stored || field.name === 'id') continue;
       // A foreign key points at a live record of its relation (a payment's journal).
       const relation = [...other.relations.values()].find((r) => r.kind === 'belongsTo' && r.foreignKey === field.name);
-      const value = relation ? await firstLiveId(relation.resource) : sampleValue(field, { referenceIds: new Map(), registry, tag: 'direct' }, n);
+      const value = relation ? await firstLiveId(relation.resource) : sampleValue(field, { referenceIds: new Map(), registry, tag: directTag }, n);
       row[field.name] = field.type === 'strings' ? JSON.stringify(value) : value;
     }
     if (other.parent)
