@@ -152,6 +152,12 @@ function resourceRequests(def: ResourceDef, registry: Registry, prefix: string):
     add('restore POST', 'Restore', { params: on(disposable) });
     // Trashed or not, a record can be deleted for good.
     add('forceDelete DELETE', 'Delete permanently', { params: on(disposable) });
+  } else if (def.operations.has('delete') || def.operations.has('forceDelete')) {
+    // Records its routes do not create (a product's variants): the one listed is archived,
+    // restored, then deleted for good, last.
+    add('delete DELETE', 'Delete', { params: on(main) });
+    add('restore POST', 'Restore', { params: on(main) });
+    add('forceDelete DELETE', 'Delete permanently', { params: on(main) });
   }
   return specs;
 }

@@ -4,6 +4,7 @@ import { addDefaultDueTerm } from './accounts/add-default-due-term.ts';
 import { inventoryMasterDataHooks } from './inventories/master-data.ts';
 import { categoryDescendants, categoryNotInUse, categoryPath } from './products/category-path.ts';
 import { defaultUnits } from './products/default-units.ts';
+import { syncVariants } from './products/sync-variants.ts';
 import { prepareMoves } from './inventories/prepare-move.ts';
 import { guardOperationDelete, prepareOperation } from './inventories/prepare-operation.ts';
 import { computeOrderTotals } from './sales/compute-order-totals.ts';
@@ -118,5 +119,6 @@ export const behaviours: Behaviours = {
     'purchases.confirmAgreement': confirmAgreement,
     'purchases.closeAgreement': closeAgreement,
     'purchases.cancelAgreement': cancelAgreement,
+    'products.syncVariants': syncVariants,
   },
 };

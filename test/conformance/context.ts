@@ -90,20 +90,23 @@ export async function prepareContext(def: ResourceDef, registry: Registry, targe
   // Unique to this resource's run: rows written straight by other resources' runs share tables (documents).
   const directTag = `direct-${Math.random().toString(36).slice(2, 8)}`;
   let directCount = 0;
-  const insertDirect = async (name: string): Promise<number> => {
+  const insertDirect = async (name: string, parentRowId?: number): Promise<number> => {
     const other = registry.get(name);
     const row: Record<string, unknown> = {};
     // Each row its own values: unique columns (a number, a name) differ.
     const n = directCount++;
     for (const field of other.fields.values()) {
       if (!field.stored || field.name === 'id') continue;
+      // A live row: a soft-deleting resource's deleted_at stays null.
+      if (other.softDelete && field.name === 'deleted_at') continue;
       // A foreign key points at a live record of its relation (a payment's journal).
       const relation = [...other.relations.values()].find((r) => r.kind === 'belongsTo' && r.foreignKey === field.name);
       const value = relation ? await firstLiveId(relation.resource) : sampleValue(field, { referenceIds: new Map(), registry, tag: directTag }, n);
       row[field.name] = field.type === 'strings' ? JSON.stringify(value) : value;
     }
     if (other.parent)
-      row[other.parent.foreignKey] = (await firstLiveId(other.parent.resource)) ?? (await createOne(other.parent.resource)) ?? (await insertDirect(other.parent.resource));
+      row[other.parent.foreignKey] =
+        parentRowId ?? (await firstLiveId(other.parent.resource)) ?? (await createOne(other.parent.resource)) ?? (await insertDirect(other.parent.resource));
     Object.assign(row, ownScope(other));
     if (other.timestamps) Object.assign(row, { created_at: '2025-01-31 09:30:00.000000', updated_at: '2025-01-31 09:30:00.000000' });
     const [id] = await knex(other.table).insert(row);
@@ -115,8 +118,12 @@ export async function prepareContext(def: ResourceDef, registry: Registry, targe
   const parentWithRows = async (): Promise<number | undefined> => {
     if (!def.parent || def.operations.has('create')) return undefined;
     const parent = registry.get(def.parent.resource);
-    const query = knex(def.table).join(parent.table, `${parent.table}.id`, `${def.table}.${def.parent.foreignKey}`).orderBy(`${parent.table}.id`).first(`${parent.table}.id as id`);
-    if (parent.softDelete) query.whereNull(`${parent.table}.deleted_at`);
+    // The parent under an alias of its own: it may be a row of the same table (a product's variants).
+    const query = knex(def.table)
+      .join(`${parent.table} as parent_row`, 'parent_row.id', `${def.table}.${def.parent.foreignKey}`)
+      .orderBy('parent_row.id')
+      .first('parent_row.id as id');
+    if (parent.softDelete) query.whereNull('parent_row.deleted_at');
     if (def.softDelete) query.whereNull(`${def.table}.deleted_at`);
     applyScope(query, def, registry, knex);
     const row = await query;
@@ -129,7 +136,9 @@ export async function prepareContext(def: ResourceDef, registry: Registry, targe
     : undefined;
   if (!def.operations.has('create') && (def.operations.has('list') || def.operations.has('show')) && def.parent && parentId !== undefined) {
     const rows = await knex(def.table).where(def.parent.foreignKey, parentId).where(ownScope(def)).count({ n: '*' }).first();
-    if (Number(rows!.n) === 0) for (let i = 0; i < 3; i++) await insertDirect(def.name);
+    // Deleting uses records up: a resource that deletes what it does not create gets three.
+    const wanted = def.operations.has('delete') || def.operations.has('forceDelete') ? 3 : 1;
+    if (Number(rows!.n) < wanted) for (let i = Number(rows!.n); i < 3; i++) await insertDirect(def.name, parentId);
   }
   // Likewise a top-level resource that only its behaviours write (payments, made by `pay`).
   if (!def.operations.has('create') && def.operations.has('list') && !def.parent && def.behaviours.beforeCreate.length === 0 && (await firstLiveId(def.name)) === undefined) {

@@ -22,8 +22,20 @@ export function permissionChecks(test: Test, context: () => ResourceContext) {
   /** The id of a record to act on: a fresh one when the resource can create, else an existing one. */
   const target = async (ctx: ResourceContext, trashed = false): Promise<number> => {
     if (!ctx.def.operations.has('create')) {
+      // A resource whose records its routes do not create (a product's variants) restores one it
+      // archived before, or archives one of its live records: no record is used up.
+      if (trashed) {
+        const archived = await ctx.app
+          .knex(ctx.def.table)
+          .where(ctx.def.parent ? { [ctx.def.parent.foreignKey]: ctx.parentId } : {})
+          .whereNotNull('deleted_at')
+          .orderBy('id')
+          .first('id');
+        if (archived) return Number(archived.id);
+      }
       const row = await liveRows(ctx).orderBy('id').first('id');
       assert.ok(row, `${ctx.def.name}: a record to act on`);
+      if (trashed) assert.is((await ctx.client.delete(recordPath(ctx, row.id), { token: ctx.token })).status, 200);
       return Number(row.id);
     }
     const created = await ctx.client.post(ctx.listPath, { token: ctx.token, body: payload(ctx, n++) });

@@ -1,0 +1,184 @@
+// POST /accounts/products/{id}/sync-variants (reference-o2c-p2p §3.6, the original's parameterless
+// POST …/{product}/variants): one variant per combination of one value of each attribute the
+// product offers (its attribute_options), named "<product> - <value> / <value>" and priced at the
+// product's price plus the values' extra prices. A variant of a combination still offered is
+// updated (and restored when archived), one of a combination no longer offered is archived, and
+// the product becomes configurable. A product without attribute values changes nothing.
+//
+// The statements do not grow with the number of variants: new variants are inserted with
+// multi-row INSERTs, their values likewise, and the updates are one CASE statement per 50 rows.
+import { ActionRefusedError, nowTimestamp, type Action } from '../../../engine/index.ts';
+import { changedIds } from '../support/changed-rows.ts';
+import { MAX_SORT } from '../support/append-to-sort-order.ts';
+import { updateRows } from '../support/update-rows.ts';
+
+/** More combinations than this are refused (422) rather than written. */
+export const MAX_VARIANTS = 1000;
+
+const ROWS_PER_INSERT = 100;
+const IDS_PER_STATEMENT = 500;
+
+/** Columns a variant takes from its product as they are. */
+const INHERITED = [
+  'type',
+  'cost',
+  'uom_id',
+  'uom_po_id',
+  'category_id',
+  'company_id',
+  'enable_sales',
+  'enable_purchase',
+  'sales_ok',
+  'purchase_ok',
+  'invoice_policy',
+  'purchase_method',
+  'is_storable',
+  'tracking',
+  'property_account_income_id',
+  'property_account_expense_id',
+] as const;
+
+interface OptionRow {
+  id: number;
+  name: string;
+  extra_price: string | number | null;
+  attribute_id: number;
+}
+
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let start = 0; start < items.length; start += size) out.push(items.slice(start, start + size));
+  return out;
+}
+
+/** Every choice of one value per attribute, in the attributes' and values' order. */
+function combinations(groups: readonly OptionRow[][]): OptionRow[][] {
+  let result: OptionRow[][] = [[]];
+  for (const group of groups) result = result.flatMap((partial) => group.map((option) => [...partial, option]));
+  return result;
+}
+
+const keyOf = (optionIds: readonly number[]) => [...optionIds].sort((a, b) => a - b).join(',');
+
+function slug(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+}
+
+export const syncVariants: Action = async ({ trx, record: product, user }) => {
+  if (product.parent_id !== null && product.parent_id !== undefined) throw new ActionRefusedError('A product variant cannot have variants of its own.');
+
+  const options: OptionRow[] = await trx('products_product_attribute_options as offered')
+    .join('products_attribute_options as opt', 'opt.id', 'offered.attribute_option_id')
+    .join('products_attributes as attr', 'attr.id', 'opt.attribute_id')
+    .where('offered.product_id', product.id)
+    .whereNull('attr.deleted_at')
+    .orderBy([{ column: 'attr.sort' }, { column: 'attr.id' }, { column: 'opt.sort' }, { column: 'opt.id' }])
+    .select('opt.id', 'opt.name', 'opt.extra_price', 'opt.attribute_id');
+  if (options.length === 0) return;
+
+  const groups = new Map<number, OptionRow[]>();
+  for (const option of options) {
+    const group = groups.get(Number(option.attribute_id)) ?? [];
+    group.push(option);
+    groups.set(Number(option.attribute_id), group);
+  }
+  const count = [...groups.values()].reduce((total, group) => total * group.length, 1);
+  if (count > MAX_VARIANTS) throw new ActionRefusedError(`The product's attribute values make ${count} variants; at most ${MAX_VARIANTS} are made.`);
+  const wanted = combinations([...groups.values()]);
+
+  // The variants there are, archived ones too, by the values they combine.
+  const existing = await trx('products_products').where('parent_id', product.id).select('id', 'deleted_at');
+  const values = await trx('products_product_variant_values')
+    .whereIn('product_id', trx('products_products').select('id').where('parent_id', product.id))
+    .select('product_id', 'attribute_option_id');
+  const optionsOf = new Map<number, number[]>(existing.map((row) => [Number(row.id), []]));
+  for (const row of values) optionsOf.get(Number(row.product_id))?.push(Number(row.attribute_option_id));
+  const byKey = new Map<string, { id: number; trashed: boolean }>();
+  for (const row of existing) {
+    const key = keyOf(optionsOf.get(Number(row.id))!);
+    if (!byKey.has(key)) byKey.set(key, { id: Number(row.id), trashed: row.deleted_at !== null });
+  }
+
+  const now = nowTimestamp();
+  const inherited: Record<string, unknown> = {};
+  for (const column of INHERITED) inherited[column] = product[column] ?? null;
+  const describe = (combination: OptionRow[]) => {
+    const names = combination.map((option) => option.name);
+    const price = combination.reduce((sum, option) => sum + Number(option.extra_price ?? 0), Number(product.price ?? 0));
+    return {
+      name: `${product.name} - ${names.join(' / ')}`.slice(0, 255),
+      price: Math.round(price * 10000) / 10000,
+      reference: product.reference ? `${product.reference}-${slug(names.join(' '))}`.slice(0, 255) : null,
+    };
+  };
+
+  const kept: Array<{ id: number; values: Record<string, unknown> }> = [];
+  const restored: number[] = [];
+  const fresh: OptionRow[][] = [];
+  for (const combination of wanted) {
+    const found = byKey.get(keyOf(combination.map((option) => Number(option.id))));
+    if (!found) {
+      fresh.push(combination);
+      continue;
+    }
+    byKey.delete(keyOf(combination.map((option) => Number(option.id))));
+    kept.push({ id: found.id, values: describe(combination) });
+    if (found.trashed) restored.push(found.id);
+  }
+  const keptIds = new Set(kept.map((row) => row.id));
+  const vanished = existing.filter((row) => row.deleted_at === null && !keptIds.has(Number(row.id))).map((row) => Number(row.id));
+
+  // Kept variants: what they share with the product in one statement per few hundred, their own
+  // name, price and reference by CASE.
+  for (const ids of chunks([...keptIds], IDS_PER_STATEMENT)) {
+    await trx('products_products')
+      .whereIn('id', ids)
+      .update({ ...inherited, deleted_at: null, updated_at: now });
+  }
+  await updateRows(trx, 'products_products', kept);
+
+  // New variants: multi-row INSERTs, then their ids (every id above those the product's variants
+  // had, in insertion order: the product's row is locked, so no other sync adds any meanwhile).
+  if (fresh.length > 0) {
+    const highestId = existing.reduce((highest, row) => Math.max(highest, Number(row.id)), 0);
+    const sortRow = await trx('products_products').max({ highest: 'sort' }).first();
+    const firstSort = Number(sortRow?.highest ?? 0) + 1;
+    const rows = fresh.map((combination, index) => ({
+      ...inherited,
+      ...describe(combination),
+      parent_id: product.id,
+      is_configurable: false,
+      is_favorite: false,
+      sort: Math.min(firstSort + index, MAX_SORT),
+      creator_id: user.id,
+      created_at: now,
+      updated_at: now,
+    }));
+    for (const chunk of chunks(rows, ROWS_PER_INSERT)) await trx('products_products').insert(chunk);
+    const ids = (await trx('products_products').where('parent_id', product.id).where('id', '>', highestId).orderBy('id').pluck('id')).map(Number);
+    if (ids.length !== fresh.length) throw new Error(`sync-variants: inserted ${fresh.length} variants, found ${ids.length}`);
+    const links = fresh.flatMap((combination, index) => combination.map((option) => ({ product_id: ids[index], attribute_option_id: option.id })));
+    for (const chunk of chunks(links, ROWS_PER_INSERT * 2)) await trx('products_product_variant_values').insert(chunk);
+    changedIds(trx, 'accounts/product-variants', ids, 'created');
+  }
+
+  for (const ids of chunks(vanished, IDS_PER_STATEMENT)) {
+    await trx('products_products').whereIn('id', ids).update({ deleted_at: now, updated_at: now });
+  }
+  await trx('products_products').where('id', product.id).update({ is_configurable: true, updated_at: now });
+
+  const restoredIds = new Set(restored);
+  changedIds(
+    trx,
+    'accounts/product-variants',
+    kept.map((row) => row.id).filter((id) => !restoredIds.has(id)),
+    'updated',
+  );
+  changedIds(trx, 'accounts/product-variants', restored, 'restored');
+  changedIds(trx, 'accounts/product-variants', vanished, 'deleted');
+};
