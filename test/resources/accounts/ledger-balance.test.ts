@@ -41,7 +41,15 @@ for (const target of databaseTargets()) {
       (await post('/accounts/taxes', { name: `Ledger incl 20% ${target.name}`, type_tax_use: 'sale', amount_type: 'percent', amount: 20, price_include: true })).id,
       (await post('/accounts/taxes', { name: `Ledger fixed ${target.name}`, type_tax_use: 'purchase', amount_type: 'fixed', amount: 0.35 })).id,
     ];
-    ids.terms = (await app.knex('accounts_payment_terms').whereNull('deleted_at').pluck('id')).map(Number);
+    // The company's terms (other suites add terms of other companies, which a document refuses).
+    const company = (await app.knex('companies').orderBy('id').first('id')).id;
+    ids.terms = (
+      await app
+        .knex('accounts_payment_terms')
+        .whereNull('deleted_at')
+        .where((q) => q.where('company_id', company).orWhereNull('company_id'))
+        .pluck('id')
+    ).map(Number);
     ids.rounding = (await post('/accounts/cash-roundings', { name: `Ledger 0.05 ${target.name}`, strategy: 'add_invoice_line', rounding_method: 'HALF-UP', rounding: 0.05 })).id;
   });
 
