@@ -3,13 +3,10 @@
 // the API and failed half-way), from that type's source (the vendors' location) to the
 // warehouse's stock, one move per line of a stocked product in the line's unit, confirmed and
 // ready to validate. Everything in the action's transaction.
-import { ActionRefusedError, nowTimestamp } from '../../../engine/index.ts';
-import { nextOperationName } from '../inventories/operation-type-sequence.ts';
-import { confirmOperation } from '../inventories/stock/confirm.ts';
+import { ActionRefusedError } from '../../../engine/index.ts';
 import type { Trx } from '../inventories/stock/ledger.ts';
 import { OPERATION_RESOURCES } from '../inventories/stock/operation-resources.ts';
-import { convertWith, unitsById } from '../inventories/units.ts';
-import { changedIds, changedRows } from '../support/changed-rows.ts';
+import { createOrderOperation } from '../inventories/stock/order-operation.ts';
 
 /** Product types kept in stock: their lines are received (as sales deliver them). */
 const STOCKED = ['goods', 'consu'];
@@ -32,61 +29,35 @@ export async function createReceipt(trx: Trx, order: Record<string, any>, userId
   if (!type) throw new ActionRefusedError('The purchase order cannot be confirmed: its company has no receipt operation type.');
   const destination = warehouse?.lot_stock_location_id ?? type.destination_location_id;
   const scheduledAt = order.planned_at ?? order.ordered_at;
-  const now = nowTimestamp();
-  const name = await nextOperationName(trx, type, order.company_id);
-  const [id] = await trx('inventories_operations').insert({
-    name,
-    origin: order.name,
-    move_type: type.move_type ?? 'direct',
-    state: 'draft',
-    scheduled_at: scheduledAt,
-    partner_id: order.partner_id,
-    operation_type_id: type.id,
-    source_location_id: type.source_location_id,
-    destination_location_id: destination,
-    user_id: order.user_id ?? userId,
-    company_id: order.company_id,
-    purchase_order_id: order.id,
-    creator_id: userId,
-    created_at: now,
-    updated_at: now,
+  const id = await createOrderOperation(trx, {
+    type,
+    columns: {
+      origin: order.name,
+      scheduled_at: scheduledAt,
+      partner_id: order.partner_id,
+      source_location_id: type.source_location_id,
+      destination_location_id: destination,
+      user_id: order.user_id ?? userId,
+      company_id: order.company_id,
+      purchase_order_id: order.id,
+    },
+    moveColumns: {
+      source_location_id: type.source_location_id,
+      destination_location_id: destination,
+      partner_id: order.partner_id,
+      warehouse_id: warehouse?.id ?? null,
+      company_id: order.company_id,
+    },
+    lines: lines.map((line) => ({
+      name: line.product_name,
+      product_id: line.product_id,
+      uom_id: line.uom_id,
+      product_uom: line.product_uom,
+      quantity: Number(line.product_qty),
+      columns: { final_location_id: line.final_location_id ?? null, purchase_order_line_id: line.id, scheduled_at: line.planned_at ?? scheduledAt },
+    })),
+    resource: OPERATION_RESOURCES.incoming!,
+    userId,
   });
-  // The units of every line, read at once: a move's product quantity is in the product's unit.
-  const units = await unitsById(
-    trx,
-    lines.flatMap((line) => [line.uom_id, line.product_uom]),
-  );
-  await trx('inventories_moves').insert(
-    lines.map((line) => {
-      const uom = line.uom_id ?? line.product_uom;
-      return {
-        name: line.product_name,
-        state: 'draft',
-        procure_method: 'make_to_stock',
-        origin: order.name,
-        reference: name,
-        product_id: line.product_id,
-        uom_id: uom,
-        product_uom_qty: line.product_qty,
-        product_qty: convertWith(units, Number(line.product_qty), uom, line.product_uom),
-        source_location_id: type.source_location_id,
-        destination_location_id: destination,
-        final_location_id: line.final_location_id ?? null,
-        operation_id: id,
-        operation_type_id: type.id,
-        partner_id: order.partner_id,
-        warehouse_id: warehouse?.id ?? null,
-        company_id: order.company_id,
-        purchase_order_line_id: line.id,
-        scheduled_at: line.planned_at ?? scheduledAt,
-        creator_id: userId,
-        created_at: now,
-        updated_at: now,
-      };
-    }),
-  );
-  changedIds(trx, OPERATION_RESOURCES.incoming!, [id], 'created');
-  await changedRows(trx, 'inventories/moves', trx('inventories_moves').where('operation_id', id), 'created');
-  await confirmOperation(trx, Number(id));
   return { id: Number(id), operationTypeId: Number(type.id) };
 }

@@ -3,12 +3,9 @@
 // deliveries not yet done. The state each needs is declared in resources/sales/orders.yaml.
 import { ActionRefusedError, nowTimestamp, type Action } from '../../../engine/index.ts';
 import { cancelOperation } from '../inventories/operation-actions.ts';
-import { nextOperationName } from '../inventories/operation-type-sequence.ts';
-import { confirmOperation } from '../inventories/stock/confirm.ts';
 import { OPERATION_RESOURCES } from '../inventories/stock/operation-resources.ts';
-import { changedIds, changedRows } from '../support/changed-rows.ts';
 import type { Trx } from '../inventories/stock/ledger.ts';
-import { convertWith, unitsById } from '../inventories/units.ts';
+import { createOrderOperation } from '../inventories/stock/order-operation.ts';
 import { recomputeInvoicedQuantities } from './invoiced-quantities.ts';
 
 /** Product types kept in stock: their lines are delivered. */
@@ -63,58 +60,37 @@ async function createDelivery(trx: Trx, order: Record<string, any>, userId: numb
   const type = (warehouse && (await types.clone().where('warehouse_id', warehouse.id).first())) || (await types.first());
   if (!type) throw new ActionRefusedError('The order cannot be confirmed: no delivery operation type is configured.');
   const source = warehouse?.lot_stock_location_id ?? type.source_location_id;
-  const now = nowTimestamp();
-  const name = await nextOperationName(trx, type, order.company_id);
-  const [id] = await trx('inventories_operations').insert({
-    name,
-    origin: order.name,
-    move_type: type.move_type ?? 'direct',
-    state: 'draft',
-    scheduled_at: order.commitment_date ?? now,
-    partner_id: order.partner_shipping_id ?? order.partner_id,
-    operation_type_id: type.id,
-    source_location_id: source,
-    destination_location_id: type.destination_location_id,
-    user_id: order.user_id ?? userId,
-    company_id: order.company_id,
-    sale_order_id: order.id,
-    creator_id: userId,
-    created_at: now,
-    updated_at: now,
-  });
-  // The units of every line, read at once: a move's product quantity is in the product's unit.
-  const units = await unitsById(
-    trx,
-    lines.flatMap((line) => [line.product_uom_id, line.product_uom]),
-  );
-  const moves = lines.map((line) => {
-    const uom = line.product_uom_id ?? line.product_uom;
-    return {
-      name: line.product_name,
-      state: 'draft',
-      procure_method: 'make_to_stock',
+  const scheduledAt = order.commitment_date ?? nowTimestamp();
+  const partner = order.partner_shipping_id ?? order.partner_id;
+  await createOrderOperation(trx, {
+    type,
+    columns: {
       origin: order.name,
-      reference: name,
-      product_id: line.product_id,
-      uom_id: uom,
-      product_uom_qty: line.product_uom_qty,
-      product_qty: convertWith(units, Number(line.product_uom_qty), uom, line.product_uom),
+      scheduled_at: scheduledAt,
+      partner_id: partner,
       source_location_id: source,
       destination_location_id: type.destination_location_id,
-      operation_id: id,
-      operation_type_id: type.id,
-      partner_id: order.partner_shipping_id ?? order.partner_id,
+      user_id: order.user_id ?? userId,
+      company_id: order.company_id,
+      sale_order_id: order.id,
+    },
+    moveColumns: {
+      source_location_id: source,
+      destination_location_id: type.destination_location_id,
+      partner_id: partner,
       warehouse_id: warehouse?.id ?? null,
       company_id: order.company_id,
-      sale_order_line_id: line.id,
-      scheduled_at: order.commitment_date ?? now,
-      creator_id: userId,
-      created_at: now,
-      updated_at: now,
-    };
+      scheduled_at: scheduledAt,
+    },
+    lines: lines.map((line) => ({
+      name: line.product_name,
+      product_id: line.product_id,
+      uom_id: line.product_uom_id,
+      product_uom: line.product_uom,
+      quantity: Number(line.product_uom_qty),
+      columns: { sale_order_line_id: line.id },
+    })),
+    resource: OPERATION_RESOURCES.outgoing!,
+    userId,
   });
-  await trx('inventories_moves').insert(moves);
-  changedIds(trx, OPERATION_RESOURCES.outgoing!, [id], 'created');
-  await changedRows(trx, 'inventories/moves', trx('inventories_moves').where('operation_id', id), 'created');
-  await confirmOperation(trx, Number(id));
 }
