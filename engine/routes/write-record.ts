@@ -79,6 +79,15 @@ export async function insertSingle(
   return { id: await statements.insert(sql, params) };
 }
 
+const excluding = new WeakMap<ResourceDef, FieldDef[]>();
+
+/** The fields that exclude another, worked out once per resource. */
+function excludingFields(def: ResourceDef): FieldDef[] {
+  let found = excluding.get(def);
+  if (!found) excluding.set(def, (found = [...def.fields.values()].filter((field) => field.excludes)));
+  return found;
+}
+
 const withSubqueries = new WeakMap<ResourceDef, boolean>();
 
 /** Worked out once per resource, not per request. */
@@ -95,8 +104,8 @@ function hasSubqueryFields(def: ResourceDef): boolean {
 export async function updateRecord(context: WriteContext, def: ResourceDef, id: number, values: Values, current: Values, { touch = false } = {}): Promise<void> {
   const { trx } = context;
   // A field given replaces the one it excludes (a payment term replaces a due date).
-  for (const field of def.fields.values()) {
-    if (field.excludes && values[field.name] != null && values[field.excludes] === undefined) values[field.excludes] = null;
+  for (const field of excludingFields(def)) {
+    if (values[field.name] != null && values[field.excludes!] === undefined) values[field.excludes!] = null;
   }
   const hook = hookContext(context, def, values, current);
   await runBefore(context, def, 'update', [hook]);

@@ -104,6 +104,11 @@ function buildValidator(def: ResourceDef, registry: Registry, bounds: SchemaBoun
   // The fields a value of which the database has to confirm (a reference, a unique value, nested
   // records); chosen here so that a request does not pass the others through the checks below.
   const checkedInDatabase = fields.filter(({ field, target, nested }) => target || nested || field.unique);
+  // Pairs of fields that may not both be given (a due date or a payment term), paired once here.
+  const exclusive = fields.flatMap(({ field }) => {
+    const other = field.excludes ? def.fields.get(field.excludes) : undefined;
+    return other ? [{ field, other }] : [];
+  });
 
   /** Validates bodies side by side: each database check runs once for all of them (a 50-line order: one query per reference). */
   const validateMany = async (inputs: Input[], statements: Statements): Promise<Checked[]> => {
@@ -192,11 +197,8 @@ function buildValidator(def: ResourceDef, registry: Registry, bounds: SchemaBoun
       }
       values[field.name] = stored;
     }
-    for (const { field } of fields) {
-      const other = field.excludes ? def.fields.get(field.excludes) : undefined;
-      if (other && values[field.name] != null && values[other.name] != null && !errors[`${prefix}${field.name}`]) {
-        fail(field, messages.excludes(named(field), named(other)));
-      }
+    for (const { field, other } of exclusive) {
+      if (values[field.name] != null && values[other.name] != null && !errors[`${prefix}${field.name}`]) fail(field, messages.excludes(named(field), named(other)));
     }
     return { values, errors, prefix, mode, id, known, input, named, fail };
   };
