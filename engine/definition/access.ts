@@ -91,7 +91,7 @@ export function resolveAccess(resources: Map<string, ResourceDef>, files: Map<st
       permissions,
       companyScope: scope ? { column: 'company_id', assign: scope === true || scope.assign !== false } : undefined,
       owner: raw.owner,
-      ownerThrough: raw.owner && !def.fields.has(raw.owner) ? def.relations.get(raw.owner)?.through : undefined,
+      ownerThrough: raw.owner && !def.fields.get(raw.owner)?.stored ? def.relations.get(raw.owner)?.through : undefined,
     };
   };
   for (const def of resources.values()) resolve(def);

@@ -20,7 +20,8 @@ export function updateChecks(test: Test, context: () => ResourceContext) {
       assert.equal(after[field.name], expectedOutput(field, value), field.name);
       for (const other of echoedFields(ctx.def)) {
         // A field that excludes another replaces it (a payment term replaces a due date).
-        if (other.name !== field.name && other.name !== field.excludes && other.name !== partner?.name) assert.equal(after[other.name], before[other.name], `${other.name} unchanged when ${field.name} is sent`);
+        if (other.name !== field.name && other.name !== field.excludes && other.name !== partner?.name)
+          assert.equal(after[other.name], before[other.name], `${other.name} unchanged when ${field.name} is sent`);
       }
       assert.equal((await ctx.client.get(recordPath(ctx, record.id), { token: ctx.token })).body.data, after, 'stored');
     }
