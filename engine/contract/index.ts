@@ -35,6 +35,8 @@ export interface AccessCheck {
   permissions: readonly string[];
   /** The record of `def` acted on, once found (absent for list and create of a top-level resource). */
   record?: Record<string, unknown>;
+  /** For a change of a record whose definition names an `owner`: the ids of its owners (none: an unowned record). */
+  owners?: readonly number[];
 }
 
 /**

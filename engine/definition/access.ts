@@ -15,8 +15,10 @@ export interface AccessDef {
   permissions: Readonly<Record<string, readonly string[]>>;
   /** Rows belong to companies: a user sees and writes those of their companies (and rows without one). */
   companyScope?: { column: string; assign: boolean };
-  /** The column naming the record's owner: updates, deletes and restores check the user's record scope. */
+  /** The column naming the record's owner, or a manyToMany relation naming its owners: updates, deletes and restores check the user's record scope. */
   owner?: string;
+  /** When `owner` is a manyToMany relation: its pivot, whose `to` column holds the owners' ids. */
+  ownerThrough?: { table: string; from: string; to: string };
 }
 
 export interface PermissionEntry {
@@ -89,6 +91,7 @@ export function resolveAccess(resources: Map<string, ResourceDef>, files: Map<st
       permissions,
       companyScope: scope ? { column: 'company_id', assign: scope === true || scope.assign !== false } : undefined,
       owner: raw.owner,
+      ownerThrough: raw.owner && !def.fields.get(raw.owner)?.stored ? def.relations.get(raw.owner)?.through : undefined,
     };
   };
   for (const def of resources.values()) resolve(def);

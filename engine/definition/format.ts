@@ -56,7 +56,11 @@ export const FieldFormat = Type.Object(
       }),
     ),
     numericString: Type.Optional(Type.Boolean({ description: 'an integer field that also accepts digits sent as a string' })),
-    unique: Type.Optional(Type.Boolean()),
+    unique: Type.Optional(
+      Type.Union([Type.Boolean(), Type.Literal('live')], {
+        description: 'true: no other row, trashed ones included, has the value (a unique index); live: no other live row (a trashed one may share it)',
+      }),
+    ),
     scale: Type.Optional(Type.Integer({ minimum: 0, maximum: 12, description: 'decimal places shown in responses' })),
     default: Type.Optional(Type.Union([Type.String(), Type.Number(), Type.Boolean()])),
     computed: Type.Optional(BehaviourName),
@@ -69,6 +73,12 @@ export const FieldFormat = Type.Object(
     by: Type.Optional(Type.String({ pattern: '^[a-z][a-z0-9_]*$', description: 'ids: the column of the related record sent instead of its id (a role takes permission names)' })),
     excludes: Type.Optional(
       Type.String({ pattern: '^[a-z][a-z0-9_]*$', description: 'another field that may not be given with this one (a due date or a payment term): 422 when both are' }),
+    ),
+    until: Type.Optional(
+      Type.String({
+        pattern: '^[a-z][a-z0-9_]*$',
+        description: 'a date range: this field is its start and the named field its end; they are sent together (422 on the one left out) and the start is not after the end',
+      }),
     ),
     example: Type.Optional(Type.Union([Type.String(), Type.Number(), Type.Boolean()])),
   },
@@ -269,7 +279,12 @@ export const ResourceFormat = Type.Object(
         description: 'workflow actions: POST {id}/<name> runs the named behaviour on the record in one transaction',
       }),
     ),
-    owner: Type.Optional(Name),
+    owner: Type.Optional(
+      Type.String({
+        pattern: '^[a-z][A-Za-z0-9_]*$',
+        description: "the column naming the record's owner (user_id), or a manyToMany relation to users naming its owners (a task's assignees)",
+      }),
+    ),
     timestamps: Type.Optional(Type.Boolean({ description: 'created_at and updated_at, set by the engine (default true)' })),
     creator: Type.Optional(Type.Boolean({ description: 'creator_id set from the authenticated user on create' })),
     fields: Type.Record(Name, FieldFormat, { additionalProperties: false }),

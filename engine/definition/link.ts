@@ -154,7 +154,15 @@ export function link(
       if (!def.operations.has(operation as never)) problem(`abilities.${operation}`, `"${operation}" is not one of this resource's operations`);
     }
     if (raw.companyScope && !def.fields.get('company_id')?.stored) problem('companyScope', 'a company-scoped resource needs a company_id field');
-    if (raw.owner && !def.fields.get(raw.owner)?.stored) problem('owner', `"${raw.owner}" is not a field of this resource${didYouMean(raw.owner, def.fields.keys())}`);
+    if (raw.owner && !def.fields.get(raw.owner)?.stored && def.relations.get(raw.owner)?.kind !== 'manyToMany') {
+      problem('owner', `"${raw.owner}" is neither a field nor a manyToMany relation of this resource${didYouMean(raw.owner, [...def.fields.keys(), ...def.relations.keys()])}`);
+    }
+    for (const field of def.fields.values()) {
+      if (field.until === undefined) continue;
+      const end = def.fields.get(field.until);
+      if (!end?.writable || end.type !== field.type || (field.type !== 'date' && field.type !== 'datetime'))
+        problem(`fields.${field.name}.until`, `"${field.until}" is not a writable ${field.type} field of this resource (a range's start and end are dates of one type)`);
+    }
 
     for (const action of def.actions.values()) {
       const at = `actions.${action.name}`;

@@ -204,7 +204,8 @@ function rules(field: FieldDef, def: ResourceDef): string {
   if (field.format) parts.push(field.format === 'hex-color' ? 'hex colour' : field.format === 'email' ? 'e-mail address' : 'URL');
   if (field.references) parts.push(`id of a \`${field.references}\` record`);
   if (field.numericString) parts.push('digits as a string accepted');
-  if (field.unique) parts.push('unique');
+  if (field.unique) parts.push(field.unique === 'live' ? 'unique among live records' : 'unique');
+  if (field.until) parts.push(`sent together with \`${field.until}\`, not after it`);
   if (field.default !== undefined) parts.push(`default \`${field.default}\``);
   if (field.minItems !== undefined) parts.push(`at least ${field.minItems} ${field.minItems === 1 ? 'entry' : 'entries'}`);
   if (field.type === 'ids' || field.type === 'records') {

@@ -63,7 +63,8 @@ function annotateInput(property: JsonSchema, field: FieldDef, def: ResourceDef, 
   if (field.required) notes.push(mode === 'create' ? 'Required.' : 'Required on create; may be left out, never null.');
   if (field.references) notes.push(`Must be the id of an existing \`${field.references}\` record.`);
   if (field.numericString) notes.push('Digits sent as a string are accepted too.');
-  if (field.unique) notes.push('Unique.');
+  if (field.unique) notes.push(field.unique === 'live' ? 'Unique among live records (a trashed one may share it).' : 'Unique.');
+  if (field.until) notes.push(`Start of a range ending at \`${field.until}\`: both are sent together, and this one is not after it.`);
   if (field.type === 'decimal') notes.push(`Stored and returned with ${field.scale ?? 2} decimal places.`);
   if (field.type === 'boolean') notes.push('true, false, 1 or 0.');
   if (field.type === 'date') notes.push('YYYY-MM-DD.');

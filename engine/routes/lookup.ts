@@ -86,7 +86,7 @@ export function parentExists(runtime: ResourceRuntime, request: FastifyRequest, 
  * 403 unless the policy allows the operation. A nested resource that authorizes against its
  * parent is asked about the parent record; the others about the record itself, once found.
  */
-export function authorize(runtime: ResourceRuntime, request: FastifyRequest, operation: string, found: { parent?: Row; record?: Row }): void {
+export function authorize(runtime: ResourceRuntime, request: FastifyRequest, operation: string, found: { parent?: Row; record?: Row; owners?: readonly number[] }): void {
   const { def, parentDef, deps } = runtime;
   const throughParent = def.access.subjectResource !== def.name && parentDef !== undefined;
   const allowed = deps.policy.authorize(request.authUser!, {
@@ -94,8 +94,31 @@ export function authorize(runtime: ResourceRuntime, request: FastifyRequest, ope
     operation,
     permissions: def.access.permissions[operation] ?? [],
     record: throughParent ? found.parent : found.record,
+    owners: found.owners,
   });
   if (!allowed) throw new ForbiddenError();
+}
+
+/**
+ * authorize() for a change of a found record (update, delete, restore, force delete, an action):
+ * the policy is also given the ids of the record's owners, when its definition names an `owner`
+ * (a column, or a many-to-many relation to users: a task's assignees, read here in one query).
+ */
+export async function authorizeChange(runtime: ResourceRuntime, request: FastifyRequest, operation: string, found: { parent?: Row; record?: Row }): Promise<void> {
+  const { def, parentDef } = runtime;
+  const throughParent = def.access.subjectResource !== def.name && parentDef !== undefined;
+  const [ownerDef, record] = throughParent ? [parentDef, found.parent] : [def, found.record];
+  authorize(runtime, request, operation, { ...found, owners: record ? await ownersOf(runtime, ownerDef, record) : undefined });
+}
+
+async function ownersOf(runtime: ResourceRuntime, def: ResourceDef, record: Row): Promise<number[] | undefined> {
+  const { owner, ownerThrough } = def.access;
+  if (!owner) return undefined;
+  if (!ownerThrough) return record[owner] === null || record[owner] === undefined ? [] : [Number(record[owner])];
+  const rows = await runtime.statements.all(`SELECT ${quote(ownerThrough.to)} AS ${quote('owner')} FROM ${quote(ownerThrough.table)} WHERE ${quote(ownerThrough.from)} = ?`, [
+    record.id,
+  ]);
+  return rows.map((row) => Number(row.owner));
 }
 
 /** The policy's own checks of validated values (a company the user does not work in): 422. */

@@ -138,7 +138,7 @@ function column(table: string, field: FieldDef, defs: ResourceDef[], registry: R
   builder += field.required && !field.nullable ? '.notNullable()' : '.nullable()';
   if (field.default !== undefined) builder += `.defaultTo(${JSON.stringify(field.default)})`;
   const filtered = defs.some((def) => [...def.filters.values()].some((filter) => filter.fieldName === name) || def.sorts.includes(name));
-  if (field.unique) builder += `.unique('${table}_${name}_unique')`;
+  if (field.unique === true) builder += `.unique('${table}_${name}_unique')`;
   else if ((filtered && !target && !nestedOnly(defs)) || name === 'sort') builder += '.index()';
   return builder;
 }

@@ -109,6 +109,11 @@ function buildValidator(def: ResourceDef, registry: Registry, bounds: SchemaBoun
     const other = field.excludes ? def.fields.get(field.excludes) : undefined;
     return other ? [{ field, other }] : [];
   });
+  // Date ranges (a project's start and end dates), paired once here.
+  const ranges = fields.flatMap(({ field }) => {
+    const end = field.until ? def.fields.get(field.until) : undefined;
+    return end ? [{ start: field, end }] : [];
+  });
 
   /** Validates bodies side by side: each database check runs once for all of them (a 50-line order: one query per reference). */
   const validateMany = async (inputs: Input[], statements: Statements): Promise<Checked[]> => {
@@ -145,8 +150,10 @@ function buildValidator(def: ResourceDef, registry: Registry, bounds: SchemaBoun
           );
           for (const entry of unproven) if (!found.has(Number(entry.values[field.name]))) entry.fail(field, messages.notFound(entry.named(field)));
         } else if (field.unique) {
+          // `live`: a trashed row does not hold the value (it may be used again while the row is in the trash).
+          const live = field.unique === 'live' && def.softDelete;
           for (const entry of present) {
-            if (await taken(statements, def.table, field.name, entry.values[field.name], entry.id)) entry.fail(field, messages.taken(entry.named(field)));
+            if (await taken(statements, def.table, field.name, entry.values[field.name], entry.id, live)) entry.fail(field, messages.taken(entry.named(field)));
           }
         }
       }),
@@ -199,6 +206,16 @@ function buildValidator(def: ResourceDef, registry: Registry, bounds: SchemaBoun
     }
     for (const { field, other } of exclusive) {
       if (values[field.name] != null && values[other.name] != null && !errors[`${prefix}${field.name}`]) fail(field, messages.excludes(named(field), named(other)));
+    }
+    for (const { start, end } of ranges) {
+      if (errors[`${prefix}${start.name}`] || errors[`${prefix}${end.name}`]) continue;
+      const [from, to] = [values[start.name], values[end.name]];
+      if (from != null && to == null) fail(end, messages.requiredWith(named(end), named(start)));
+      else if (from == null && to != null) fail(start, messages.requiredWith(named(start), named(end)));
+      else if (from != null && to != null && String(from) > String(to)) {
+        fail(start, messages.beforeOrEqual(named(start), named(end)));
+        fail(end, messages.afterOrEqual(named(end), named(start)));
+      }
     }
     return { values, errors, prefix, mode, id, known, input, named, fail };
   };
@@ -343,8 +360,12 @@ async function resolveIds(statements: Statements, registry: Registry, target: Re
 }
 
 // Soft-deleted rows count: restoring them must not create a duplicate.
-async function taken(statements: Statements, table: string, column: string, value: unknown, id?: number): Promise<boolean> {
-  const where = whereClause([condition(`${quote(column)} = ?`, value), ...(id !== undefined ? [condition(`${quote('id')} <> ?`, id)] : [])]);
+async function taken(statements: Statements, table: string, column: string, value: unknown, id?: number, live = false): Promise<boolean> {
+  const where = whereClause([
+    condition(`${quote(column)} = ?`, value),
+    ...(id !== undefined ? [condition(`${quote('id')} <> ?`, id)] : []),
+    ...(live ? [condition(`${quote('deleted_at')} IS NULL`)] : []),
+  ]);
   return (await statements.all(`SELECT 1 AS ${quote('found')} FROM ${quote(table)}${where.sql} LIMIT 1`, where.params)).length > 0;
 }
 

@@ -24,6 +24,9 @@ export const messages = {
   object: (f: FieldDef) => `The ${f.label} field must be an object.`,
   maxItems: (f: FieldDef) => `The ${f.label} field must not have more than ${f.maxItems} items.`,
   excludes: (f: FieldDef, other: FieldDef) => `The ${f.label} field cannot be given together with the ${other.label} field.`,
+  requiredWith: (f: FieldDef, other: FieldDef) => `The ${f.label} field is required when ${other.label} is present.`,
+  beforeOrEqual: (f: FieldDef, other: FieldDef) => `The ${f.label} field must be a date before or equal to ${other.label}.`,
+  afterOrEqual: (f: FieldDef, other: FieldDef) => `The ${f.label} field must be a date after or equal to ${other.label}.`,
   minItems: (f: FieldDef) => `The ${f.label} field must have at least ${f.minItems} ${f.minItems === 1 ? 'item' : 'items'}.`,
 };
 

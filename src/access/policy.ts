@@ -10,11 +10,11 @@ import { BYPASS_COMPANY_SCOPE } from './permissions.ts';
 import { principal, type Access } from './principal.ts';
 
 export const policy: Policy = {
-  authorize(user: AuthUser, { def, operation, permissions, record }: AccessCheck): boolean {
+  authorize(user: AuthUser, { def, operation, permissions, record, owners }: AccessCheck): boolean {
     const { access } = principal(user);
     if (!permissions.every((name) => access.permissions.has(name))) return false;
     const changes = operation !== 'list' && operation !== 'show';
-    if (changes && record && def.access.owner) return mayChange(access, user.id, record[def.access.owner]);
+    if (changes && record && def.access.owner) return mayChange(access, user.id, owners ?? []);
     return true;
   },
 
@@ -39,10 +39,12 @@ export const policy: Policy = {
   },
 };
 
-/** The record scope of §1.8 (`hasAccess`): a record without an owner is only for `global` users. */
-function mayChange(access: Access, userId: number, owner: unknown): boolean {
+/**
+ * The record scope of §1.8 (`hasAccess`): a record without an owner is only for `global` users; of
+ * a record with several owners (a task's assignees) one is enough.
+ */
+function mayChange(access: Access, userId: number, owners: readonly number[]): boolean {
   if (access.resourcePermission === 'global') return true;
-  if (owner === null || owner === undefined) return false;
-  if (access.resourcePermission === 'group') return access.teamMateIds.has(Number(owner));
-  return Number(owner) === userId;
+  if (access.resourcePermission === 'group') return owners.some((owner) => access.teamMateIds.has(owner));
+  return owners.includes(userId);
 }

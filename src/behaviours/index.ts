@@ -39,6 +39,8 @@ import { prepareInvoiceLines } from './accounts/moves/prepare-invoice-lines.ts';
 import { reverseMove } from './accounts/moves/reverse.ts';
 import { createInvoice } from './sales/create-invoice.ts';
 import { createBill } from './purchases/create-bill.ts';
+import { projectHooks } from './projects/master-data.ts';
+import { liveSubtaskCount, liveTaskCount } from './projects/counts.ts';
 
 export const behaviours: Behaviours = {
   hooks: {
@@ -73,6 +75,7 @@ export const behaviours: Behaviours = {
     'purchases.computeOrderTotals': computePurchaseOrderTotals,
     'purchases.prepareAgreement': prepareAgreement,
     'purchases.nameAgreement': nameAgreement,
+    ...projectHooks,
   },
   computed: {
     'support.inverseRate': inverseRate,
@@ -88,6 +91,8 @@ export const behaviours: Behaviours = {
     'inventories.onHandQuantity': onHandQuantity,
     'inventories.reservedQuantity': reservedQuantity,
     'inventories.freeQuantity': freeQuantity,
+    'projects.liveTaskCount': liveTaskCount,
+    'projects.liveSubtaskCount': liveSubtaskCount,
   },
   actions: {
     'webhooks.rotateSecret': rotateSecret,

@@ -11,6 +11,7 @@ import { seedCompany } from './company.ts';
 import { seedInventories } from './inventories.ts';
 import { seedPartners } from './partners.ts';
 import { seedProducts } from './products.ts';
+import { seedProjects } from './projects.ts';
 import { seedReferenceData } from './reference-data.ts';
 import { seedSales } from './sales.ts';
 import { seedUnitsOfMeasure } from './units-of-measure.ts';
@@ -35,5 +36,6 @@ export async function seed(knex: Knex, config: Pick<Config, 'adminEmail' | 'admi
   await seedInventories(knex, adminId); // locations, warehouse WH, operation types, sequences, routes, rules (idem)
   await seedAccounts(knex, adminId); // chart of accounts, journals, taxes, payment terms, incoterms (idem)
   await seedSales(knex, adminId); // price list, team, tags, UTM data (idem)
+  await seedProjects(knex, adminId); // the four project stages (idem)
   return { added: { users: admin ? 1 : 0, permissions, currencies, countries, states, companies, uoms }, admin };
 }

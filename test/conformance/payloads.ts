@@ -86,6 +86,12 @@ export function echoedFields(def: ResourceDef): FieldDef[] {
   return writableFields(def).filter((field) => field.output);
 }
 
+/** The other end of the date range a field starts or ends (`until`): the two are sent together. */
+export function rangePartner(def: ResourceDef, field: FieldDef): FieldDef | undefined {
+  if (field.until) return def.fields.get(field.until);
+  return [...def.fields.values()].find((other) => other.until === field.name);
+}
+
 /** The value to put in `filter[name]=` to match a record's output value. */
 export function filterValue(field: FieldDef, output: unknown): string {
   if (field.type === 'date') return String(output).slice(0, 10);

@@ -3,7 +3,7 @@ import type { ActionResult } from '../../behaviours/types.ts';
 import { ActionRefusedError } from '../../errors/http-errors.ts';
 import { clientErrorFromDb } from '../../errors/db-errors.ts';
 import { parseIncludes, type RawQuery } from '../../list/parse-list-query.ts';
-import { authorize, findParent, findRecord, visibleRows } from '../lookup.ts';
+import { authorizeChange, findParent, findRecord, visibleRows } from '../lookup.ts';
 import { recordETag } from '../etag.ts';
 import { withRevealed } from '../../serialize/record.ts';
 import { pathId } from '../path-params.ts';
@@ -25,7 +25,7 @@ export function actionHandler(runtime: ResourceRuntime, name: string) {
     const includes = parseIncludes(request.query as RawQuery, runtime.others(action.result ?? def.name).def);
     const parent = await findParent(runtime, request);
     const found = await findRecord(runtime, id, { parentId: parent?.id, rows: visibleRows(runtime, request) });
-    authorize(runtime, request, name, { parent: parent?.record, record: found });
+    await authorizeChange(runtime, request, name, { parent: parent?.record, record: found });
     const body = (request.body && typeof request.body === 'object' && !Array.isArray(request.body) ? request.body : {}) as Record<string, unknown>;
 
     let result: ActionResult | undefined;

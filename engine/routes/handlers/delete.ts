@@ -4,7 +4,7 @@ import { nowTimestamp } from '../../serialize/value-formats.ts';
 import { assertDeletable } from '../guards.ts';
 import { writeContext } from '../write-context.ts';
 import { runHooks } from '../write-record.ts';
-import { authorize, findParent, findRecord, visibleRows } from '../lookup.ts';
+import { authorizeChange, findParent, findRecord, visibleRows } from '../lookup.ts';
 import { assertIfMatch, assertIfMatchLocked, recordETag } from '../etag.ts';
 import { pathId } from '../path-params.ts';
 import type { ResourceRuntime } from '../runtime.ts';
@@ -17,7 +17,7 @@ export function deleteHandler(runtime: ResourceRuntime) {
     const id = pathId(request, 'id');
     const parent = await findParent(runtime, request);
     const record = await findRecord(runtime, id, { parentId: parent?.id, rows: visibleRows(runtime, request) });
-    authorize(runtime, request, 'delete', { parent: parent?.record, record });
+    await authorizeChange(runtime, request, 'delete', { parent: parent?.record, record });
     assertIfMatch(request, recordETag(def, runtime.serialize(record)));
     try {
       await inWriteUnit(runtime, request, async (trx, changes) => {

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { parseIncludes, type RawQuery } from '../../list/parse-list-query.ts';
-import { authorize, findParent, findRecord, visibleRows } from '../lookup.ts';
+import { authorizeChange, findParent, findRecord, visibleRows } from '../lookup.ts';
 import { recordETag } from '../etag.ts';
 import { pathId } from '../path-params.ts';
 import type { ResourceRuntime } from '../runtime.ts';
@@ -15,7 +15,7 @@ export function restoreHandler(runtime: ResourceRuntime) {
     const parent = await findParent(runtime, request);
     const rows = visibleRows(runtime, request);
     const found = await findRecord(runtime, id, { parentId: parent?.id, trashed: 'with', rows });
-    authorize(runtime, request, 'restore', { parent: parent?.record, record: found });
+    await authorizeChange(runtime, request, 'restore', { parent: parent?.record, record: found });
     await inWriteUnit(runtime, request, async (trx, changes) => {
       await trx(def.table).where('id', id).update({ deleted_at: null });
       changes.add(def.name, id, 'restored');

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { clientErrorFromDb } from '../../errors/db-errors.ts';
 import { parseIncludes, type RawQuery } from '../../list/parse-list-query.ts';
-import { authorize, checkValues, findParent, findRecord, visibleRows } from '../lookup.ts';
+import { authorizeChange, checkValues, findParent, findRecord, visibleRows } from '../lookup.ts';
 import { assertIfMatch, assertIfMatchLocked, recordETag } from '../etag.ts';
 import { pathId } from '../path-params.ts';
 import type { ResourceRuntime } from '../runtime.ts';
@@ -19,7 +19,7 @@ export function updateHandler(runtime: ResourceRuntime) {
     checkValues(runtime, request, values, 'update');
     const parent = await findParent(runtime, request);
     const found = await findRecord(runtime, id, { parentId: parent?.id, rows: visibleRows(runtime, request) });
-    authorize(runtime, request, 'update', { parent: parent?.record, record: found });
+    await authorizeChange(runtime, request, 'update', { parent: parent?.record, record: found });
     assertIfMatch(request, recordETag(def, runtime.serialize(found)));
 
     try {
