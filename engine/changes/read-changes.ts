@@ -5,6 +5,7 @@ import type { AuthUser } from '../behaviours/types.ts';
 import type { EngineDeps } from '../contract/index.ts';
 import type { ResourceDef } from '../definition/types.ts';
 import { placeholders, quote } from '../sql/quote.ts';
+import { rowScopeConditions } from '../sql/resource-rows.ts';
 import { CHANGE_LOG } from './record-changes.ts';
 import { CHANGE_FEED, POSITIONS_PER_BATCH, assignPositions, positionsPending } from './sequencer.ts';
 
@@ -67,11 +68,22 @@ export async function readChanges(deps: FeedDeps, user: AuthUser, defs: readonly
       unscoped.push(def.name);
       continue;
     }
+    const parts = [`${quote('resource')} = ?`];
+    params.push(def.name);
     // The list's company scope, on the value the record had when it changed.
-    conditions.push(
-      `(${quote('resource')} = ? AND (${quote('row_scope')} IN (${scope.values.length > 0 ? placeholders(scope.values.length) : 'NULL'})${scope.orNull ? ` OR ${quote('row_scope')} IS NULL` : ''}))`,
-    );
-    params.push(def.name, ...scope.values);
+    if (scope.company) {
+      const { values, orNull } = scope.company;
+      parts.push(`(${quote('row_scope')} IN (${values.length > 0 ? placeholders(values.length) : 'NULL'})${orNull ? ` OR ${quote('row_scope')} IS NULL` : ''})`);
+      params.push(...values);
+    }
+    // The record scope on reads (who a record names) is not kept with a change: the changes shown
+    // are those of records the user may see now.
+    const named = scope.visibleTo ? rowScopeConditions(def, { visibleTo: scope.visibleTo }) : [];
+    for (const test of named) {
+      parts.push(`${quote('record_id')} IN (SELECT ${quote(`${def.table}.id`)} FROM ${quote(def.table)} WHERE ${test.sql})`);
+      params.push(...test.params);
+    }
+    conditions.push(`(${parts.join(' AND ')})`);
   }
   if (unscoped.length > 0) {
     conditions.push(`${quote('resource')} IN (${placeholders(unscoped.length)})`);

@@ -19,6 +19,8 @@ export interface AccessDef {
   owner?: string;
   /** When `owner` is a manyToMany relation: its pivot, whose `to` column holds the owners' ids. */
   ownerThrough?: { table: string; from: string; to: string };
+  /** Record scope on reads: a user whose record scope is not global sees only the rows that name them (or a team mate) in one of these. */
+  visibleTo?: ReadonlyArray<{ column: string } | { through: { table: string; from: string; to: string } }>;
 }
 
 export interface PermissionEntry {
@@ -92,6 +94,7 @@ export function resolveAccess(resources: Map<string, ResourceDef>, files: Map<st
       companyScope: scope ? { column: 'company_id', assign: scope === true || scope.assign !== false } : undefined,
       owner: raw.owner,
       ownerThrough: raw.owner && !def.fields.get(raw.owner)?.stored ? def.relations.get(raw.owner)?.through : undefined,
+      visibleTo: raw.visibleTo?.map((name: string) => (def.fields.get(name)?.stored ? { column: name } : { through: def.relations.get(name)!.through! })),
     };
   };
   for (const def of resources.values()) resolve(def);

@@ -285,6 +285,14 @@ export const ResourceFormat = Type.Object(
         description: "the column naming the record's owner (user_id), or a manyToMany relation to users naming its owners (a task's assignees)",
       }),
     ),
+    visibleTo: Type.Optional(
+      Type.Array(Type.String({ pattern: '^[a-z][A-Za-z0-9_]*$' }), {
+        minItems: 1,
+        uniqueItems: true,
+        description:
+          'record scope on reads: columns naming a user (creator_id, user_id) or manyToMany relations to users; a user whose record scope is not global sees only the records that name them (group: them or a team mate)',
+      }),
+    ),
     timestamps: Type.Optional(Type.Boolean({ description: 'created_at and updated_at, set by the engine (default true)' })),
     creator: Type.Optional(Type.Boolean({ description: 'creator_id set from the authenticated user on create' })),
     fields: Type.Record(Name, FieldFormat, { additionalProperties: false }),

@@ -157,6 +157,14 @@ export function link(
     if (raw.owner && !def.fields.get(raw.owner)?.stored && def.relations.get(raw.owner)?.kind !== 'manyToMany') {
       problem('owner', `"${raw.owner}" is neither a field nor a manyToMany relation of this resource${didYouMean(raw.owner, [...def.fields.keys(), ...def.relations.keys()])}`);
     }
+    for (const [index, name] of (raw.visibleTo ?? []).entries()) {
+      if (!def.fields.get(name)?.stored && def.relations.get(name)?.kind !== 'manyToMany') {
+        problem(
+          `visibleTo.${index}`,
+          `"${name}" is neither a field nor a manyToMany relation of this resource${didYouMean(name, [...def.fields.keys(), ...def.relations.keys()])}`,
+        );
+      }
+    }
     for (const field of def.fields.values()) {
       if (field.until === undefined) continue;
       const end = def.fields.get(field.until);

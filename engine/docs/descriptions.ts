@@ -69,7 +69,17 @@ export function accessNote(def: ResourceDef, op: string): string {
   const notes = [`**Permission:** ${names.map((name) => `\`${name}\``).join(' and ')}.`];
   if (def.access.subjectResource !== def.name) notes.push(`(Checked on the parent \`${def.access.subjectResource}\` record.)`);
   if (def.access.companyScope) notes.push("Only records of the user's companies (or of none) are visible, unless the user holds `bypass_company_scope`.");
+  if (def.access.visibleTo)
+    notes.push(
+      `A user whose record scope is not global sees only the records whose ${visibleToNames(def)} names them (group: them or a team mate), unless they hold \`bypass_ownership_scope\`; others answer 404.`,
+    );
   if (def.access.owner && op !== 'list' && op !== 'show' && op !== 'create')
     notes.push(`The user's record scope applies to the record's \`${def.access.owner}\` (global, group or individual).`);
   return notes.join(' ');
+}
+
+/** The columns and relations of a definition's `visibleTo`, as the documentation names them. */
+export function visibleToNames(def: ResourceDef): string {
+  const names = (def.access.visibleTo ?? []).map((by) => `\`${'column' in by ? by.column : by.through.table}\``);
+  return names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names.at(-1)}` : names.join('');
 }

@@ -7,6 +7,7 @@ import type { Operation, ScopeValue } from '../definition/format.ts';
 import { scopeTest } from '../definition/scope.ts';
 import { routeKey, routeTable } from '../definition/route-table.ts';
 import { orderedResources, resourceNames } from '../definition/names.ts';
+import { visibleToNames } from './descriptions.ts';
 import type { OpenApiDocument } from './openapi.ts';
 
 export interface MarkdownOptions {
@@ -78,6 +79,7 @@ function resourceSection(def: ResourceDef, heading: string, prefix: string): str
   };
   if (scope.length > 0) facts.push(`limited to ${scope.map(limit).join(', ')}`);
   if (def.access.companyScope) facts.push("rows of the user's companies only (`bypass_company_scope` lifts it)");
+  if (def.access.visibleTo) facts.push(`below the global record scope, only rows whose ${visibleToNames(def)} names the user (\`bypass_ownership_scope\` lifts it)`);
   if (def.access.owner) facts.push(`changes need the user's record scope on \`${def.access.owner}\``);
   if (def.description) out.push(def.description, '');
   out.push(`${facts.join('; ')}.`, '');

@@ -7,12 +7,18 @@ import { bumpAccessVersion } from './access-version.ts';
 
 /** Lifts the company scope: the user sees and writes the rows of every company. */
 export const BYPASS_COMPANY_SCOPE = 'bypass_company_scope';
+/** Lifts the record scope on reads (`visibleTo`): the user sees the projects and tasks of everyone. */
+export const BYPASS_OWNERSHIP_SCOPE = 'bypass_ownership_scope';
 /** The permission that manages users; nobody may take it away from themselves. */
 export const MANAGE_USERS = 'update_security_user';
 export const ADMIN_ROLE = 'Admin';
 
 export function allPermissions(registry: Registry): PermissionEntry[] {
-  return [...permissionCatalogue(registry.all()), { name: BYPASS_COMPANY_SCOPE, resource: null, ability: BYPASS_COMPANY_SCOPE }];
+  return [
+    ...permissionCatalogue(registry.all()),
+    { name: BYPASS_COMPANY_SCOPE, resource: null, ability: BYPASS_COMPANY_SCOPE },
+    { name: BYPASS_OWNERSHIP_SCOPE, resource: null, ability: BYPASS_OWNERSHIP_SCOPE },
+  ];
 }
 
 /** Adds the missing permissions, gives the Admin role every permission; returns how many permissions were added. */

@@ -4,9 +4,12 @@
 // - changing an owned record (update, delete, restore, force delete) also needs the user's record
 //   scope: `global` any record, `group` their own and their sales team mates', `individual` their own;
 // - company-scoped resources show and accept only rows of the user's companies (and rows without
-//   one), unless the user holds bypass_company_scope; create fills the default company.
+//   one), unless the user holds bypass_company_scope; create fills the default company;
+// - resources whose definition says `visibleTo` (projects, tasks) show a user whose record scope is
+//   not global only the records that name them (group: them or a team mate), unless the user holds
+//   bypass_ownership_scope; the others answer 404.
 import type { AccessCheck, AuthUser, FieldErrors, Policy, ResourceDef, RowScope } from '../../engine/index.ts';
-import { BYPASS_COMPANY_SCOPE } from './permissions.ts';
+import { BYPASS_COMPANY_SCOPE, BYPASS_OWNERSHIP_SCOPE } from './permissions.ts';
 import { principal, type Access } from './principal.ts';
 
 export const policy: Policy = {
@@ -21,8 +24,9 @@ export const policy: Policy = {
   rowScope(user: AuthUser, def: ResourceDef): RowScope | undefined {
     const scope = def.access.companyScope;
     const { access } = principal(user);
-    if (!scope || access.permissions.has(BYPASS_COMPANY_SCOPE)) return undefined;
-    return { column: scope.column, values: access.companyIds, orNull: true };
+    const company = scope && !access.permissions.has(BYPASS_COMPANY_SCOPE) ? { column: scope.column, values: access.companyIds, orNull: true } : undefined;
+    const visibleTo = def.access.visibleTo && !access.permissions.has(BYPASS_OWNERSHIP_SCOPE) ? readers(access, user.id) : undefined;
+    return company || visibleTo ? { company, visibleTo } : undefined;
   },
 
   checkValues(user: AuthUser, def: ResourceDef, values: Record<string, unknown>, mode: 'create' | 'update'): FieldErrors | undefined {
@@ -38,6 +42,13 @@ export const policy: Policy = {
     return { [scope.column]: ['The selected company id is not one of your companies.'] };
   },
 };
+
+/** Whose records a user reads where records are visible to the people they name: all (undefined), their team's, or their own. */
+function readers(access: Access, userId: number): readonly number[] | undefined {
+  if (access.resourcePermission === 'global') return undefined;
+  if (access.resourcePermission === 'group') return [...new Set([userId, ...access.teamMateIds])];
+  return [userId];
+}
 
 /**
  * The record scope of §1.8 (`hasAccess`): a record without an owner is only for `global` users; of
