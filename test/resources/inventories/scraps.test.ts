@@ -89,6 +89,11 @@ for (const target of databaseTargets()) {
       .knex('companies')
       .insert({ name: `Other company ${target.name}`, currency_id, created_at: '2026-01-01 00:00:00', updated_at: '2026-01-01 00:00:00' });
     const [elsewhere] = await app.knex('inventories_locations').insert({ name: 'Elsewhere', full_name: 'Elsewhere', type: 'inventory', is_scrap: true, company_id: company });
+    // A lot of the user's company for a product of another company (the original's CrossCompanyException).
+    await app.knex('products_products').where('id', other).update({ company_id: company });
+    const foreign = await post('/inventories/lots', { name: 'L-FOREIGN', product_id: other });
+    assert.is(foreign.status, 422, foreign.text);
+    assert.equal(foreign.body.errors.product_id, [`These records belong to a different company: Bowl ${target.name} ${productCount}. Change them or switch the company back.`]);
     const crossing = await post('/inventories/scraps', { product_id: vase, qty: 1, destination_location_id: elsewhere });
     assert.is(crossing.status, 422, crossing.text);
     assert.match(
