@@ -15,7 +15,21 @@ import { detachRole, guardRoleGrants, protectAdminRole } from './security/roles.
 import { guardUserDelete, guardUserGrants, prepareUser } from './security/users.ts';
 import { appendToSortOrder } from './support/append-to-sort-order.ts';
 import { cancelStockOperation, checkAvailability, returnOperation, todoOperation, validateStockOperation } from './inventories/operation-actions.ts';
-import { applyCount, clearCount, freeQuantity, guardQuantityDelete, onHandQuantity, prepareQuantity, reservedQuantity } from './inventories/quantities.ts';
+import {
+  applyCount,
+  clearCount,
+  freeQuantity,
+  guardQuantityDelete,
+  lotQuantity,
+  onHandQuantity,
+  packageProductCount,
+  packageQuantity,
+  prepareQuantity,
+  reservedQuantity,
+} from './inventories/quantities.ts';
+import { prepareLot } from './inventories/lots.ts';
+import { guardScrapDelete, prepareScrap } from './inventories/scraps/prepare-scrap.ts';
+import { validateScrap } from './inventories/scraps/validate-scrap.ts';
 import { cancelOrder, confirmOrder, setOrderAsQuotation, toggleOrderLock } from './sales/order-actions.ts';
 import { inverseRate } from './support/inverse-rate.ts';
 import { cancelAgreement, closeAgreement, confirmAgreement, nameAgreement, prepareAgreement, prepareAgreementLines } from './purchases/agreements.ts';
@@ -65,6 +79,9 @@ export const behaviours: Behaviours = {
     'inventories.prepareQuantity': prepareQuantity,
     'inventories.guardOperationDelete': guardOperationDelete,
     'inventories.guardQuantityDelete': guardQuantityDelete,
+    'inventories.prepareLot': prepareLot,
+    'inventories.prepareScrap': prepareScrap,
+    'inventories.guardScrapDelete': guardScrapDelete,
     'webhooks.prepareSubscription': prepareSubscription,
     'webhooks.queuePing': queuePing,
     'accounts.prepareMove': prepareMove,
@@ -93,6 +110,9 @@ export const behaviours: Behaviours = {
     'inventories.freeQuantity': freeQuantity,
     'projects.liveTaskCount': liveTaskCount,
     'projects.liveSubtaskCount': liveSubtaskCount,
+    'inventories.lotQuantity': lotQuantity,
+    'inventories.packageQuantity': packageQuantity,
+    'inventories.packageProductCount': packageProductCount,
   },
   actions: {
     'webhooks.rotateSecret': rotateSecret,
@@ -104,6 +124,7 @@ export const behaviours: Behaviours = {
     'inventories.return': returnOperation,
     'inventories.applyCount': applyCount,
     'inventories.clearCount': clearCount,
+    'inventories.validateScrap': validateScrap,
     'sales.confirm': confirmOrder,
     'sales.cancel': cancelOrder,
     'sales.setAsQuotation': setOrderAsQuotation,

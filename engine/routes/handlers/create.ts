@@ -70,7 +70,8 @@ export function createHandler(runtime: ResourceRuntime) {
 async function upsertTarget(runtime: ResourceRuntime, values: Record<string, unknown>): Promise<number | undefined> {
   const { def } = runtime;
   if (!def.upsertOn) return undefined;
-  const where = whereClause(def.upsertOn.map((column) => condition(`${quote(column)} = ?`, values[column])));
+  // A value not sent (or null) matches a row without one: a count without a lot is the row without a lot.
+  const where = whereClause(def.upsertOn.map((column) => (values[column] == null ? condition(`${quote(column)} IS NULL`) : condition(`${quote(column)} = ?`, values[column]))));
   const [row] = await runtime.statements.all(`SELECT ${quote('id')} FROM ${quote(def.table)}${where.sql} LIMIT 1`, where.params);
   return row ? Number(row.id) : undefined;
 }

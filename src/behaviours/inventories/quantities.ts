@@ -6,18 +6,35 @@ import { locationsById, lockQuants, qty } from './stock/ledger.ts';
 import { completeMoves } from './stock/validate.ts';
 import { changedIds } from '../support/changed-rows.ts';
 
-/** beforeCreate/beforeUpdate: an internal location, one row per product and location, the location's warehouse and company. */
+const IDENTITY = ['product_id', 'location_id', 'lot_id', 'package_id'] as const;
+
+/**
+ * beforeCreate/beforeUpdate: an internal location, one row per product, location, lot and package,
+ * the location's warehouse and company; a lot of the counted product.
+ */
 export const prepareQuantity: Hook = async ({ trx, values, record, user }) => {
   if (record) {
-    const moved = (['product_id', 'location_id'] as const).filter((key) => values[key] !== undefined && Number(values[key]) !== Number(record[key]));
+    const moved = IDENTITY.filter((key) => values[key] !== undefined && Number(values[key] ?? 0) !== Number(record[key] ?? 0));
     if (moved.length > 0)
       throw new ValidationError(Object.fromEntries(moved.map((key) => [key, [`The ${key.replace('_', ' ')} of a quantity cannot change; count another row instead.`]])));
     values.user_id = user.id;
     return;
   }
-  // The definition allows internal locations only (referencesWhere), and one row per product and location (upsertOn).
+  if (values.lot_id != null) {
+    const lot = await trx('inventories_lots').where('id', values.lot_id).first('product_id');
+    if (Number(lot.product_id) !== Number(values.product_id)) throw new ValidationError({ lot_id: ['The lot is not a lot of this product.'] });
+  }
+  // The definition allows internal locations only (referencesWhere), and one row per product, location, lot and package (upsertOn).
   const location = (await locationsById(trx, [values.location_id])).get(Number(values.location_id))!;
-  Object.assign(values, { quantity: 0, reserved_quantity: 0, warehouse_id: location.warehouse_id, company_id: location.company_id, user_id: user.id });
+  Object.assign(values, {
+    quantity: 0,
+    reserved_quantity: 0,
+    lot_key: values.lot_id ?? 0,
+    package_key: values.package_id ?? 0,
+    warehouse_id: location.warehouse_id,
+    company_id: location.company_id,
+    user_id: user.id,
+  });
 };
 
 /** beforeDelete: only a row with nothing on hand or reserved can go (the ledger must add up). */
@@ -30,7 +47,9 @@ export const guardQuantityDelete: Hook = ({ record }) => {
 /** The counted quantity becomes the quantity on hand, through a done inventory move for the difference. */
 export const applyCount: Action = async ({ trx, record, user }) => {
   if (record.counted_quantity === null) throw new ActionRefusedError('Set a counted quantity before applying it.');
-  const [quant] = [...(await lockQuants(trx, [{ productId: Number(record.product_id), locationId: Number(record.location_id) }])).values()];
+  const [quant] = [
+    ...(await lockQuants(trx, [{ productId: Number(record.product_id), locationId: Number(record.location_id), lotId: record.lot_id, packageId: record.package_id }])).values(),
+  ];
   const counted = qty(record.counted_quantity);
   if (counted < qty(quant!.reserved_quantity)) {
     throw new ActionRefusedError(`${qty(quant!.reserved_quantity)} are reserved for operations here: cancel them before counting less.`);
@@ -52,6 +71,8 @@ export const applyCount: Action = async ({ trx, record, user }) => {
       procure_method: 'make_to_stock',
       reference: 'Inventory adjustment',
       product_id: record.product_id,
+      lot_id: record.lot_id,
+      package_id: record.package_id,
       uom_id: product.uom_id,
       product_uom_qty: Math.abs(difference),
       product_qty: Math.abs(difference),
@@ -83,3 +104,14 @@ const sumOverInternal =
 export const onHandQuantity = sumOverInternal('q.`quantity`');
 export const reservedQuantity = sumOverInternal('q.`reserved_quantity`');
 export const freeQuantity = sumOverInternal('q.`quantity` - q.`reserved_quantity`');
+
+/** What a lot or package holds, summed over its quants in internal locations (`owner`: the quants' column naming it). */
+const heldIn =
+  (owner: 'lot_id' | 'package_id', expression: string): Subquery =>
+  (table) =>
+    `SELECT COALESCE(${expression}, 0) FROM \`inventories_product_quantities\` q INNER JOIN \`inventories_locations\` l ON l.\`id\` = q.\`location_id\` AND l.\`type\` = 'internal' WHERE q.\`${owner}\` = ${table}.\`id\``;
+
+export const lotQuantity = heldIn('lot_id', 'SUM(q.`quantity`)');
+export const packageQuantity = heldIn('package_id', 'SUM(q.`quantity`)');
+/** How many products a package holds some of. */
+export const packageProductCount = heldIn('package_id', 'COUNT(DISTINCT CASE WHEN q.`quantity` > 0 THEN q.`product_id` END)');

@@ -1,8 +1,17 @@
 // Reserving stock for an operation's moves: each move takes what its (internal) source location
 // has free, up to its demand; a move from a vendor or another non-internal location is always
-// available. Moves become assigned, partially_available or stay confirmed.
+// available. Moves become assigned, partially_available or stay confirmed. A move reserves from
+// the stock of its own lot and package (none: the stock kept without a lot or package).
 import { updateRows } from '../../support/update-rows.ts';
-import { changeQuants, isInternal, locationsById, lockQuants, type QuantChange, qty, quantKey, type Trx } from './ledger.ts';
+import { changeQuants, isInternal, locationsById, lockQuants, type QuantChange, type QuantRef, qty, rowKey, type Trx } from './ledger.ts';
+
+/** Where a move takes its stock from, in the ledger. */
+export const sourceRef = (move: Record<string, any>): QuantRef => ({
+  productId: Number(move.product_id),
+  locationId: Number(move.source_location_id),
+  lotId: move.lot_id ?? null,
+  packageId: move.package_id ?? null,
+});
 
 const WAITING = ['waiting', 'confirmed', 'partially_available'];
 
@@ -15,10 +24,7 @@ export async function reserveOperation(trx: Trx, operationId: number): Promise<n
     moves.map((move) => move.source_location_id),
   );
   const internal = moves.filter((move) => isInternal(locations.get(Number(move.source_location_id))));
-  const quants = await lockQuants(
-    trx,
-    internal.map((move) => ({ productId: Number(move.product_id), locationId: Number(move.source_location_id) })),
-  );
+  const quants = await lockQuants(trx, internal.map(sourceRef));
   const free = new Map([...quants].map(([key, quant]) => [key, qty(Number(quant.quantity) - Number(quant.reserved_quantity))]));
 
   const changes: QuantChange[] = [];
@@ -27,12 +33,12 @@ export async function reserveOperation(trx: Trx, operationId: number): Promise<n
     const demand = qty(move.product_qty);
     let reserved = qty(move.reserved_quantity);
     if (isInternal(location)) {
-      const key = quantKey(move.product_id, move.source_location_id);
+      const key = rowKey(move, move.source_location_id);
       const take = Math.max(0, Math.min(free.get(key) ?? 0, qty(demand - reserved)));
       if (take > 0) {
         free.set(key, qty((free.get(key) ?? 0) - take));
         reserved = qty(reserved + take);
-        changes.push({ location: location!, productId: Number(move.product_id), reserved: take });
+        changes.push({ ...sourceRef(move), location: location!, reserved: take });
       }
     } else {
       reserved = demand;
@@ -54,15 +60,12 @@ export async function releaseReservations(trx: Trx, moves: Array<Record<string, 
     trx,
     reserving.map((move) => move.source_location_id),
   );
-  await lockQuants(
-    trx,
-    reserving.map((move) => ({ productId: Number(move.product_id), locationId: Number(move.source_location_id) })),
-  );
+  await lockQuants(trx, reserving.map(sourceRef));
   await changeQuants(
     trx,
     reserving
       .filter((move) => isInternal(locations.get(Number(move.source_location_id))))
-      .map((move) => ({ location: locations.get(Number(move.source_location_id))!, productId: Number(move.product_id), reserved: -qty(move.reserved_quantity) })),
+      .map((move) => ({ ...sourceRef(move), location: locations.get(Number(move.source_location_id))!, reserved: -qty(move.reserved_quantity) })),
   );
   await trx('inventories_moves')
     .whereIn(

@@ -1,11 +1,12 @@
 // Validating an operation: every open move is done with its quantity (its demand when none was
 // set), stock leaves internal source locations and arrives at internal destinations, the
 // reservations are consumed, and the operation is done. Asking more of a location than it has
-// is refused and changes nothing.
+// is refused and changes nothing. Stock leaves and arrives with the move's lot and package.
 import { ActionRefusedError, nowTimestamp } from '../../../../engine/index.ts';
 import { convertWith, unitsById } from '../units.ts';
 import { updateRows } from '../../support/update-rows.ts';
-import { changeQuants, isInternal, locationsById, lockQuants, MAX_QUANTITY, type QuantChange, qty, quantKey, type Location, type Trx } from './ledger.ts';
+import { changeQuants, isInternal, locationsById, lockQuants, MAX_QUANTITY, type QuantChange, qty, rowKey, type Location, type Trx } from './ledger.ts';
+import { sourceRef } from './reserve.ts';
 import { refreshOperationState } from './operation-state.ts';
 
 /** Validates the moves of an operation (or the moves given: an inventory adjustment has no operation). */
@@ -29,15 +30,12 @@ export async function completeMoves(trx: Trx, moves: Array<Record<string, any>>)
     moves.flatMap((move) => [move.source_location_id, move.destination_location_id]),
   );
   const leaving = moves.filter((move) => isInternal(locations.get(Number(move.source_location_id))));
-  const quants = await lockQuants(
-    trx,
-    leaving.map((move) => ({ productId: Number(move.product_id), locationId: Number(move.source_location_id) })),
-  );
+  const quants = await lockQuants(trx, leaving.map(sourceRef));
 
   // What each (product, internal source) gives, against what it has beyond others' reservations.
   const needs = new Map<string, { productId: number; locationId: number; needed: number; ownReserved: number }>();
   for (const move of leaving) {
-    const key = quantKey(move.product_id, move.source_location_id);
+    const key = rowKey(move, move.source_location_id);
     const need = needs.get(key) ?? { productId: Number(move.product_id), locationId: Number(move.source_location_id), needed: 0, ownReserved: 0 };
     need.needed = qty(need.needed + done.get(Number(move.id))!);
     need.ownReserved = qty(need.ownReserved + qty(move.reserved_quantity));
@@ -54,19 +52,19 @@ export async function completeMoves(trx: Trx, moves: Array<Record<string, any>>)
   }
 
   // What arrives must still fit the ledger's columns (decimal(15,4)): refused, never stored otherwise.
-  const arriving = new Map<string, { productId: number; location: Location; quantity: number }>();
+  const arriving = new Map<string, { productId: number; lotId: number | null; packageId: number | null; location: Location; quantity: number }>();
   for (const move of moves) {
     const destination = locations.get(Number(move.destination_location_id));
     if (!isInternal(destination)) continue;
-    const key = quantKey(move.product_id, move.destination_location_id);
-    const entry = arriving.get(key) ?? { productId: Number(move.product_id), location: destination!, quantity: 0 };
+    const key = rowKey(move, move.destination_location_id);
+    const entry = arriving.get(key) ?? { productId: Number(move.product_id), lotId: move.lot_id ?? null, packageId: move.package_id ?? null, location: destination!, quantity: 0 };
     entry.quantity = qty(entry.quantity + done.get(Number(move.id))!);
     arriving.set(key, entry);
   }
   if (arriving.size > 0) {
     const held = await lockQuants(
       trx,
-      [...arriving.values()].map((entry) => ({ productId: entry.productId, locationId: entry.location.id })),
+      [...arriving.values()].map((entry) => ({ productId: entry.productId, locationId: entry.location.id, lotId: entry.lotId, packageId: entry.packageId })),
     );
     for (const [key, entry] of arriving) {
       if (Number(held.get(key)?.quantity ?? 0) + entry.quantity > MAX_QUANTITY) {
@@ -81,8 +79,9 @@ export async function completeMoves(trx: Trx, moves: Array<Record<string, any>>)
     const quantity = done.get(Number(move.id))!;
     const source = locations.get(Number(move.source_location_id));
     const destination = locations.get(Number(move.destination_location_id));
-    if (isInternal(source)) changes.push({ location: source!, productId: Number(move.product_id), quantity: -quantity, reserved: -qty(move.reserved_quantity) });
-    if (isInternal(destination)) changes.push({ location: destination!, productId: Number(move.product_id), quantity });
+    const stock = { productId: Number(move.product_id), lotId: move.lot_id ?? null, packageId: move.package_id ?? null };
+    if (isInternal(source)) changes.push({ ...stock, location: source!, quantity: -quantity, reserved: -qty(move.reserved_quantity) });
+    if (isInternal(destination)) changes.push({ ...stock, location: destination!, quantity });
     const inMoveUnit = move.quantity === null ? qty(move.product_uom_qty) : qty(move.quantity);
     return { id: Number(move.id), values: { state: 'done', quantity: inMoveUnit, reserved_quantity: 0, is_picked: 1, updated_at: now } };
   });
