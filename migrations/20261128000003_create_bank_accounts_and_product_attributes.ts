@@ -42,7 +42,7 @@ export async function up(knex: Knex): Promise<void> {
     foreignId(t, 'attribute_id', 'products_attributes', 'CASCADE').notNullable();
     foreignId(t, 'product_attribute_id', 'products_product_attributes', 'CASCADE').notNullable();
     foreignId(t, 'attribute_option_id', 'products_attribute_options', 'CASCADE').notNullable();
-    t.unique(['product_attribute_id', 'attribute_option_id']);
+    t.unique(['product_attribute_id', 'attribute_option_id'], { indexName: 'products_product_attribute_values_unique' });
   });
 
   // What products_product_attribute_options said, as product attributes (in the attributes'
