@@ -158,9 +158,9 @@ export const WalkthroughFormat = Type.Object(
     ),
     under: Type.Optional(
       Type.String({
-        pattern: '^walk[1-9][0-9]*$',
+        pattern: '^([a-z]+/[a-z]+(-[a-z]+)*\\.)?walk[1-9][0-9]*$',
         description:
-          "a nested resource: the parent's record its requests work under, `walkN` for the record of the parent's N-th walk (a purchase order's receipts, under the order the walk confirmed); default: the parent's first record",
+          "a nested resource: the parent's record its requests work under, `walkN` for the record of the parent's N-th walk (a purchase order's receipts, under the order the walk confirmed), `<resource>.walkN` for that of another resource of the parent's table (a product made by accounts/products' walk); default: the parent's first record",
       }),
     ),
     deleting: Type.Optional(
@@ -206,6 +206,12 @@ export const ActionFormat = Type.Object(
     result: Type.Optional(ResourceName),
     reveals: Type.Optional(Type.Boolean({ description: 'its answer shows the fields marked `revealed` (a secret it renewed), as the create does' })),
     creates: Type.Optional(Type.Boolean({ description: "it creates the record it answers with (of `result`): the answer is a 201, as a create's (a reversal's credit note)" })),
+    on: Type.Optional(
+      Type.Literal('collection', {
+        description:
+          'POST on the collection of a nested resource (which then has no create): the behaviour runs on the parent record, and the answer is 200 {data: [every live record of the collection], message}',
+      }),
+    ),
     description: Type.Optional(Type.String()),
   },
   { additionalProperties: false },

@@ -1,4 +1,5 @@
 // Cross-file checks: every name a definition uses must point at something real.
+import { underWalk } from './walkthroughs.ts';
 import type { DefinitionProblem } from './definition-error.ts';
 import type { LoadedFile } from './load.ts';
 import { Operations, type ScopeValue } from './format.ts';
@@ -181,6 +182,12 @@ export function link(
         if (!def.fields.get(column)?.stored) problem(`${at}.when.${column}`, `"${column}" is not a field of this resource${didYouMean(column, def.fields.keys())}`);
       }
       if (action.when && !action.refused) problem(at, 'an action with "when" needs "refused" (the message of its 422)');
+      if (action.on === 'collection') {
+        if (!def.parent) problem(`${at}.on`, 'a collection action needs a parent: it runs on the parent record');
+        if (def.operations.has('create')) problem(`${at}.on`, 'a collection action takes the POST of the collection: the resource cannot also create');
+        if ([...def.actions.values()].filter((other) => other.on === 'collection').length > 1) problem(`${at}.on`, 'a resource has one collection action at most');
+        for (const key of ['when', 'to', 'result', 'creates', 'reveals'] as const) if (action[key] !== undefined) problem(`${at}.${key}`, `a collection action has no "${key}"`);
+      }
       for (const [column, values] of Object.entries(action.to ?? {})) {
         const field = def.fields.get(column);
         if (!field?.stored) problem(`${at}.to.${column}`, `"${column}" is not a field of this resource${didYouMean(column, def.fields.keys())}`);
@@ -203,9 +210,14 @@ export function link(
       if (!def.fields.get(name)?.writable) walkProblem(`deleting.values.${name}`, `"${name}" is not a writable field of this resource`);
     }
     if (def.walkthrough.under) {
-      const parent = def.parent && resources.get(def.parent.resource);
+      const parent = def.parent ? resources.get(def.parent.resource) : undefined;
       if (!parent) walkProblem('under', 'only a nested resource works under a record of its parent');
-      else if (!parent.operations.has('create')) walkProblem('under', `${parent.name} cannot create the walk's record`);
+      const [walker] = underWalk(def.walkthrough.under, parent?.name ?? '');
+      const owner = resources.get(walker);
+      if (!parent) walkProblem('under', 'only a nested resource works under a record of its parent');
+      else if (!owner) walkProblem('under', `unknown resource "${walker}"${didYouMean(walker, resources.keys())}`);
+      else if (owner.table !== parent.table) walkProblem('under', `${walker} is not a view of the parent's table (${parent.table})`);
+      else if (!owner.operations.has('create')) walkProblem('under', `${walker} cannot create the walk's record`);
     }
     for (const [index, record] of def.walkthrough.records.entries()) {
       const at = `records.${index}`;

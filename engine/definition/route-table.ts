@@ -7,7 +7,7 @@ export type RouteOperation = Operation | 'action';
 
 export interface RouteSpec {
   operation: RouteOperation;
-  /** The workflow action's name, for `action` routes (POST {id}/validate). */
+  /** The workflow action's name, for `action` routes (POST {id}/validate, or POST on the collection). */
   action?: string;
   method: HTTPMethods;
   /** Contract form, with {param} placeholders, under the API prefix. */
@@ -34,7 +34,9 @@ export function routeTable(def: ResourceDef, prefix: string): RouteSpec[] {
   add('delete', 'DELETE', record);
   add('restore', 'POST', `${record}/restore`);
   add('forceDelete', 'DELETE', `${record}/force`);
-  for (const action of def.actions.keys()) routes.push({ operation: 'action', action, method: 'POST', path: `${record}/${action}` });
+  // A collection action is POST on the collection itself (a resource with one has no create).
+  for (const action of def.actions.values())
+    routes.push({ operation: 'action', action: action.name, method: 'POST', path: action.on === 'collection' ? base : `${record}/${action.name}` });
   return routes;
 }
 

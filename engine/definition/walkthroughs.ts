@@ -44,3 +44,9 @@ export function loadWalkthroughs(dir: string, problems: DefinitionProblem[]): Ma
   for (const [name, walkthrough] of Object.entries(raw)) found.set(name, { walkthrough, file, lineOf: (at) => lineOf(`${name}.${at}`) });
   return found;
 }
+
+/** `under` as [the resource whose walk made the record, the walk]: `walk1` is the parent's, `accounts/products.walk1` another view's. */
+export function underWalk(under: string, parent: string): [resource: string, walk: string] {
+  const dot = under.lastIndexOf('.');
+  return dot < 0 ? [parent, under] : [under.slice(0, dot), under.slice(dot + 1)];
+}

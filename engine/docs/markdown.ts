@@ -90,7 +90,7 @@ function resourceSection(def: ResourceDef, heading: string, prefix: string): str
     const action = route.action ? def.actions.get(route.action) : undefined;
     const name = action ? `Action \`${action.name}\`` : OPERATION_NAMES[route.operation as Operation];
     const answer = action
-      ? `200 \`{data, message}\`: “${action.message}”${
+      ? `200 \`{data${action.on === 'collection' ? ': [every record]' : ''}, message}\`: “${action.message}”${
           action.when
             ? `; 422 unless ${Object.entries(action.when)
                 .map(([c, v]) => `\`${c}\` ∈ ${v.join('/')}`)

@@ -135,6 +135,7 @@ export function resourceOperation(def: ResourceDef, route: RouteSpec, registry: 
 /** POST {id}/<action>: a workflow action, answering with the record it leaves (or creates). */
 function actionOperation(def: ResourceDef, route: RouteSpec, registry: Registry, names: NameTable): OperationObject {
   const action = def.actions.get(route.action!)!;
+  if (action.on === 'collection') return collectionActionOperation(def, route, registry, names);
   const result = registry.get(action.result ?? def.name);
   const verb = route.action!.replace(/-/g, ' ');
   const parts = [action.description ? capitalize(action.description) : `The \`${route.action}\` action of ${withArticle(def.label)}.`];
@@ -168,6 +169,44 @@ function actionOperation(def: ResourceDef, route: RouteSpec, registry: Registry,
       422: {
         description: 'The record’s state does not allow the action, or the stock or data it needs is not there; nothing was changed.',
         content: jsonContent({ anyOf: [ref(SHARED.error), ref(SHARED.validationError)] }, { message: action.refused ?? 'The action cannot be run on this record now.' }),
+      },
+      429: { $ref: '#/components/responses/TooManyRequests' },
+      500: { $ref: '#/components/responses/ServerError' },
+      503: { $ref: '#/components/responses/ServiceUnavailable' },
+    },
+  };
+}
+
+/** POST on a nested collection: the action runs on the parent, the answer lists the collection. */
+function collectionActionOperation(def: ResourceDef, route: RouteSpec, registry: Registry, names: NameTable): OperationObject {
+  const action = def.actions.get(route.action!)!;
+  const parent = registry.get(def.parent!.resource);
+  const verb = route.action!.replace(/-/g, ' ');
+  const parts = [
+    action.description ? capitalize(action.description) : `The \`${route.action}\` action on the ${lowerLabel(parent.label)}'s ${lowerLabel(def.label)} records.`,
+    `Takes no body. Answers 200 with every live ${lowerLabel(def.label)} of the ${lowerLabel(parent.label)}, unpaginated, in the default order.`,
+    accessNote(def, route.action!),
+  ];
+  return {
+    tags: [names.get(def.name)!.tag],
+    summary: `${capitalize(verb)} the ${lowerLabel(def.label)} records of ${withArticle(parent.label)}`,
+    description: parts.join('\n\n'),
+    operationId: `${operationId(def, 'list', 'GET').replace(/List$/, '')}${route.action!.split('-').map(capitalize).join('')}`,
+    'x-permissions': def.access.permissions[route.action!] ?? [],
+    parameters: [...pathParameters(def, route), ...queryParameters(def, 'show'), IDEMPOTENCY_KEY],
+    responses: {
+      200: {
+        description: action.message,
+        headers: rateLimitHeaders(),
+        content: jsonContent(ref(successResponse(def, route, registry, names).schema), { data: [recordExample(def, registry)], message: action.message }),
+      },
+      400: { description: badRequestDescription('show'), content: jsonContent(ref(SHARED.error), { message: badRequestExample(def, 'show') }) },
+      401: { $ref: '#/components/responses/Unauthenticated' },
+      403: { $ref: '#/components/responses/Forbidden' },
+      404: { description: `No such ${lowerLabel(parent.label)}.`, content: jsonContent(ref(SHARED.error), { message: MESSAGES.notFound }) },
+      422: {
+        description: 'The parent’s data does not allow the action; nothing was changed.',
+        content: jsonContent(ref(SHARED.error), { message: 'The action cannot be run on this record now.' }),
       },
       429: { $ref: '#/components/responses/TooManyRequests' },
       500: { $ref: '#/components/responses/ServerError' },

@@ -2,6 +2,7 @@
 // resource after those its requests point at), the collection variable that holds each one's
 // record, and request bodies whose references name those variables and whose unique values carry
 // the run's suffix, so that a run works on any installation and twice in a row.
+import { underWalk } from '../definition/walkthroughs.ts';
 import type { Registry } from '../definition/registry.ts';
 import type { FieldDef, ResourceDef } from '../definition/types.ts';
 import { writableFields } from '../schema/body-schemas.ts';
@@ -50,6 +51,7 @@ export function runOrder(registry: Registry): ResourceDef[] {
 function dependencies(def: ResourceDef, registry: Registry): Set<string> {
   const names = new Set<string>(def.walkthrough.after);
   if (def.parent) names.add(def.parent.resource);
+  if (def.parent && def.walkthrough.under) names.add(underWalk(def.walkthrough.under, def.parent.resource)[0]);
   for (const record of def.walkthrough.records) for (const name of Object.values(record.with)) names.add(name);
   const collect = (owner: ResourceDef, depth: number) => {
     for (const field of bodyFields(owner)) {

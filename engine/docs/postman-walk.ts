@@ -17,7 +17,8 @@ const MAX_STEPS = 8;
 export function planWalks(def: ResourceDef): Walk[] {
   const walks: Walk[] = def.walkthrough.records.map((record) => ({ actions: [...record.actions], with: { ...record.with } }));
   const covered = new Set(walks.flatMap((walk) => walk.actions));
-  let uncovered = [...def.actions.keys()].filter((name) => !covered.has(name));
+  // A collection action is called once, ahead of the folder's list (engine/docs/postman.ts), not on a record.
+  let uncovered = [...def.actions.values()].filter((action) => action.on !== 'collection' && !covered.has(action.name)).map((action) => action.name);
   while (uncovered.length > 0) {
     const actions: string[] = [];
     let state = initialState(def);
@@ -80,7 +81,7 @@ function shortestPathToOneOf(def: ResourceDef, start: State, targets: string[]):
     const next: typeof frontier = [];
     for (const { state, path } of frontier) {
       for (const action of def.actions.values()) {
-        if (!allows(action, state)) continue;
+        if (action.on === 'collection' || !allows(action, state)) continue;
         const after = apply(action, state);
         const key = keyOf(after);
         if (seen.has(key)) continue;

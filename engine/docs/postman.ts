@@ -3,6 +3,7 @@
 // (engine/docs/postman-plan.ts), each creating its own record, reading, updating and walking it
 // through its workflow, then deleting a record of its own; Log out last. Every request checks
 // its status and envelope. Requests, descriptions and examples come from the OpenAPI document.
+import { underWalk } from '../definition/walkthroughs.ts';
 import { STATUS_CODES } from 'node:http';
 import type { Registry } from '../definition/registry.ts';
 import type { ResourceDef } from '../definition/types.ts';
@@ -117,7 +118,8 @@ function resourceRequests(def: ResourceDef, registry: Registry, prefix: string):
   const routes = new Map<string, RouteSpec>();
   for (const route of routeTable(def, prefix)) routes.set(route.action ?? `${route.operation} ${route.method}`, route);
   // Under the parent's record of the run, or the one a walk of the parent's took (`under`).
-  const parentParam: Record<string, string> = def.parent ? { [def.parent.param]: `{{${idVariable(registry.get(def.parent.resource), def.walkthrough.under)}}}` } : {};
+  const [walker, walk] = def.walkthrough.under ? underWalk(def.walkthrough.under, def.parent!.resource) : [def.parent?.resource, undefined];
+  const parentParam: Record<string, string> = def.parent ? { [def.parent.param]: `{{${idVariable(registry.get(walker!), walk)}}}` } : {};
   const on = (variable: string) => ({ ...parentParam, id: `{{${variable}}}` });
   const keys = keyColumns(def, registry).map((column) => ({ column, variable: keyVariable(def, column) }));
   const specs: RequestSpec[] = [];
@@ -129,6 +131,8 @@ function resourceRequests(def: ResourceDef, registry: Registry, prefix: string):
     add('create POST', name, { body: createBody(def, registry, { suffix, ...overrides }), test: storeCreated(idVariable(def, copy), copy ? [] : keys) });
 
   const main = idVariable(def);
+  // An action on the collection (a product's variants' sync) makes the records the list then finds.
+  for (const action of def.actions.values()) if (action.on === 'collection') add(action.name, actionName(action.name));
   create('Create', '', '{{run}}');
   add('list GET', 'List', def.operations.has('create') ? {} : { test: storeFirstListed(main, keys) });
   add('show GET', 'Show', { params: on(main) });

@@ -6,6 +6,7 @@ import { buildSerializers } from '../serialize/record.ts';
 import { compileBodyValidator } from '../validation/body-validator.ts';
 import { columnsOf } from '../sql/columns.ts';
 import { actionHandler } from './handlers/action.ts';
+import { collectionActionHandler } from './handlers/collection-action.ts';
 import { createHandler } from './handlers/create.ts';
 import { deleteHandler } from './handlers/delete.ts';
 import { forceDeleteHandler } from './handlers/force-delete.ts';
@@ -70,7 +71,9 @@ export function registerResources(app: FastifyInstance, deps: EngineDeps): void 
         method: route.method,
         url: fastifyPath(route.path),
         ...authentication(deps, def, route.operation),
-        handler: route.action ? actionHandler(runtime, route.action) : handlers[route.operation as Operation](runtime),
+        handler: route.action
+          ? (def.actions.get(route.action)!.on === 'collection' ? collectionActionHandler : actionHandler)(runtime, route.action)
+          : handlers[route.operation as Operation](runtime),
         ...responseSchemas(route),
         config: { resource: def.name, operation: routeKey(route) },
       });

@@ -26,6 +26,8 @@ export function schemaNames(base: string) {
     show: `${base}Response`,
     saved: `${base}SavedResponse`,
     list: `${base}ListResponse`,
+    /** A collection action's answer: every record of the collection, unpaginated, and what was done. */
+    collection: `${base}CollectionResponse`,
     /** The record with its `revealed` fields (a secret shown once), and its envelope. */
     revealedRecord: `${base}WithSecrets`,
     revealed: `${base}RevealedResponse`,
@@ -58,6 +60,12 @@ export function responseSchemas(registry: Registry, names: NameTable): Record<st
       schemas[n.saved] = envelope({ data: ref(n.record), message: { type: 'string' } }, `The ${def.label} record as stored, and what was done.`);
     }
     if (def.operations.has('list')) schemas[n.list] = listSchema(def, n.record);
+    if (collectionAction(def)) {
+      schemas[n.collection] = envelope(
+        { data: { type: 'array', items: ref(n.record) }, message: { type: 'string' } },
+        `Every ${def.label} record of the collection, and what was done.`,
+      );
+    }
     if (revealedFields(def).length > 0) {
       schemas[n.revealedRecord] = recordSchema(def, registry, nameOf, { revealed: true });
       schemas[n.revealed] = envelope(
@@ -69,6 +77,11 @@ export function responseSchemas(registry: Registry, names: NameTable): Record<st
     }
   }
   return schemas;
+}
+
+/** The resource's action on its collection (POST on the collection path), if it has one. */
+export function collectionAction(def: ResourceDef) {
+  return [...def.actions.values()].find((action) => action.on === 'collection');
 }
 
 /** Fields shown only in the answer that sets them (a secret shown once). */
@@ -98,6 +111,7 @@ export function successResponse(def: ResourceDef, route: RouteSpec, registry: Re
   if (revealsFields(def, route)) return { status: route.action ? 200 : 201, schema: schemaNames(names.get(def.name)!.schema).revealed, record: true };
   if (route.action) {
     const action = def.actions.get(route.action)!;
+    if (action.on === 'collection') return { status: 200, schema: schemaNames(names.get(def.name)!.schema).collection, record: false };
     const result = registry.get(action.result ?? def.name);
     return { status: action.creates ? 201 : 200, schema: schemaNames(names.get(result.name)!.schema).saved, record: true };
   }

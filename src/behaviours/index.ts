@@ -5,6 +5,9 @@ import { inventoryMasterDataHooks } from './inventories/master-data.ts';
 import { categoryDescendants, categoryNotInUse, categoryPath } from './products/category-path.ts';
 import { defaultUnits } from './products/default-units.ts';
 import { syncVariants } from './products/sync-variants.ts';
+import { holdOfferedOptions, writeOfferedOptions } from './products/offered-options.ts';
+import { productAttributeNotInUse, productAttributeOptions, writeProductAttributeValues } from './products/product-attributes.ts';
+import { bankAccountHolder, renameBankAccountHolders } from './partners/bank-account-holder.ts';
 import { prepareMoves } from './inventories/prepare-move.ts';
 import { guardOperationDelete, prepareOperation } from './inventories/prepare-operation.ts';
 import { computeOrderTotals } from './sales/compute-order-totals.ts';
@@ -93,6 +96,13 @@ export const behaviours: Behaviours = {
     'purchases.prepareAgreement': prepareAgreement,
     'purchases.nameAgreement': nameAgreement,
     ...projectHooks,
+    'partners.bankAccountHolder': bankAccountHolder,
+    'partners.renameBankAccountHolders': renameBankAccountHolders,
+    'products.holdOfferedOptions': holdOfferedOptions,
+    'products.writeOfferedOptions': writeOfferedOptions,
+    'products.productAttributeOptions': productAttributeOptions,
+    'products.writeProductAttributeValues': writeProductAttributeValues,
+    'products.productAttributeNotInUse': productAttributeNotInUse,
   },
   computed: {
     'support.inverseRate': inverseRate,

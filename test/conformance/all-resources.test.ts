@@ -4,7 +4,7 @@
 import { suite } from 'uvu';
 import { loadResources } from '../../src/app/build-app.ts';
 import { databaseTargets } from '../helpers/targets.ts';
-import { actionChecks, guardChecks } from './capabilities/actions.ts';
+import { actionChecks, collectionActionChecks, guardChecks } from './capabilities/actions.ts';
 import { authenticationChecks } from './capabilities/authentication.ts';
 import { boundChecks } from './capabilities/bounds.ts';
 import { carriedChecks } from './capabilities/carried.ts';
@@ -62,7 +62,8 @@ for (const target of databaseTargets()) {
     }
     if (def.operations.has('delete') && def.operations.has('create')) lifecycleChecks(test, current);
     if (def.operations.has('forceDelete') && def.operations.has('create')) forceDeleteChecks(test, current);
-    if (def.actions.size > 0) actionChecks(test, current);
+    if ([...def.actions.values()].some((action) => action.on !== 'collection')) actionChecks(test, current);
+    if ([...def.actions.values()].some((action) => action.on === 'collection')) collectionActionChecks(test, current);
     if ([...def.actions.values()].some((action) => action.when)) guardChecks(test, current);
     test.run();
   }

@@ -135,7 +135,11 @@ export async function prepareContext(def: ResourceDef, registry: Registry, targe
       (creatable(def.parent.resource) ? await createOne(def.parent.resource) : await insertDirect(def.parent.resource)))
     : undefined;
   if (!def.operations.has('create') && (def.operations.has('list') || def.operations.has('show')) && def.parent && parentId !== undefined) {
-    const rows = await knex(def.table).where(def.parent.foreignKey, parentId).where(ownScope(def)).count({ n: '*' }).first();
+    // Live rows only: another resource of the same table (a product's variants seen from another
+    // module) may have archived the ones there were.
+    const live = knex(def.table).where(def.parent.foreignKey, parentId).where(ownScope(def));
+    if (def.softDelete) live.whereNull('deleted_at');
+    const rows = await live.count({ n: '*' }).first();
     // Deleting uses records up: a resource that deletes what it does not create gets three.
     const wanted = def.operations.has('delete') || def.operations.has('forceDelete') ? 3 : 1;
     if (Number(rows!.n) < wanted) for (let i = Number(rows!.n); i < 3; i++) await insertDirect(def.name, parentId);

@@ -1,6 +1,7 @@
-// POST /accounts/products/{id}/sync-variants (reference-o2c-p2p §3.6, the original's parameterless
-// POST …/{product}/variants): one variant per combination of one value of each attribute the
-// product offers (its attribute_options), named "<product> - <value> / <value>" and priced at the
+// POST /accounts/products/{id}/sync-variants, and the original's parameterless POST
+// /products/products/{product}/variants and /accounts/products/{product}/variants (reference-o2c-p2p
+// §3.6, reference-projects-extras §7): one variant per combination of one value of each of the
+// product's attributes (products_product_attribute_values), named "<product> - <value> / <value>" and priced at the
 // product's price plus the values' extra prices. A variant of a combination still offered is
 // updated (and restored when archived), one of a combination no longer offered is archived, and
 // the product becomes configurable. A product without attribute values changes nothing.
@@ -69,22 +70,27 @@ function slug(text: string): string {
     .replace(/^-+|-+$/g, '');
 }
 
-export const syncVariants: Action = async ({ trx, record: product, user }) => {
+export const syncVariants: Action = async ({ trx, def, record: product, user }) => {
   if (product.parent_id !== null && product.parent_id !== undefined) throw new ActionRefusedError('A product variant cannot have variants of its own.');
+  // Run on a variants collection (POST …/{product}/variants) its changes are that resource's.
+  const variantsResource = def.parent ? def.name : 'accounts/product-variants';
 
-  const options: OptionRow[] = await trx('products_product_attribute_options as offered')
+  // The values of the product's attributes (products/product-attributes), in the attributes' order.
+  const options: OptionRow[] = await trx('products_product_attribute_values as offered')
+    .join('products_product_attributes as pa', 'pa.id', 'offered.product_attribute_id')
     .join('products_attribute_options as opt', 'opt.id', 'offered.attribute_option_id')
     .join('products_attributes as attr', 'attr.id', 'opt.attribute_id')
     .where('offered.product_id', product.id)
     .whereNull('attr.deleted_at')
-    .orderBy([{ column: 'attr.sort' }, { column: 'attr.id' }, { column: 'opt.sort' }, { column: 'opt.id' }])
-    .select('opt.id', 'opt.name', 'opt.extra_price', 'opt.attribute_id');
+    .orderBy([{ column: 'pa.sort' }, { column: 'pa.id' }, { column: 'opt.sort' }, { column: 'opt.id' }])
+    .select('opt.id', 'opt.name', trx.raw('COALESCE(offered.extra_price, opt.extra_price) AS extra_price'), 'opt.attribute_id');
   if (options.length === 0) return;
 
+  // One group per attribute: an attribute attached twice offers the values of both, each once.
   const groups = new Map<number, OptionRow[]>();
   for (const option of options) {
     const group = groups.get(Number(option.attribute_id)) ?? [];
-    group.push(option);
+    if (!group.some((other) => Number(other.id) === Number(option.id))) group.push(option);
     groups.set(Number(option.attribute_id), group);
   }
   const count = [...groups.values()].reduce((total, group) => total * group.length, 1);
@@ -164,7 +170,7 @@ export const syncVariants: Action = async ({ trx, record: product, user }) => {
     if (ids.length !== fresh.length) throw new Error(`sync-variants: inserted ${fresh.length} variants, found ${ids.length}`);
     const links = fresh.flatMap((combination, index) => combination.map((option) => ({ product_id: ids[index], attribute_option_id: option.id })));
     for (const chunk of chunks(links, ROWS_PER_INSERT * 2)) await trx('products_product_variant_values').insert(chunk);
-    changedIds(trx, 'accounts/product-variants', ids, 'created');
+    changedIds(trx, variantsResource, ids, 'created');
   }
 
   for (const ids of chunks(vanished, IDS_PER_STATEMENT)) {
@@ -175,10 +181,10 @@ export const syncVariants: Action = async ({ trx, record: product, user }) => {
   const restoredIds = new Set(restored);
   changedIds(
     trx,
-    'accounts/product-variants',
+    variantsResource,
     kept.map((row) => row.id).filter((id) => !restoredIds.has(id)),
     'updated',
   );
-  changedIds(trx, 'accounts/product-variants', restored, 'restored');
-  changedIds(trx, 'accounts/product-variants', vanished, 'deleted');
+  changedIds(trx, variantsResource, restored, 'restored');
+  changedIds(trx, variantsResource, vanished, 'deleted');
 };

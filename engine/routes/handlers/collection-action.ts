@@ -1,0 +1,56 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ResourceRuntime } from '../runtime.ts';
+import { clientErrorFromDb } from '../../errors/db-errors.ts';
+import { parseIncludes, type RawQuery } from '../../list/parse-list-query.ts';
+import { includeTree, loadRelations } from '../../sql/load-relations.ts';
+import { quote, whereClause } from '../../sql/quote.ts';
+import { resourceRows } from '../../sql/resource-rows.ts';
+import { authorize, findParent, visibleRows } from '../lookup.ts';
+import { inWriteUnit } from '../write-unit.ts';
+
+/**
+ * POST on a nested collection (an action with `on: collection`, a product's variants' sync): the
+ * parent (404), the permission (403), then the action behaviour on the parent's row, locked, in
+ * one transaction; answers 200 {data: [every live record of the collection], message}, unpaginated,
+ * in the default sort.
+ */
+export function collectionActionHandler(runtime: ResourceRuntime, name: string) {
+  const { def, deps } = runtime;
+  const parentDef = runtime.parentDef!;
+  const action = def.actions.get(name)!;
+  const run = deps.behaviours.actions[action.behaviour]!;
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const includes = parseIncludes(request.query as RawQuery, def);
+    const parent = (await findParent(runtime, request))!;
+    // The action acts on the parent: a resource with permissions of its own is asked about it.
+    authorize(runtime, request, name, { parent: parent.record, record: parent.record });
+    const body = (request.body && typeof request.body === 'object' && !Array.isArray(request.body) ? request.body : {}) as Record<string, unknown>;
+    try {
+      await inWriteUnit(runtime, request, async (trx, changes) => {
+        const record = await trx(parentDef.table).where('id', parent.id).forUpdate().first();
+        await run({
+          trx,
+          def,
+          user: request.authUser!,
+          record,
+          body,
+          params: request.params as Record<string, string>,
+          changes,
+          get models() {
+            return runtime.models;
+          },
+        });
+        changes.add(parentDef.name, parent.id, action.change ?? name);
+      });
+    } catch (error) {
+      throw clientErrorFromDb(error, def) ?? error;
+    }
+
+    const where = whereClause(resourceRows(def, deps.registry, { parentId: parent.id, rows: visibleRows(runtime, request) }));
+    const sorts = def.defaultSort.some((sort) => sort.name === 'id') ? def.defaultSort : [...def.defaultSort, { name: 'id', descending: false }];
+    const order = sorts.map((sort) => `${quote(`${def.table}.${sort.name}`)} ${sort.descending ? 'DESC' : 'ASC'}`);
+    const rows = await runtime.statements.all(`SELECT ${runtime.columns(def)} FROM ${quote(def.table)}${where.sql} ORDER BY ${order.join(', ')}`, where.params);
+    await loadRelations(runtime.statements, deps.registry, runtime.columns, def, rows, includeTree(runtime.loaded(includes)));
+    return reply.code(200).send({ data: rows.map((row) => runtime.serialize(row)), message: action.message });
+  };
+}
