@@ -28,25 +28,42 @@ export function generateMigration(registry: Registry, schema: SchemaBounds, tabl
   const byTable = new Map<string, ResourceDef[]>();
   for (const def of defs) byTable.set(def.table, [...(byTable.get(def.table) ?? []), def]);
 
+  // New tables first, each after the new tables it references (MySQL checks a foreign key's table
+  // when the key is made), then the columns new to existing tables, which may reference new tables.
+  const creates: Array<{ table: string; up: string; references: Set<string> }> = [];
+  const alters: Array<{ up: string; down: string; name: string }> = [];
   for (const [table, sharing] of byTable) {
     const existing = schema.get(table);
     const fields = storedFields(sharing).filter(([name]) => !existing?.has(name));
     if (!existing) {
-      up.push(
-        createTable(
+      const references = new Set(fields.map(([, field]) => referencedTable(field, sharing, registry)).filter((target): target is string => !!target && target !== table));
+      creates.push({
+        table,
+        up: createTable(
           table,
           sharing,
           fields.map(([, field]) => field),
           registry,
         ),
-      );
-      down.push(`  await knex.schema.dropTableIfExists('${table}');`);
-      names.push(`create_${table}`);
+        references,
+      });
     } else if (fields.length > 0) {
-      up.push(`  await knex.schema.alterTable('${table}', (t) => {\n${fields.map(([, field]) => `    ${column(table, field, sharing, registry)};`).join('\n')}\n  });`);
-      down.push(`  await knex.schema.alterTable('${table}', (t) => {\n${fields.map(([name]) => `    t.dropColumn('${name}');`).join('\n')}\n  });`);
-      names.push(`add_columns_to_${table}`);
+      alters.push({
+        up: `  await knex.schema.alterTable('${table}', (t) => {\n${fields.map(([, field]) => `    ${column(table, field, sharing, registry)};`).join('\n')}\n  });`,
+        down: `  await knex.schema.alterTable('${table}', (t) => {\n${fields.map(([name]) => `    t.dropColumn('${name}');`).join('\n')}\n  });`,
+        name: `add_columns_to_${table}`,
+      });
     }
+  }
+  for (const create of inReferenceOrder(creates)) {
+    up.push(create.up);
+    down.push(`  await knex.schema.dropTableIfExists('${create.table}');`);
+    names.push(`create_${create.table}`);
+  }
+  for (const alter of alters) {
+    up.push(alter.up);
+    down.push(alter.down);
+    names.push(alter.name);
   }
   for (const def of defs) {
     for (const relation of def.relations.values()) {
@@ -99,12 +116,35 @@ function createTable(table: string, defs: ResourceDef[], fields: FieldDef[], reg
   return `  await knex.schema.createTable('${table}', (t) => {\n${lines.join('\n')}\n  });`;
 }
 
+/** Tables to create, each after those of the others it references; a loop keeps its written order. */
+function inReferenceOrder<T extends { table: string; references: Set<string> }>(creates: T[]): T[] {
+  const pending = new Set(creates.map((create) => create.table));
+  const ordered: T[] = [];
+  while (ordered.length < creates.length) {
+    const ready = creates.filter((create) => pending.has(create.table) && ![...create.references].some((table) => pending.has(table)));
+    for (const create of ready.length > 0 ? ready : creates.filter((create) => pending.has(create.table))) {
+      ordered.push(create);
+      pending.delete(create.table);
+    }
+  }
+  return ordered;
+}
+
+/** The resource a column references: its `references`, or the parent of a nested resource's key. */
+function referencedResource(field: FieldDef, defs: ResourceDef[], registry: Registry): ResourceDef | undefined {
+  if (field.references) return registry.get(field.references);
+  const nested = defs.find((def) => def.parent?.foreignKey === field.name);
+  return nested ? registry.get(nested.parent!.resource) : undefined;
+}
+
+function referencedTable(field: FieldDef, defs: ResourceDef[], registry: Registry): string | undefined {
+  return referencedResource(field, defs, registry)?.table;
+}
+
 /** One column, as the migrations of this project write them. */
 function column(table: string, field: FieldDef, defs: ResourceDef[], registry: Registry): string {
   const name = field.name;
-  const target = field.references
-    ? registry.get(field.references)
-    : defs.find((def) => def.parent?.foreignKey === name) && registry.get(defs.find((def) => def.parent?.foreignKey === name)!.parent!.resource);
+  const target = referencedResource(field, defs, registry);
   let builder: string;
   if (target) builder = `foreignId(t, '${name}', '${target.table}')`;
   else {

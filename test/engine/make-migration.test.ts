@@ -1,7 +1,7 @@
 // make:migration: on a database migrated from the committed migrations it has nothing to add
 // (the migrations and the definitions agree); for a new definition it writes the migration that
 // makes the resource work, as the README's "Adding a resource" says.
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -76,6 +76,31 @@ for (const target of databaseTargets()) {
         assert.match(limits, /t\.integer\('sort'\)\.nullable\(\)\.index\(\);/, 'a sort column keeps its index');
         assert.match(limits, /timestamps\(t, \{ indexed: false \}\);\n\s+softDeletes\(t, \{ indexed: false \}\);/);
         assert.match(source, /t\.string\('name', 255\)\.notNullable\(\)\.index\(\)/, 'a top-level resource keeps its filter indexes');
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
+    test('new tables come after the new tables they reference, and columns new to existing tables after both', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'erp-make-migration-'));
+      try {
+        cpSync(RESOURCES_DIR, join(dir, 'resources'), { recursive: true });
+        // The limits sort before the methods they reference; banks, an existing table, gains a reference to them.
+        writeFileSync(join(dir, 'resources', 'support', 'payment-methods.yaml'), PAYMENT_METHODS);
+        writeFileSync(join(dir, 'resources', 'support', 'payment-method-limits.yaml'), PAYMENT_METHOD_LIMITS);
+        const banks = join(dir, 'resources', 'support', 'banks.yaml');
+        writeFileSync(banks, readFileSync(banks, 'utf8').replace('fields:\n', 'fields:\n  payment_method_id: { type: integer, references: support/payment-methods }\n'));
+        const registry = loadResources(join(dir, 'resources'));
+        const { knex } = await sharedApp(target);
+        const { source } = generateMigration(registry, await readSchemaBounds(knex, registry), await listTables(knex))!;
+        const methods = source.indexOf("createTable('payment_methods'");
+        const limits = source.indexOf("createTable('payment_method_limits'");
+        const bankColumn = source.indexOf("alterTable('banks'");
+        assert.ok(methods >= 0 && limits >= 0 && bankColumn >= 0, source);
+        assert.ok(methods < limits, 'the referenced table first: MySQL checks a foreign key when it is made');
+        assert.ok(limits < bankColumn, 'new columns of existing tables after every new table');
+        const down = source.slice(source.indexOf('export async function down'));
+        assert.ok(down.indexOf("alterTable('banks'") < down.indexOf("dropTableIfExists('payment_methods')"), 'undone in the reverse order');
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
