@@ -1,7 +1,14 @@
-// `npm test`: runs every test/**/*.test.ts with uvu in one process, on SQLite and, when
-// TEST_MYSQL_URL is set, on a MySQL/MariaDB database created for this run and dropped after it.
-// Ends with a plain "N passed, N failed, N skipped" line. `npm test -- <pattern>` runs a subset.
+// `npm test`: runs every test/**/*.test.ts with uvu, on SQLite and, when TEST_MYSQL_URL is set,
+// on a MySQL/MariaDB database created for this run and dropped after it. Ends with a plain
+// "N passed, N failed, N skipped" line. `npm test -- <pattern>` runs a subset.
+//
+// With both databases the two halves run side by side, each in a process of its own (the SQLite
+// one also runs the tests that use no database; the MySQL one those that do, and the cluster's),
+// and their output is printed one after the other: the run takes the longer half's time rather
+// than the sum. TEST_SERIAL=1 runs them in one process, one after the other.
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import knexFactory from 'knex';
 import { parse } from 'uvu/parse';
 import { run } from 'uvu/run';
@@ -9,6 +16,7 @@ import { parseDatabaseUrl } from '../src/app/config.ts';
 import { closeSharedApps } from './helpers/app.ts';
 
 async function main(): Promise<number> {
+  if (process.env.TEST_MYSQL_URL && !process.env.TEST_DATABASES && !process.env.TEST_SERIAL) return runHalvesSideBySide();
   const pattern = process.argv[2] ? new RegExp(process.argv[2]) : /\.test\.ts$/;
   const mysql = process.env.TEST_MYSQL_URL ? await createMysqlDatabase(process.env.TEST_MYSQL_URL) : undefined;
   if (mysql) process.env.TEST_MYSQL_DATABASE_URL = mysql.url;
@@ -16,7 +24,7 @@ async function main(): Promise<number> {
   const counts = captureUvuCounts();
   try {
     const { suites } = await parse('test', pattern, { cwd: process.cwd() });
-    await run(suites.filter((suite) => suite.name.endsWith('.test.ts')));
+    await run(suites.filter((suite) => suite.name.endsWith('.test.ts') && inThisHalf(suite.file)));
   } finally {
     await closeSharedApps();
     if (mysql) await mysql.drop();
@@ -42,6 +50,41 @@ async function createMysqlDatabase(url: string) {
       await admin.destroy();
     },
   };
+}
+
+/** In the MySQL half, only the files that use a database (the SQLite half runs the others). */
+function inThisHalf(file: string): boolean {
+  if (process.env.TEST_DATABASES !== 'mysql') return true;
+  return /databaseTargets\(|serviceDatabases\(|TEST_MYSQL_DATABASE_URL|TEST_GALERA_URLS/.test(readFileSync(file, 'utf8'));
+}
+
+/** Two children of this script, one per database, run at once; their outputs are printed in turn and their counts summed. */
+async function runHalvesSideBySide(): Promise<number> {
+  const half = (database: 'sqlite' | 'mysql') => {
+    const env: NodeJS.ProcessEnv = { ...process.env, TEST_DATABASES: database };
+    if (database === 'sqlite') {
+      delete env.TEST_MYSQL_URL;
+      delete env.TEST_GALERA_URLS;
+    }
+    const child = spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    return new Promise<{ database: string; output: string; code: number }>((resolve) => child.on('close', (code) => resolve({ database, output, code: code ?? 1 })));
+  };
+  const halves = await Promise.all([half('sqlite'), half('mysql')]);
+  const sum = { passed: 0, failed: 0, skipped: 0 };
+  for (const { database, output } of halves) {
+    process.stdout.write(`\n=== ${database} ===\n${output}`);
+    const counts = /^(\d+) passed, (\d+) failed, (\d+) skipped$/m.exec(output);
+    if (counts) {
+      sum.passed += Number(counts[1]);
+      sum.failed += Number(counts[2]);
+      sum.skipped += Number(counts[3]);
+    } else sum.failed += 1;
+  }
+  console.log(`${sum.passed} passed, ${sum.failed} failed, ${sum.skipped} skipped`);
+  return halves.every((result) => result.code === 0) && sum.failed === 0 ? 0 : 1;
 }
 
 /** uvu prints "Total: / Passed: / Skipped:"; read them as it writes them. */

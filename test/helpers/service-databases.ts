@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import knexFactory from 'knex';
 import { parseDatabaseUrl } from '../../src/app/config.ts';
+import { inThisRun } from './targets.ts';
 
 export interface ServiceDatabase {
   name: string;
@@ -24,7 +25,7 @@ export function serviceDatabases(suffix: string): ServiceDatabase[] {
     },
   ];
   const mysqlUrl = process.env.TEST_MYSQL_DATABASE_URL;
-  if (!mysqlUrl) return databases;
+  if (!mysqlUrl) return databases.filter((database) => inThisRun(database.name as 'sqlite'));
   databases.push({
     name: 'mysql',
     async prepare() {
@@ -45,5 +46,5 @@ export function serviceDatabases(suffix: string): ServiceDatabase[] {
       };
     },
   });
-  return databases;
+  return databases.filter((database) => inThisRun(database.name as 'sqlite' | 'mysql'));
 }

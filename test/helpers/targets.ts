@@ -5,7 +5,8 @@ import knexFactory from 'knex';
 import { parseDatabaseUrl } from '../../src/app/config.ts';
 
 // The databases the suite runs on: SQLite always, MariaDB/MySQL when TEST_MYSQL_URL is set
-// (test/run.ts creates a fresh database for the run and passes it as TEST_MYSQL_DATABASE_URL).
+// (test/run.ts creates a fresh database for the run and passes it as TEST_MYSQL_DATABASE_URL);
+// TEST_DATABASES=sqlite or mysql keeps one of them.
 export interface Target {
   name: 'sqlite' | 'mysql';
   databaseUrl: string;
@@ -15,7 +16,13 @@ export function databaseTargets(): Target[] {
   const targets: Target[] = [{ name: 'sqlite', databaseUrl: 'sqlite::memory:' }];
   const mysql = process.env.TEST_MYSQL_DATABASE_URL;
   if (mysql) targets.push({ name: 'mysql', databaseUrl: mysql });
-  return targets;
+  return targets.filter((target) => inThisRun(target.name));
+}
+
+/** TEST_DATABASES (test/run.ts sets it for each half of a run on both databases) limits the run to one database. */
+export function inThisRun(database: 'sqlite' | 'mysql'): boolean {
+  const only = process.env.TEST_DATABASES;
+  return !only || only.split(',').includes(database);
 }
 
 /** A database of its own for a test that needs a fresh installation: a temporary SQLite file, or a new MySQL database. */

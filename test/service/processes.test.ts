@@ -14,6 +14,7 @@ import * as assert from 'uvu/assert';
 import { parseDatabaseUrl } from '../../src/app/config.ts';
 import { createKnex } from '../../src/database/connection.ts';
 import { call, loginTo, PROCESS_ADMIN, PROCESS_SECRET, startService, statusCounts, type ServiceProcess } from '../helpers/service-process.ts';
+import { inThisRun } from '../helpers/targets.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const API = '/admin/api/v1';
@@ -57,67 +58,70 @@ async function expectOnce(db: Knex): Promise<void> {
   }
 }
 
-test('SIGTERM lets the request in flight finish, then the process exits 0', async () => {
-  const file = sqliteFile('shutdown');
-  const running = await startService({ DATABASE_URL: `sqlite:${file}` });
-  const token = await loginTo(running.baseUrl);
-  const lines = Array.from({ length: 1000 }, (_, i) => ({ product_id: 1, product_qty: 1 + (i % 5), price_unit: 10 }));
-  const product = await call(running.baseUrl, 'POST', `${API}/products/products`, { token, body: { type: 'goods', name: 'Shutdown', price: 1, category_id: 1 } });
-  const partner = await call(running.baseUrl, 'POST', `${API}/partners/partners`, { token, body: { account_type: 'company', name: 'Shutdown customer' } });
-  const inFlight = call(running.baseUrl, 'POST', `${API}/sales/orders`, {
-    token,
-    body: { partner_id: partner.body.data.id, payment_term_id: 1, date_order: '2026-11-23', lines: lines.map((line) => ({ ...line, product_id: product.body.data.id })) },
-  });
-  await new Promise((resolve) => setTimeout(resolve, 20));
-  running.child.kill('SIGTERM');
-  assert.is((await inFlight).status, 201, 'the request in flight completed');
-  assert.is(await running.exited, 0);
-  const knex = createKnex({ client: 'sqlite', filename: file });
-  assert.is(Number((await knex('sales_order_lines').count({ n: '*' }).first())!.n), 1000, 'and its lines were all written');
-  await knex.destroy();
-});
-
-test('three processes starting together on a fresh SQLite file prepare it once, and all serve', async () => {
-  const file = sqliteFile('together');
-  const processes = await Promise.all([1, 2, 3].map(() => startService({ DATABASE_URL: `sqlite:${file}` })));
-  try {
+// On SQLite files, unless this run is the MySQL half of one on both databases (test/run.ts).
+if (inThisRun('sqlite')) {
+  test('SIGTERM lets the request in flight finish, then the process exits 0', async () => {
+    const file = sqliteFile('shutdown');
+    const running = await startService({ DATABASE_URL: `sqlite:${file}` });
+    const token = await loginTo(running.baseUrl);
+    const lines = Array.from({ length: 1000 }, (_, i) => ({ product_id: 1, product_qty: 1 + (i % 5), price_unit: 10 }));
+    const product = await call(running.baseUrl, 'POST', `${API}/products/products`, { token, body: { type: 'goods', name: 'Shutdown', price: 1, category_id: 1 } });
+    const partner = await call(running.baseUrl, 'POST', `${API}/partners/partners`, { token, body: { account_type: 'company', name: 'Shutdown customer' } });
+    const inFlight = call(running.baseUrl, 'POST', `${API}/sales/orders`, {
+      token,
+      body: { partner_id: partner.body.data.id, payment_term_id: 1, date_order: '2026-11-23', lines: lines.map((line) => ({ ...line, product_id: product.body.data.id })) },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    running.child.kill('SIGTERM');
+    assert.is((await inFlight).status, 201, 'the request in flight completed');
+    assert.is(await running.exited, 0);
     const knex = createKnex({ client: 'sqlite', filename: file });
-    await expectOnce(knex);
+    assert.is(Number((await knex('sales_order_lines').count({ n: '*' }).first())!.n), 1000, 'and its lines were all written');
     await knex.destroy();
-    for (const running of processes) assert.is((await call(running.baseUrl, 'GET', '/health')).status, 200);
-  } finally {
-    for (const running of processes) assert.is(await running.stop(), 0);
-  }
-});
+  });
 
-test('MIGRATE_ON_START=false: a process waits for the release step, then serves', async () => {
-  const file = sqliteFile('release');
-  const waiting = startService({ DATABASE_URL: `sqlite:${file}`, MIGRATE_ON_START: 'false' });
-  let listening = false;
-  void waiting.then(() => (listening = true)).catch(() => {});
-  await new Promise((resolve) => setTimeout(resolve, 3000));
-  assert.not.ok(listening, 'it does not serve an unprepared database');
-  const release = await erp(['migrate'], `sqlite:${file}`);
-  assert.match(release.stdout, /^Applied \d+ migration\(s\):/);
-  const running = await waiting;
-  try {
-    assert.is((await call(running.baseUrl, 'GET', '/health')).status, 200);
-    await loginTo(running.baseUrl);
-  } finally {
-    assert.is(await running.stop(), 0);
-  }
-});
+  test('three processes starting together on a fresh SQLite file prepare it once, and all serve', async () => {
+    const file = sqliteFile('together');
+    const processes = await Promise.all([1, 2, 3].map(() => startService({ DATABASE_URL: `sqlite:${file}` })));
+    try {
+      const knex = createKnex({ client: 'sqlite', filename: file });
+      await expectOnce(knex);
+      await knex.destroy();
+      for (const running of processes) assert.is((await call(running.baseUrl, 'GET', '/health')).status, 200);
+    } finally {
+      for (const running of processes) assert.is(await running.stop(), 0);
+    }
+  });
 
-test('MIGRATE_ON_START=false without the release step: the process gives up with a message saying what to run', async () => {
-  const file = sqliteFile('no-release');
-  const error = await startService({ DATABASE_URL: `sqlite:${file}`, MIGRATE_ON_START: 'false', STARTUP_WAIT: '2' }).then(
-    () => undefined,
-    (reason: Error) => reason,
-  );
-  assert.ok(error, 'it did not start');
-  assert.match(error!.message, /exited with 1/);
-  assert.match(error!.message, /run the release step, npm run erp -- migrate/);
-});
+  test('MIGRATE_ON_START=false: a process waits for the release step, then serves', async () => {
+    const file = sqliteFile('release');
+    const waiting = startService({ DATABASE_URL: `sqlite:${file}`, MIGRATE_ON_START: 'false' });
+    let listening = false;
+    void waiting.then(() => (listening = true)).catch(() => {});
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    assert.not.ok(listening, 'it does not serve an unprepared database');
+    const release = await erp(['migrate'], `sqlite:${file}`);
+    assert.match(release.stdout, /^Applied \d+ migration\(s\):/);
+    const running = await waiting;
+    try {
+      assert.is((await call(running.baseUrl, 'GET', '/health')).status, 200);
+      await loginTo(running.baseUrl);
+    } finally {
+      assert.is(await running.stop(), 0);
+    }
+  });
+
+  test('MIGRATE_ON_START=false without the release step: the process gives up with a message saying what to run', async () => {
+    const file = sqliteFile('no-release');
+    const error = await startService({ DATABASE_URL: `sqlite:${file}`, MIGRATE_ON_START: 'false', STARTUP_WAIT: '2' }).then(
+      () => undefined,
+      (reason: Error) => reason,
+    );
+    assert.ok(error, 'it did not start');
+    assert.match(error!.message, /exited with 1/);
+    assert.match(error!.message, /run the release step, npm run erp -- migrate/);
+  });
+}
 
 const mysqlUrl = process.env.TEST_MYSQL_DATABASE_URL;
 if (mysqlUrl) {

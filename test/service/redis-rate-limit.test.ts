@@ -5,10 +5,11 @@ import net from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { API, startApp, type TestApp } from '../helpers/app.ts';
-import { databaseTargets } from '../helpers/targets.ts';
+import type { Target } from '../helpers/targets.ts';
 
 const REDIS = new URL(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379');
-const sqlite = databaseTargets()[0]!;
+// In-process apps on SQLite: the shared store is what is tested, not the database.
+const sqlite: Target = { name: 'sqlite', databaseUrl: 'sqlite::memory:' };
 const test = suite('rate limits in Redis');
 const opened: TestApp[] = [];
 
