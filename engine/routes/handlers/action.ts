@@ -9,6 +9,7 @@ import { withRevealed } from '../../serialize/record.ts';
 import { pathId } from '../path-params.ts';
 import type { ResourceRuntime } from '../runtime.ts';
 import { inWriteUnit } from '../write-unit.ts';
+import { runActionBehaviour } from './run-action.ts';
 
 /**
  * POST {id}/<action>: the record (404, the definition's scope included: a delivery is not a
@@ -26,7 +27,6 @@ export function actionHandler(runtime: ResourceRuntime, name: string) {
     const parent = await findParent(runtime, request);
     const found = await findRecord(runtime, id, { parentId: parent?.id, rows: visibleRows(runtime, request) });
     await authorizeChange(runtime, request, name, { parent: parent?.record, record: found });
-    const body = (request.body && typeof request.body === 'object' && !Array.isArray(request.body) ? request.body : {}) as Record<string, unknown>;
 
     let result: ActionResult | undefined;
     try {
@@ -36,19 +36,7 @@ export function actionHandler(runtime: ResourceRuntime, name: string) {
         for (const [column, allowed] of Object.entries(action.when ?? {})) {
           if (!allowed.includes(String(record[column]))) throw new ActionRefusedError(action.refused!);
         }
-        const outcome =
-          (await run({
-            trx,
-            def,
-            user: request.authUser!,
-            record,
-            body,
-            params: request.params as Record<string, string>,
-            changes,
-            get models() {
-              return runtime.models;
-            },
-          })) ?? undefined;
+        const outcome = await runActionBehaviour(runtime, request, run, trx, changes, record);
         // The record acted on changed as the action says (`validated`); what the action wrote
         // besides (a return's new operation, moves, stock) its behaviour adds itself.
         changes.add(def.name, id, action.change ?? name);

@@ -7,6 +7,7 @@ import { quote, whereClause } from '../../sql/quote.ts';
 import { resourceRows } from '../../sql/resource-rows.ts';
 import { authorize, findParent, visibleRows } from '../lookup.ts';
 import { inWriteUnit } from '../write-unit.ts';
+import { runActionBehaviour } from './run-action.ts';
 
 /**
  * POST on a nested collection (an action with `on: collection`, a product's variants' sync): the
@@ -24,22 +25,10 @@ export function collectionActionHandler(runtime: ResourceRuntime, name: string) 
     const parent = (await findParent(runtime, request))!;
     // The action acts on the parent: a resource with permissions of its own is asked about it.
     authorize(runtime, request, name, { parent: parent.record, record: parent.record });
-    const body = (request.body && typeof request.body === 'object' && !Array.isArray(request.body) ? request.body : {}) as Record<string, unknown>;
     try {
       await inWriteUnit(runtime, request, async (trx, changes) => {
         const record = await trx(parentDef.table).where('id', parent.id).forUpdate().first();
-        await run({
-          trx,
-          def,
-          user: request.authUser!,
-          record,
-          body,
-          params: request.params as Record<string, string>,
-          changes,
-          get models() {
-            return runtime.models;
-          },
-        });
+        await runActionBehaviour(runtime, request, run, trx, changes, record);
         changes.add(parentDef.name, parent.id, action.change ?? name);
       });
     } catch (error) {

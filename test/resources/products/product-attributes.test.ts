@@ -7,6 +7,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { userWith } from '../../helpers/access.ts';
 import { API, sharedApp, type TestApp } from '../../helpers/app.ts';
+import { type SizesAndColours, sizesAndColours } from '../../helpers/attribute-options.ts';
 import { databaseTargets } from '../../helpers/targets.ts';
 
 const IN_USE =
@@ -16,7 +17,7 @@ for (const target of databaseTargets()) {
   const test = suite(`per-product attributes [${target.name}]`);
   let app: TestApp & { token: string };
   const tag = Math.random().toString(36).slice(2, 8);
-  const ids = { category: 0, size: 0, color: 0, small: 0, medium: 0, red: 0, blue: 0 };
+  let ids: SizesAndColours;
   const call = (method: 'get' | 'post' | 'put' | 'delete', path: string, body?: unknown) => app.client[method](`${API}${path}`, { token: app.token, body });
 
   async function created(path: string, body: Record<string, unknown>) {
@@ -31,13 +32,7 @@ for (const target of databaseTargets()) {
 
   test.before(async () => {
     app = await sharedApp(target);
-    ids.category = (await app.knex('products_categories').orderBy('id').first('id')).id;
-    ids.size = (await created('/products/attributes', { name: `Size ${tag}`, type: 'radio', sort: 1 })).id;
-    ids.color = (await created('/products/attributes', { name: `Color ${tag}`, type: 'color', sort: 2 })).id;
-    ids.small = (await created(`/products/attributes/${ids.size}/options`, { name: 'S' })).id;
-    ids.medium = (await created(`/products/attributes/${ids.size}/options`, { name: 'M', extra_price: 5 })).id;
-    ids.red = (await created(`/products/attributes/${ids.color}/options`, { name: 'Red' })).id;
-    ids.blue = (await created(`/products/attributes/${ids.color}/options`, { name: 'Blue', extra_price: 2.5 })).id;
+    ids = await sizesAndColours(app, tag);
   });
 
   test('the options become values, shown with their options; the accounting view sees them', async () => {

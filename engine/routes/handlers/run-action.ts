@@ -1,0 +1,31 @@
+import type { FastifyRequest } from 'fastify';
+import type { Knex } from 'knex';
+import type { ChangeSet } from '../../behaviours/change-set.ts';
+import type { Action, ActionResult } from '../../behaviours/types.ts';
+import type { ResourceRuntime } from '../runtime.ts';
+
+/** Runs an action's behaviour (resolved at boot) on a locked row, in the write unit's transaction, with the request's body (an object, else none). */
+export async function runActionBehaviour(
+  runtime: ResourceRuntime,
+  request: FastifyRequest,
+  run: Action,
+  trx: Knex.Transaction,
+  changes: ChangeSet,
+  record: Record<string, any>,
+): Promise<ActionResult | undefined> {
+  const body = (request.body && typeof request.body === 'object' && !Array.isArray(request.body) ? request.body : {}) as Record<string, unknown>;
+  return (
+    (await run({
+      trx,
+      def: runtime.def,
+      user: request.authUser!,
+      record,
+      body,
+      params: request.params as Record<string, string>,
+      changes,
+      get models() {
+        return runtime.models;
+      },
+    })) ?? undefined
+  );
+}
