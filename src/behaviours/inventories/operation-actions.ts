@@ -98,6 +98,9 @@ export const returnOperation: Action = async ({ trx, record, user, body }) => {
         procure_method: 'make_to_stock',
         reference: name,
         product_id: move.product_id,
+        // Goods go back as they came: of the same lot and in the same package.
+        lot_id: move.lot_id,
+        package_id: move.package_id,
         uom_id: move.uom_id,
         product_uom_qty: quantity,
         product_qty: qty(Number(move.product_qty) * ratio),

@@ -27,6 +27,16 @@ export const prepareMoves: BatchHook = async (contexts) => {
         .select('id', 'warehouse_id')
     ).map((row) => [Number(row.id), row]),
   );
+  const lotIds = contexts.map(({ values, record }) => (values.lot_id !== undefined ? values.lot_id : record?.lot_id)).filter((id) => id != null);
+  const lotProducts = new Map(
+    lotIds.length === 0
+      ? []
+      : (
+          await trx('inventories_lots')
+            .whereIn('id', [...new Set(lotIds.map(Number))])
+            .select('id', 'product_id')
+        ).map((row) => [Number(row.id), Number(row.product_id)]),
+  );
   const units = await unitsById(trx, [...contexts.map(({ values, record }) => values.uom_id ?? record?.uom_id), ...[...products.values()].map((product) => product.uom_id)]);
 
   for (const [position, { values, record, index }] of contexts.entries()) {
@@ -35,6 +45,19 @@ export const prepareMoves: BatchHook = async (contexts) => {
     // Services are not kept in stock: a stock move of one is a mistake in the request.
     if (values.product_id !== undefined && product.type === 'service') {
       throw new ValidationError({ product_id: [`The product '${product.name}' is a service and cannot be moved in stock.`] }, index);
+    }
+    // Reserved stock is held for this product and lot: changing either would leave it held on the wrong row.
+    if (record && Number(record.reserved_quantity ?? 0) > 0) {
+      for (const column of ['product_id', 'lot_id'] as const) {
+        if (values[column] !== undefined && String(values[column] ?? '') !== String(record[column] ?? '')) {
+          throw new ValidationError({ [column]: ['The move holds reserved stock: cancel its operation before changing its product or lot.'] }, index);
+        }
+      }
+    }
+    // A lot holds one product: the move's lot (sent, or kept while the product changes) must be one of it.
+    const lotId = values.lot_id !== undefined ? values.lot_id : record?.lot_id;
+    if (lotId != null && (values.lot_id !== undefined || values.product_id !== undefined) && lotProducts.get(Number(lotId)) !== Number(product.id)) {
+      throw new ValidationError({ lot_id: [`The lot is not one of the product '${product.name}'.`] }, index);
     }
     if (!record) {
       // A move added to an operation already under way is confirmed with it (the original's "additional" moves).
