@@ -46,11 +46,11 @@ export const prepareMoves: BatchHook = async (contexts) => {
     if (values.product_id !== undefined && product.type === 'service') {
       throw new ValidationError({ product_id: [`The product '${product.name}' is a service and cannot be moved in stock.`] }, index);
     }
-    // Reserved stock is held for this product and lot: changing either would leave it held on the wrong row.
+    // Reserved stock is held for this product, lot and package: changing either would leave it held on the wrong row.
     if (record && Number(record.reserved_quantity ?? 0) > 0) {
-      for (const column of ['product_id', 'lot_id'] as const) {
+      for (const column of ['product_id', 'lot_id', 'package_id'] as const) {
         if (values[column] !== undefined && String(values[column] ?? '') !== String(record[column] ?? '')) {
-          throw new ValidationError({ [column]: ['The move holds reserved stock: cancel its operation before changing its product or lot.'] }, index);
+          throw new ValidationError({ [column]: ['The move holds reserved stock: cancel its operation before changing its product, lot or package.'] }, index);
         }
       }
     }

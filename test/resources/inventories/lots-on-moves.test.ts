@@ -98,5 +98,19 @@ for (const target of databaseTargets()) {
     assert.is(Number((await app.knex('inventories_moves').where('id', move.id).first())!.lot_id), ids.vintage);
   });
 
+  test('a package on a move: received into it, delivered out of it', async () => {
+    const crate = (await created('/inventories/packages', { name: `CRATE-${target.name}-${Date.now()}` })).id;
+    const receipt = await created('/inventories/receipts', { moves: [{ product_id: ids.wine, product_uom_qty: 6, lot_id: ids.vintage, package_id: crate }] });
+    await act(`/inventories/receipts/${receipt.id}/todo`);
+    await act(`/inventories/receipts/${receipt.id}/validate`);
+    const packed = async () => (await get(`/inventories/packages/${crate}`)).body.data;
+    assert.is((await packed()).quantity, 6);
+    assert.is((await packed()).location_id, ids.stock, 'the package is where its stock is');
+    const delivery = await created('/inventories/deliveries', { moves: [{ product_id: ids.wine, product_uom_qty: 6, lot_id: ids.vintage, package_id: crate }] });
+    await act(`/inventories/deliveries/${delivery.id}/todo`);
+    await act(`/inventories/deliveries/${delivery.id}/validate`);
+    assert.is((await packed()).quantity, 0);
+  });
+
   test.run();
 }
