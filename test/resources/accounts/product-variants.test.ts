@@ -4,7 +4,8 @@
 // under its own product only.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { API, sharedApp, type TestApp } from '../../helpers/app.ts';
+import { sharedApp, type TestApp } from '../../helpers/app.ts';
+import { asAdmin } from '../../helpers/as-admin.ts';
 import { type SizesAndColours, sizesAndColours } from '../../helpers/attribute-options.ts';
 import { databaseTargets } from '../../helpers/targets.ts';
 
@@ -13,13 +14,9 @@ for (const target of databaseTargets()) {
   let app: TestApp & { token: string };
   const tag = Math.random().toString(36).slice(2, 8);
   let ids: SizesAndColours;
-  const call = (method: 'get' | 'post' | 'put' | 'delete', path: string, body?: unknown) => app.client[method](`${API}${path}`, { token: app.token, body });
-
-  async function created(path: string, body: Record<string, unknown>) {
-    const response = await call('post', path, body);
-    assert.is(response.status, 201, response.text);
-    return response.body.data.id as number;
-  }
+  const admin = asAdmin(() => app);
+  const call = admin.call;
+  const created = async (path: string, body: Record<string, unknown>) => (await admin.created(path, body)).id as number;
 
   async function product(name: string, options: number[]) {
     return created('/accounts/products', { type: 'goods', name, price: 100, cost: 60, reference: 'TS', category_id: ids.category, attribute_options: options });

@@ -7,6 +7,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { userWith } from '../../helpers/access.ts';
 import { API, sharedApp, type TestApp } from '../../helpers/app.ts';
+import { asAdmin } from '../../helpers/as-admin.ts';
 import { type SizesAndColours, sizesAndColours } from '../../helpers/attribute-options.ts';
 import { databaseTargets } from '../../helpers/targets.ts';
 
@@ -18,13 +19,7 @@ for (const target of databaseTargets()) {
   let app: TestApp & { token: string };
   const tag = Math.random().toString(36).slice(2, 8);
   let ids: SizesAndColours;
-  const call = (method: 'get' | 'post' | 'put' | 'delete', path: string, body?: unknown) => app.client[method](`${API}${path}`, { token: app.token, body });
-
-  async function created(path: string, body: Record<string, unknown>) {
-    const response = await call('post', path, body);
-    assert.is(response.status, 201, response.text);
-    return response.body.data as Record<string, any>;
-  }
+  const { call, created } = asAdmin(() => app);
   const product = async (name: string) =>
     (await created('/products/products', { type: 'goods', name, price: 100, cost: 60, reference: 'PA', category_id: ids.category })).id as number;
   const valuesOf = async (productAttributeId: number) =>

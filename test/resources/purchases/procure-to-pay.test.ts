@@ -3,18 +3,14 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { API, sharedApp, type TestApp } from '../../helpers/app.ts';
+import { asAdmin } from '../../helpers/as-admin.ts';
 import { databaseTargets } from '../../helpers/targets.ts';
 
 for (const target of databaseTargets()) {
   const test = suite(`procure to pay [${target.name}]`);
   let app: TestApp & { token: string };
   const ids: Record<string, number> = {};
-  const post = async (path: string, body?: unknown, status = 200) => {
-    const response = await app.client.post(`${API}${path}`, { token: app.token, body });
-    assert.is(response.status, status, `${path}: ${response.text}`);
-    return response.body;
-  };
-  const get = async (path: string) => (await app.client.get(`${API}${path}`, { token: app.token })).body;
+  const { post, get } = asAdmin(() => app);
 
   test.before(async () => {
     app = await sharedApp(target);
