@@ -20,6 +20,10 @@ export function collectionActionHandler(runtime: ResourceRuntime, name: string) 
   const parentDef = runtime.parentDef!;
   const action = def.actions.get(name)!;
   const run = deps.behaviours.actions[action.behaviour]!;
+  // The answer's query but its conditions, written once: every live record, in the default sort (id breaks ties).
+  const sorts = def.defaultSort.some((sort) => sort.name === 'id') ? def.defaultSort : [...def.defaultSort, { name: 'id', descending: false }];
+  const select = `SELECT ${runtime.columns(def)} FROM ${quote(def.table)}`;
+  const order = ` ORDER BY ${sorts.map((sort) => `${quote(`${def.table}.${sort.name}`)} ${sort.descending ? 'DESC' : 'ASC'}`).join(', ')}`;
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const includes = parseIncludes(request.query as RawQuery, def);
     const parent = (await findParent(runtime, request))!;
@@ -36,9 +40,7 @@ export function collectionActionHandler(runtime: ResourceRuntime, name: string) 
     }
 
     const where = whereClause(resourceRows(def, deps.registry, { parentId: parent.id, rows: visibleRows(runtime, request) }));
-    const sorts = def.defaultSort.some((sort) => sort.name === 'id') ? def.defaultSort : [...def.defaultSort, { name: 'id', descending: false }];
-    const order = sorts.map((sort) => `${quote(`${def.table}.${sort.name}`)} ${sort.descending ? 'DESC' : 'ASC'}`);
-    const rows = await runtime.statements.all(`SELECT ${runtime.columns(def)} FROM ${quote(def.table)}${where.sql} ORDER BY ${order.join(', ')}`, where.params);
+    const rows = await runtime.statements.all(`${select}${where.sql}${order}`, where.params);
     await loadRelations(runtime.statements, deps.registry, runtime.columns, def, rows, includeTree(runtime.loaded(includes)));
     return reply.code(200).send({ data: rows.map((row) => runtime.serialize(row)), message: action.message });
   };
