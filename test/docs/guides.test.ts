@@ -4,6 +4,7 @@
 // line.
 import { readdirSync, readFileSync } from 'node:fs';
 import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
 import { startApp } from '../helpers/app.ts';
 import { parseGuide, replayExchange, runProgram, type Step } from '../helpers/guide.ts';
 import { databaseTargets, freshDatabase } from '../helpers/targets.ts';
@@ -17,6 +18,20 @@ function guideFiles(): string[] {
 }
 
 const guides = guideFiles().map((file) => ({ file, steps: parseGuide(readFileSync(file, 'utf8'), file) }));
+
+const setup = suite('the guides');
+setup('the guides linked from the README are the ones replayed here', () => {
+  const readme = readFileSync('README.md', 'utf8');
+  const linked = [...readme.matchAll(/\]\((docs\/[a-z0-9-]+\.md)\)/g)].map((match) => match[1]!);
+  const notGuides = ['docs/api.md', 'docs/routes.md', 'docs/performance.md'];
+  const expected = [...new Set(linked.filter((file) => !notGuides.includes(file)))].sort();
+  assert.ok(expected.length >= 6, `the README links its guides (found ${expected.join(', ')})`);
+  assert.equal(
+    guides.map((guide) => guide.file),
+    expected,
+  );
+});
+setup.run();
 
 // TEST_GUIDES=<regex of file names> replays only the matching guides.
 const only = process.env.TEST_GUIDES ? new RegExp(process.env.TEST_GUIDES) : undefined;
