@@ -14,8 +14,8 @@
 // In what an answer shows, `...` in an object stands for fields left out and at the end of an
 // array for entries left out; without it the object's fields (the array's entries) are all
 // there is. A string ending in `...` stands for any string that starts with what precedes it.
-// `<NAME>` (capitals) takes the value the service answered there; later requests and answers
-// use it, e.g. a user's token or a signing secret. `<TOKEN>` is the administrator's token.
+// `<NAME>` (capitals, bare or in quotes) takes the value the service answered there; later
+// requests and answers use it, e.g. a user's token or a stock row's id. `<TOKEN>` is the administrator's token.
 //
 // A `js` block is a program run with node (TOKEN set, the guide's http://127.0.0.1:3000 pointed
 // at the installation); the `text` block after it is the first lines it must print.
