@@ -4,6 +4,7 @@ export { buildOpenApiDocument, conventions, type OpenApiDocument, type ServiceDo
 export { registerResponseSchemas } from '../serialize/route-serializers.ts';
 export { buildPostmanCollection, POSTMAN_SCHEMA, type PostmanCollection } from './postman.ts';
 export { buildMarkdown, anchor } from './markdown.ts';
+export { buildRouteSummary } from './route-summary.ts';
 export { registerDocsRoutes } from './docs-routes.ts';
 export { IDEMPOTENCY_KEY, rateLimitHeaders } from './shared-components.ts';
 export { ref as schemaRef, SHARED as SHARED_SCHEMAS } from '../serialize/response-schemas.ts';

@@ -18,6 +18,7 @@ import { ConfigError, loadConfig } from '../app/config.ts';
 import { createKnex } from '../database/connection.ts';
 import { migrateLatest } from '../database/migrations.ts';
 import { buildApiDocument, buildApiMarkdown, MARKDOWN_FILE } from '../http/api-docs.ts';
+import { buildRouteTable, ROUTES_FILE } from '../http/route-docs.ts';
 import { seedDemo } from '../seed/demo.ts';
 import type { SeedResult } from '../seed/index.ts';
 import { cleanUp } from '../database/housekeeping.ts';
@@ -51,7 +52,8 @@ Commands:
                                             need and it lacks (tables, columns, indexes); never drops anything
   routes                                    print the generated routes
   openapi                                   print the OpenAPI 3.1 document (as served at /api/docs/openapi.json)
-  docs:markdown [--write]                   print the Markdown reference, or write it to docs/api.md
+  docs:markdown [--write]                   print the Markdown reference, or write it to docs/api.md and the
+                                            route table to docs/routes.md
 
 The database is the one DATABASE_URL names (default sqlite:data/erp.sqlite).`;
 
@@ -171,10 +173,14 @@ async function main(argv: string[]): Promise<number> {
         await print(markdown);
         return 0;
       }
-      const file = fileURLToPath(new URL(`../../${MARKDOWN_FILE}`, import.meta.url));
-      mkdirSync(dirname(file), { recursive: true });
-      writeFileSync(file, markdown);
-      console.log(`Wrote ${MARKDOWN_FILE}.`);
+      const write = (name: string, text: string) => {
+        const file = fileURLToPath(new URL(`../../${name}`, import.meta.url));
+        mkdirSync(dirname(file), { recursive: true });
+        writeFileSync(file, text);
+      };
+      write(MARKDOWN_FILE, markdown);
+      write(ROUTES_FILE, buildRouteTable(loadResources(), API_PREFIX));
+      console.log(`Wrote ${MARKDOWN_FILE} and ${ROUTES_FILE}.`);
       return 0;
     }
     default:

@@ -1,6 +1,7 @@
-// Order to cash, as the README walks it: quotation → confirm → deliver → invoice → confirm →
-// pay half → pay the rest (order invoiced, invoice paid); then a credit note by reversing, and a
-// second invoice for an up-sell. Each step checked on what the client reads.
+// Order to cash on the shared installation, beyond what docs/order-to-cash.md shows: quotation →
+// confirm → deliver → invoice → confirm → pay half → pay the rest (order invoiced, invoice paid);
+// then a credit note by reversing, and a second invoice for an up-sell. Each step checked on what
+// the client reads.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { API, sharedApp, type TestApp } from '../../helpers/app.ts';

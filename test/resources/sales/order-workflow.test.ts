@@ -1,6 +1,7 @@
 // Sales orders through their states: confirm creates the delivery of the stocked lines, the
 // delivery's validation (and returns) set the lines' delivered quantity, cancel is refused once
-// goods left, and a locked order cannot be changed. The README's walk-through, end to end.
+// goods left, and a locked order cannot be changed. More than the guides show (docs/stock.md,
+// docs/order-to-cash.md): returns, cancel and set-as-quotation, the lock.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { API, sharedApp, type TestApp } from '../../helpers/app.ts';

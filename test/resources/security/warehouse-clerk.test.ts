@@ -1,6 +1,7 @@
-// The README's walk-through, over HTTP only: an administrator creates a "Warehouse clerk" role
-// that may list and show inventory products and create receipts, and a user with it; the clerk
-// (logged in, or through an API token) gets those and a 403 on everything else.
+// The warehouse clerk of docs/users-and-roles.md, over every route: an administrator creates a
+// "Warehouse clerk" role that may list and show inventory products and create receipts, and a user
+// with it; the clerk (logged in, or through an API token) gets those and a 403 on every other list
+// of the registry.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { routeTable } from '../../../engine/index.ts';
