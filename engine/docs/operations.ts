@@ -7,6 +7,7 @@ import { createExample, recordExample, updateExample } from './examples.ts';
 import { lowerLabel, operationId, withArticle, type NameTable } from '../definition/names.ts';
 import { ref, revealsFields, schemaNames, SHARED, successResponse, type JsonSchema } from '../serialize/response-schemas.ts';
 import { listExample } from './schemas.ts';
+import { bodyExample, bodySchema, bodyValidationExample } from './action-bodies.ts';
 import { IDEMPOTENCY_KEY, rateLimitHeaders } from './shared-components.ts';
 import { conditionalHeaders, pathParameters, queryParameters } from './parameters.ts';
 import { accessNote, capitalize, describe, summary } from './descriptions.ts';
@@ -143,9 +144,14 @@ function actionOperation(def: ResourceDef, route: RouteSpec, registry: Registry,
     const conditions = Object.entries(action.when).map(([column, values]) => `\`${column}\` is ${values.map((value) => `\`${value}\``).join(' or ')}`);
     parts.push(`Only when ${conditions.join(' and ')}; otherwise 422 “${action.refused}”.`);
   }
-  if (result.name !== def.name) parts.push(`Answers with the ${lowerLabel(result.label)} it creates.`);
+  if (result.name !== def.name) parts.push(`Answers ${action.creates ? '201 ' : ''}with the ${lowerLabel(result.label)} it creates.`);
+  if (action.body) parts.push('The body is checked before anything changes: a field breaking its rules is a 422 naming it (`moves.0.quantity`).');
   parts.push(accessNote(def, route.action!));
   const record = recordExample(result, registry);
+  const body = action.body && {
+    required: [...action.body.fields.values()].some((field) => field.required),
+    content: jsonContent(bodySchema(action.body, `${def.label} ${verb}`), bodyExample(action.body)),
+  };
   return {
     tags: [names.get(def.name)!.tag],
     summary: `${capitalize(verb)} ${withArticle(def.label)}`,
@@ -153,6 +159,7 @@ function actionOperation(def: ResourceDef, route: RouteSpec, registry: Registry,
     operationId: `${operationId(def, 'show', 'GET').replace(/Show$/, '')}${route.action!.split('-').map(capitalize).join('')}`,
     'x-permissions': def.access.permissions[route.action!] ?? [],
     parameters: [...pathParameters(def, route), ...queryParameters(def, 'show'), IDEMPOTENCY_KEY],
+    ...(body && { requestBody: body }),
     responses: {
       [successResponse(def, route, registry, names).status]: {
         description: action.message,
@@ -166,9 +173,15 @@ function actionOperation(def: ResourceDef, route: RouteSpec, registry: Registry,
       401: { $ref: '#/components/responses/Unauthenticated' },
       403: { $ref: '#/components/responses/Forbidden' },
       404: { description: `No such ${lowerLabel(def.label)}.`, content: jsonContent(ref(SHARED.error), { message: MESSAGES.notFound }) },
+      ...(body && { 413: { $ref: '#/components/responses/PayloadTooLarge' }, 415: { $ref: '#/components/responses/UnsupportedMediaType' } }),
       422: {
-        description: 'The record’s state does not allow the action, or the stock or data it needs is not there; nothing was changed.',
-        content: jsonContent({ anyOf: [ref(SHARED.error), ref(SHARED.validationError)] }, { message: action.refused ?? 'The action cannot be run on this record now.' }),
+        description: action.body
+          ? 'The body breaks a field rule (`errors` names each field), or the record’s state, or the stock or data the action needs, does not allow it (`message` says why); nothing was changed.'
+          : 'The record’s state does not allow the action, or the stock or data it needs is not there; nothing was changed.',
+        content: jsonContent(
+          { anyOf: [ref(SHARED.error), ref(SHARED.validationError)] },
+          action.body ? bodyValidationExample(action.body) : { message: action.refused ?? 'The action cannot be run on this record now.' },
+        ),
       },
       429: { $ref: '#/components/responses/TooManyRequests' },
       500: { $ref: '#/components/responses/ServerError' },
