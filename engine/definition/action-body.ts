@@ -17,13 +17,15 @@ const STRING_TYPES = new Set(['string', 'text']);
 const LIST_TYPES = new Set(['strings', 'records']);
 const DATE_TYPES = new Set(['date', 'datetime']);
 
-type Problem = (at: string, message: string) => void;
+type Problem = (at: string, message: string) => undefined;
 
 /** Fills each action's `body` from its definition's `body:`; what is wrong is added to `problems`. */
 export function resolveActionBodies(resources: ReadonlyMap<string, ResourceDef>, files: ReadonlyMap<string, LoadedFile>, problems: DefinitionProblem[]): void {
   for (const def of resources.values()) {
     const file = files.get(def.name)!;
-    const problem: Problem = (at, message) => problems.push({ file: def.file, at, line: file.lineOf(at), message });
+    const problem: Problem = (at, message) => {
+      problems.push({ file: def.file, at, line: file.lineOf(at), message });
+    };
     for (const action of def.actions.values()) {
       const body = file.raw.actions?.[action.name]?.body;
       if (!body) continue;

@@ -4,7 +4,7 @@
 import { suite } from 'uvu';
 import { loadResources } from '../../src/app/build-app.ts';
 import { databaseTargets } from '../helpers/targets.ts';
-import { actionChecks, collectionActionChecks, guardChecks } from './capabilities/actions.ts';
+import { actionChecks, bodyChecks, collectionActionChecks, guardChecks } from './capabilities/actions.ts';
 import { authenticationChecks } from './capabilities/authentication.ts';
 import { boundChecks } from './capabilities/bounds.ts';
 import { carriedChecks } from './capabilities/carried.ts';
@@ -65,6 +65,7 @@ for (const target of databaseTargets()) {
     if ([...def.actions.values()].some((action) => action.on !== 'collection')) actionChecks(test, current);
     if ([...def.actions.values()].some((action) => action.on === 'collection')) collectionActionChecks(test, current);
     if ([...def.actions.values()].some((action) => action.when)) guardChecks(test, current);
+    if ([...def.actions.values()].some((action) => action.body)) bodyChecks(test, current);
     test.run();
   }
 }
