@@ -2,6 +2,8 @@ import type { Operation } from '../definition/format.ts';
 import type { Registry } from '../definition/registry.ts';
 import type { ResourceDef } from '../definition/types.ts';
 import { ERROR_MESSAGES } from '../errors/messages.ts';
+import { ValidationError } from '../errors/http-errors.ts';
+import { messages } from '../validation/messages.ts';
 import { routeTable, type RouteSpec } from '../definition/route-table.ts';
 import { createExample, recordExample, updateExample } from './examples.ts';
 import { lowerLabel, operationId, withArticle, type NameTable } from '../definition/names.ts';
@@ -118,6 +120,13 @@ export function resourceOperation(def: ResourceDef, route: RouteSpec, registry: 
     responses[422] = {
       description: 'A business rule refuses the deletion (`message` says why); nothing was deleted.',
       content: jsonContent(ref(SHARED.error), { message: `The ${lowerLabel(label)} cannot be deleted now.` }),
+    };
+  }
+  const uniqueAmongLive = [...def.fields.values()].find((field) => field.unique === 'live' && field.writable);
+  if (op === 'restore' && uniqueAmongLive) {
+    responses[422] = {
+      description: `A live ${label} has taken a value unique among live records (\`${uniqueAmongLive.name}\`) since this one was deleted; it stays deleted.`,
+      content: jsonContent(ref(SHARED.validationError), new ValidationError({ [uniqueAmongLive.name]: [messages.taken(uniqueAmongLive)] }).body()),
     };
   }
   if (op === 'show') responses[304] = { description: 'If-None-Match named the current ETag: the record did not change.', headers: { ETag: { $ref: '#/components/headers/ETag' } } };
