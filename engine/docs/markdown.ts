@@ -150,7 +150,7 @@ function resourceSection(def: ResourceDef, heading: string, prefix: string): str
 }
 
 const FILTER_WORDS = {
-  exact: 'equals the value',
+  exact: 'equals the value, or one of comma-separated values',
   partial: 'contains the text (case-insensitive)',
   list: 'is one of the comma-separated values',
   boolean: 'is `true`/`false` (`1`/`0`)',
