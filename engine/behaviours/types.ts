@@ -44,15 +44,19 @@ export type BatchHook = (contexts: HookContext[]) => Promise<void> | void;
 /** A read-only value computed from the stored row, e.g. a currency rate's inverse. */
 export type ComputedField = (row: Record<string, unknown>) => unknown;
 
-/** What a workflow action is given: the record (locked for the transaction) and the request. */
-export interface ActionContext {
+/** What a workflow action is given: the record (locked for the transaction) and the request's validated body. */
+export interface ActionContext<Input = Record<string, any>> {
   trx: Knex.Transaction;
   def: ResourceDef;
   user: AuthUser;
   /** The record as stored, read again inside the transaction (locked on MySQL/MariaDB). */
   record: Record<string, any>;
-  /** The request body, as sent (an action validates what it reads). */
-  body: Record<string, unknown>;
+  /**
+   * The body's values as the action's definition declares them (`body:`), validated before the
+   * action runs: numbers, strings, dates as `YYYY-MM-DD`, lists of entries as lists of values; a
+   * field not sent is absent, one sent as null is null. `{}` when the action declares no body.
+   */
+  input: Input;
   params: Record<string, string>;
   models: Models;
   /** What the unit changed, for the change feed: an action that writes other records adds them here. */
@@ -68,7 +72,7 @@ export interface ActionResult {
 
 /** A workflow action's business rule; a refusal throws ActionRefusedError (422 {message}). */
 // biome-ignore lint/suspicious/noConfusingVoidType: most actions return nothing and answer with the record they acted on
-export type Action = (context: ActionContext) => Promise<ActionResult | void>;
+export type Action<Input = Record<string, any>> = (context: ActionContext<Input>) => Promise<ActionResult | void>;
 
 /**
  * A read-only value the database works out with the row: the SQL of a scalar subquery, given the

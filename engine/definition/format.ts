@@ -85,6 +85,51 @@ export const FieldFormat = Type.Object(
   { additionalProperties: false },
 );
 
+/** What a field of an action's body may say: the keys of a resource's field that rule what a request sends. */
+export const BODY_FIELD_KEYS = [
+  'description',
+  'required',
+  'nullable',
+  'maxLength',
+  'minLength',
+  'minimum',
+  'maximum',
+  'format',
+  'enum',
+  'references',
+  'referencesWhere',
+  'numericString',
+  'minItems',
+  'maxItems',
+  'excludes',
+  'until',
+  'example',
+] as const;
+
+const bodyFieldProperties = {
+  ...Type.Pick(FieldFormat, BODY_FIELD_KEYS).properties,
+  type: Type.Optional(FieldFormat.properties.type),
+  like: Type.Optional(
+    Type.String({
+      pattern: '^[a-z][a-z0-9-]*/[a-z][a-z0-9-]*\\.[a-z][a-z0-9_]*$',
+      description:
+        "module/name.field: the value rules of that resource's field (type, bounds, format, enum, references, description, example, and what its column stores), the keys given here winning; not whether it is required",
+    }),
+  ),
+};
+
+/** A field of an entry of an action body's `records` list (a return's `moves.0.quantity`). */
+export const BodyEntryFieldFormat = Type.Object(bodyFieldProperties, { additionalProperties: false });
+
+/** A field of an action's body: a resource field's vocabulary; a `records` list describes its entries with `fields`. */
+export const BodyFieldFormat = Type.Object(
+  {
+    ...bodyFieldProperties,
+    fields: Type.Optional(Type.Record(Name, BodyEntryFieldFormat, { additionalProperties: false, description: 'records: the fields of each entry of the list ({id, quantity})' })),
+  },
+  { additionalProperties: false },
+);
+
 export const RelationFormat = Type.Object(
   {
     kind: Type.Union([Type.Literal('belongsTo'), Type.Literal('hasMany'), Type.Literal('manyToMany')]),
@@ -210,6 +255,13 @@ export const ActionFormat = Type.Object(
       Type.Literal('collection', {
         description:
           'POST on the collection of a nested resource (which then has no create): the behaviour runs on the parent record, and the answer is 200 {data: [every live record of the collection], message}',
+      }),
+    ),
+    body: Type.Optional(
+      Type.Record(Name, BodyFieldFormat, {
+        additionalProperties: false,
+        description:
+          "the request body it takes, in a resource field's words: validated before the behaviour runs (422 {message, errors} naming each bad field, nothing changed); the behaviour gets the values as `input`",
       }),
     ),
     description: Type.Optional(Type.String()),
@@ -339,6 +391,8 @@ export type ResourceFormat = Static<typeof ResourceFormat>;
 export type Operation = (typeof Operations)[number];
 export type Ability = (typeof Abilities)[number];
 export type ActionFormat = Static<typeof ActionFormat>;
+export type BodyFieldFormat = Static<typeof BodyFieldFormat>;
+export type BodyEntryFieldFormat = Static<typeof BodyEntryFieldFormat>;
 export type WalkthroughFormat = Static<typeof WalkthroughFormat>;
 export type FieldType = (typeof FieldTypes)[number];
 export type FilterKind = (typeof FilterKinds)[number];

@@ -81,7 +81,8 @@ export function normalize(file: LoadedFile, walkthrough?: WalkthroughFormat): Re
       deleting: { values: walkthrough?.deleting?.values ?? {}, actions: walkthrough?.deleting?.actions ?? [] },
       ...(walkthrough?.under && { under: walkthrough.under }),
     },
-    actions: new Map(Object.entries(raw.actions ?? {}).map(([name, action]) => [name, { ...action, name }])),
+    // An action's body is resolved once every definition is normalized (`like` names other resources' fields: action-body.ts).
+    actions: new Map(Object.entries(raw.actions ?? {}).map(([name, { body: _body, ...action }]) => [name, { ...action, name }])),
     // Filled by resolveAccess once every definition is linked (a nested one needs its parent's).
     access: { subject: '', subjectResource: file.name, permissions: {} },
     behaviours: {
@@ -99,7 +100,7 @@ export function normalize(file: LoadedFile, walkthrough?: WalkthroughFormat): Re
 /** The most entries a list field takes unless its definition says otherwise: bounded work per request. */
 export const DEFAULT_MAX_ITEMS = 1000;
 
-function toFieldDef(name: string, format: FieldFormat): FieldDef {
+export function toFieldDef(name: string, format: FieldFormat): FieldDef {
   const managed = MANAGED_FIELDS.has(name);
   // A computed field is worked out from the row; a subquery field is read by SQL with it. Neither has a column.
   const computed = format.computed !== undefined || format.subquery !== undefined;

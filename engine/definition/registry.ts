@@ -1,6 +1,7 @@
 // The registry: every resource definition, loaded, normalized and linked once at boot.
 import { DefinitionError, type DefinitionProblem } from './definition-error.ts';
 import { resolveAccess } from './access.ts';
+import { resolveActionBodies } from './action-body.ts';
 import { link } from './link.ts';
 import { loadDefinitionFiles, type LoadedFile } from './load.ts';
 import { normalize } from './normalize.ts';
@@ -32,6 +33,7 @@ export function loadRegistry(dir: string, behaviourNames: ReadonlySet<string>, a
   for (const [name, source] of walkthroughs) {
     if (!resources.has(name)) problems.push({ file: source.file, at: name, line: source.lineOf(''), message: `unknown resource "${name}"${didYouMean(name, resources.keys())}` });
   }
+  resolveActionBodies(resources, byName, problems);
   link(resources, byName, behaviourNames, problems, actionNames, walkthroughs);
   resolveAccess(resources, byName);
   if (problems.length > 0) throw new DefinitionError(problems);

@@ -15,6 +15,15 @@ export interface FieldDef extends FieldFormat {
   output: boolean;
   /** Set from the column (TEXT): at most this many bytes of UTF-8. */
   maxBytes?: number;
+  /** An action body's field: the column whose bounds it takes (its `like`), when not the resource's own. */
+  column?: { table: string; name: string };
+  /** An action body's `records` list: the fields of each entry. */
+  entries?: FieldSet;
+}
+
+/** Fields validated together: an action's body, or the entries of one of its lists. */
+export interface FieldSet {
+  fields: ReadonlyMap<string, FieldDef>;
 }
 
 export interface RelationDef extends RelationFormat {
@@ -73,8 +82,10 @@ export interface Walkthrough {
 }
 
 /** A workflow action: `POST {id}/<name>`. */
-export interface ActionDef extends ActionFormat {
+export interface ActionDef extends Omit<ActionFormat, 'body'> {
   name: string;
+  /** The body it takes (`body:`), resolved to fields (engine/definition/action-body.ts). */
+  body?: FieldSet;
 }
 
 export interface ResourceDef {

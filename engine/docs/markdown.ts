@@ -8,6 +8,7 @@ import { scopeTest } from '../definition/scope.ts';
 import { routeKey, routeTable } from '../definition/route-table.ts';
 import { orderedResources, resourceNames } from '../definition/names.ts';
 import { visibleToNames } from './descriptions.ts';
+import { bodyMarkdown } from './action-bodies.ts';
 import type { OpenApiDocument } from './openapi.ts';
 
 export interface MarkdownOptions {
@@ -90,7 +91,7 @@ function resourceSection(def: ResourceDef, heading: string, prefix: string): str
     const action = route.action ? def.actions.get(route.action) : undefined;
     const name = action ? `Action \`${action.name}\`` : OPERATION_NAMES[route.operation as Operation];
     const answer = action
-      ? `200 \`{data${action.on === 'collection' ? ': [every record]' : ''}, message}\`: “${action.message}”${
+      ? `${action.creates ? 201 : 200} \`{data${action.on === 'collection' ? ': [every record]' : ''}, message}\`: “${action.message}”${
           action.when
             ? `; 422 unless ${Object.entries(action.when)
                 .map(([c, v]) => `\`${c}\` ∈ ${v.join('/')}`)
@@ -101,6 +102,10 @@ function resourceSection(def: ResourceDef, heading: string, prefix: string): str
     out.push(`| ${route.method} | \`${route.path}\` | ${name} | ${answer} | ${permissions} |`);
   }
   out.push('');
+  for (const route of routeTable(def, prefix)) {
+    const body = route.action ? def.actions.get(route.action)?.body : undefined;
+    if (body) out.push(...bodyMarkdown(route.path, body, escapeCell));
+  }
 
   out.push('**Fields**', '', '| Field | Type | Null | Body | Rules |', '|---|---|---|---|---|');
   for (const field of def.fields.values()) {
@@ -145,7 +150,7 @@ function resourceSection(def: ResourceDef, heading: string, prefix: string): str
 }
 
 const FILTER_WORDS = {
-  exact: 'equals the value',
+  exact: 'equals the value, or one of comma-separated values',
   partial: 'contains the text (case-insensitive)',
   list: 'is one of the comma-separated values',
   boolean: 'is `true`/`false` (`1`/`0`)',

@@ -2,11 +2,14 @@ import type { Operation } from '../definition/format.ts';
 import type { Registry } from '../definition/registry.ts';
 import type { ResourceDef } from '../definition/types.ts';
 import { ERROR_MESSAGES } from '../errors/messages.ts';
+import { ValidationError } from '../errors/http-errors.ts';
+import { messages } from '../validation/messages.ts';
 import { routeTable, type RouteSpec } from '../definition/route-table.ts';
 import { createExample, recordExample, updateExample } from './examples.ts';
 import { lowerLabel, operationId, withArticle, type NameTable } from '../definition/names.ts';
 import { ref, revealsFields, schemaNames, SHARED, successResponse, type JsonSchema } from '../serialize/response-schemas.ts';
 import { listExample } from './schemas.ts';
+import { bodyExample, bodySchema, bodyValidationExample } from './action-bodies.ts';
 import { IDEMPOTENCY_KEY, rateLimitHeaders } from './shared-components.ts';
 import { conditionalHeaders, pathParameters, queryParameters } from './parameters.ts';
 import { accessNote, capitalize, describe, summary } from './descriptions.ts';
@@ -119,6 +122,13 @@ export function resourceOperation(def: ResourceDef, route: RouteSpec, registry: 
       content: jsonContent(ref(SHARED.error), { message: `The ${lowerLabel(label)} cannot be deleted now.` }),
     };
   }
+  const uniqueAmongLive = [...def.fields.values()].find((field) => field.unique === 'live' && field.writable);
+  if (op === 'restore' && uniqueAmongLive) {
+    responses[422] = {
+      description: `A live ${label} has taken a value unique among live records (\`${uniqueAmongLive.name}\`) since this one was deleted; it stays deleted.`,
+      content: jsonContent(ref(SHARED.validationError), new ValidationError({ [uniqueAmongLive.name]: [messages.taken(uniqueAmongLive)] }).body()),
+    };
+  }
   if (op === 'show') responses[304] = { description: 'If-None-Match named the current ETag: the record did not change.', headers: { ETag: { $ref: '#/components/headers/ETag' } } };
   if (op === 'update' || op === 'delete' || op === 'forceDelete') {
     error(412, 'If-Match named another ETag: the record changed since it was read. Nothing was changed.', {
@@ -143,9 +153,14 @@ function actionOperation(def: ResourceDef, route: RouteSpec, registry: Registry,
     const conditions = Object.entries(action.when).map(([column, values]) => `\`${column}\` is ${values.map((value) => `\`${value}\``).join(' or ')}`);
     parts.push(`Only when ${conditions.join(' and ')}; otherwise 422 “${action.refused}”.`);
   }
-  if (result.name !== def.name) parts.push(`Answers with the ${lowerLabel(result.label)} it creates.`);
+  if (result.name !== def.name) parts.push(`Answers ${action.creates ? '201 ' : ''}with the ${lowerLabel(result.label)} it creates.`);
+  if (action.body) parts.push('The body is checked before anything changes: a field breaking its rules is a 422 naming it (`moves.0.quantity`).');
   parts.push(accessNote(def, route.action!));
   const record = recordExample(result, registry);
+  const body = action.body && {
+    required: [...action.body.fields.values()].some((field) => field.required),
+    content: jsonContent(bodySchema(action.body, `${def.label} ${verb}`), bodyExample(action.body)),
+  };
   return {
     tags: [names.get(def.name)!.tag],
     summary: `${capitalize(verb)} ${withArticle(def.label)}`,
@@ -153,6 +168,7 @@ function actionOperation(def: ResourceDef, route: RouteSpec, registry: Registry,
     operationId: `${operationId(def, 'show', 'GET').replace(/Show$/, '')}${route.action!.split('-').map(capitalize).join('')}`,
     'x-permissions': def.access.permissions[route.action!] ?? [],
     parameters: [...pathParameters(def, route), ...queryParameters(def, 'show'), IDEMPOTENCY_KEY],
+    ...(body && { requestBody: body }),
     responses: {
       [successResponse(def, route, registry, names).status]: {
         description: action.message,
@@ -166,9 +182,15 @@ function actionOperation(def: ResourceDef, route: RouteSpec, registry: Registry,
       401: { $ref: '#/components/responses/Unauthenticated' },
       403: { $ref: '#/components/responses/Forbidden' },
       404: { description: `No such ${lowerLabel(def.label)}.`, content: jsonContent(ref(SHARED.error), { message: MESSAGES.notFound }) },
+      ...(body && { 413: { $ref: '#/components/responses/PayloadTooLarge' }, 415: { $ref: '#/components/responses/UnsupportedMediaType' } }),
       422: {
-        description: 'The record’s state does not allow the action, or the stock or data it needs is not there; nothing was changed.',
-        content: jsonContent({ anyOf: [ref(SHARED.error), ref(SHARED.validationError)] }, { message: action.refused ?? 'The action cannot be run on this record now.' }),
+        description: action.body
+          ? 'The body breaks a field rule (`errors` names each field), or the record’s state, or the stock or data the action needs, does not allow it (`message` says why); nothing was changed.'
+          : 'The record’s state does not allow the action, or the stock or data it needs is not there; nothing was changed.',
+        content: jsonContent(
+          { anyOf: [ref(SHARED.error), ref(SHARED.validationError)] },
+          action.body ? bodyValidationExample(action.body) : { message: action.refused ?? 'The action cannot be run on this record now.' },
+        ),
       },
       429: { $ref: '#/components/responses/TooManyRequests' },
       500: { $ref: '#/components/responses/ServerError' },

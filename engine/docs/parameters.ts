@@ -61,7 +61,7 @@ export function queryParameters(def: ResourceDef, op: Operation): JsonSchema[] {
 }
 
 const FILTER_KINDS: Record<FilterDef['kind'], string> = {
-  exact: 'equals the value',
+  exact: 'equals the value, or one of comma-separated values',
   partial: 'contains the text (case-insensitive)',
   list: 'is one of the comma-separated values',
   boolean: 'is true or false (`true`, `false`, `1`, `0`)',
@@ -81,7 +81,7 @@ function filterParameter(filter: FilterDef): JsonSchema {
   }
   const description = `Records whose \`${filter.fieldName}\` ${FILTER_KINDS[filter.kind]}. Kind: \`${filter.kind}\`.`;
   const value = filterValueSchema(filter);
-  if (filter.kind === 'list') {
+  if (filter.kind === 'list' || filter.kind === 'exact') {
     return { name, in: 'query', description, style: 'form', explode: false, schema: { type: 'array', items: value } };
   }
   return { name, in: 'query', description, schema: value };

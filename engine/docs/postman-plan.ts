@@ -4,7 +4,7 @@
 // the run's suffix, so that a run works on any installation and twice in a row.
 import { underWalk } from '../definition/walkthroughs.ts';
 import type { Registry } from '../definition/registry.ts';
-import type { FieldDef, ResourceDef } from '../definition/types.ts';
+import type { ActionDef, FieldDef, FieldSet, RelationDef, ResourceDef } from '../definition/types.ts';
 import { writableFields } from '../schema/body-schemas.ts';
 import { inputExample, updateExample } from './examples.ts';
 
@@ -136,6 +136,50 @@ function uniqueValue(field: FieldDef, value: string, suffix: string): string {
   // The suffix expands to at most 12 characters; the example gives way to it within maxLength.
   const room = field.maxLength === undefined ? value.length : Math.max(0, field.maxLength - 13);
   return `${value.slice(0, room)} ${suffix}`.trim();
+}
+
+/** The body the run sends to an action, with the relations whose first record it names (a return's moves). */
+export interface ActionBodyPlan {
+  text: string;
+  children: RelationDef[];
+}
+
+/**
+ * The body of an action on the run's record `copy`: its required fields, those with an example and
+ * one entry of each list, as in the reference's example. A reference to one of the record's own
+ * children (a return's `moves.0.id`) names the first of them, which the record's create stores
+ * (childVariable); another reference names the run's record of its resource.
+ */
+export function actionBody(def: ResourceDef, action: ActionDef, registry: Registry, copy: string): ActionBodyPlan | undefined {
+  if (!action.body) return undefined;
+  const children = new Set<RelationDef>();
+  const valuesOf = (body: FieldSet): Record<string, unknown> => {
+    const values: Record<string, unknown> = {};
+    for (const field of body.fields.values()) {
+      if (field.entries) values[field.name] = [valuesOf(field.entries)];
+      else if (field.required || field.example !== undefined) values[field.name] = referenceOrExample(field);
+    }
+    return values;
+  };
+  const referenceOrExample = (field: FieldDef): unknown => {
+    const child = field.references ? childRelation(def, field.references) : undefined;
+    if (child) children.add(child);
+    if (child) return new VariableRef(childVariable(def, copy, child));
+    if (field.references && field.example === undefined) return new VariableRef(idVariable(registry.get(field.references)));
+    return inputExample(field, def, registry);
+  };
+  const values = valuesOf(action.body);
+  return { text: render(values), children: [...children] };
+}
+
+/** The hasMany relation of the record through which a body names one of its own records (an operation's moves). */
+function childRelation(def: ResourceDef, resource: string): RelationDef | undefined {
+  return [...def.relations.values()].find((relation) => relation.kind === 'hasMany' && relation.resource === resource && def.allowedIncludes.has(relation.name));
+}
+
+/** The variable holding the id of the first record of a relation of the run's record `copy`. */
+export function childVariable(def: ResourceDef, copy: string, relation: RelationDef): string {
+  return `${idVariable(def, copy)}_first_${relation.outputKey}`;
 }
 
 function render(values: Record<string, unknown>): string {

@@ -53,3 +53,11 @@ export function storeFirstListed(variable: string, keys: Array<{ column: string;
     ...keys.map((key) => `if (rows.length > 0) pm.collectionVariables.set('${key.variable}', rows[0]['${key.column}']);`),
   ];
 }
+
+/** After a create that included a relation: keep the id of its first record (the move a return names). */
+export function storeFirstChild(variable: string, key: string): string[] {
+  return [
+    `const firstOf${variable} = created && Array.isArray(created['${key}']) ? created['${key}'][0] : undefined;`,
+    `if (firstOf${variable}) pm.collectionVariables.set('${variable}', firstOf${variable}.id);`,
+  ];
+}

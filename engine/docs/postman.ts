@@ -6,11 +6,11 @@
 import { underWalk } from '../definition/walkthroughs.ts';
 import { STATUS_CODES } from 'node:http';
 import type { Registry } from '../definition/registry.ts';
-import type { ResourceDef } from '../definition/types.ts';
+import type { RelationDef, ResourceDef } from '../definition/types.ts';
 import { routeTable, type RouteSpec } from '../definition/route-table.ts';
 import type { OpenApiDocument } from './openapi.ts';
-import { type BodyOptions, createBody, idVariable, keyColumns, keyVariable, runOrder, updateBody } from './postman-plan.ts';
-import { COLLECTION_TEST, expectations, storeCreated, storeFirstListed, unlessRetrying } from './postman-scripts.ts';
+import { actionBody, type BodyOptions, childVariable, createBody, idVariable, keyColumns, keyVariable, runOrder, updateBody } from './postman-plan.ts';
+import { COLLECTION_TEST, expectations, storeCreated, storeFirstChild, storeFirstListed, unlessRetrying } from './postman-scripts.ts';
 import { planWalks } from './postman-walk.ts';
 
 export const POSTMAN_SCHEMA = 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json';
@@ -46,6 +46,8 @@ interface RequestSpec {
   path: string;
   /** Placeholder → the text to put there (`{{support_uoms_id}}`). */
   params?: Record<string, string>;
+  /** Query parameters sent (the others the operation takes are listed, disabled). */
+  query?: Record<string, string>;
   body?: string;
   prerequest?: string[];
   test?: string[];
@@ -127,8 +129,13 @@ function resourceRequests(def: ResourceDef, registry: Registry, prefix: string):
     const route = routes.get(key);
     if (route) specs.push({ name, method: route.method, path: route.path, params: parentParam, ...extra });
   };
-  const create = (name: string, copy: string, suffix: string, overrides: Partial<BodyOptions> = {}) =>
-    add('create POST', name, { body: createBody(def, registry, { suffix, ...overrides }), test: storeCreated(idVariable(def, copy), copy ? [] : keys) });
+  // `children`: relations whose first record an action's body names; the create includes them and keeps that id.
+  const create = (name: string, copy: string, suffix: string, overrides: Partial<BodyOptions> = {}, children: RelationDef[] = []) =>
+    add('create POST', name, {
+      body: createBody(def, registry, { suffix, ...overrides }),
+      ...(children.length > 0 && { query: { include: children.map((relation) => relation.name).join(',') } }),
+      test: [...storeCreated(idVariable(def, copy), copy ? [] : keys), ...children.flatMap((relation) => storeFirstChild(childVariable(def, copy, relation), relation.outputKey))],
+    });
 
   const main = idVariable(def);
   // An action on the collection (a product's variants' sync) makes the records the list then finds.
@@ -143,8 +150,13 @@ function resourceRequests(def: ResourceDef, registry: Registry, prefix: string):
   // creates through the API (a webhook delivery) walks on the record it listed first.
   for (const [index, walk] of planWalks(def).entries()) {
     const copy = `walk${index + 1}`;
-    if (def.operations.has('create')) create(`Create for ${walk.actions.join(', ')}`, copy, `{{run}}-w${index + 1}`, { with: walk.with });
-    for (const action of walk.actions) add(action, actionName(action), { params: on(def.operations.has('create') ? idVariable(def, copy) : main) });
+    // The bodies the walk's actions declare, as the reference's examples, on this walk's record.
+    const bodies = new Map(walk.actions.map((name) => [name, actionBody(def, def.actions.get(name)!, registry, copy)]));
+    const children = [...new Set([...bodies.values()].flatMap((body) => body?.children ?? []))];
+    if (def.operations.has('create')) create(`Create for ${walk.actions.join(', ')}`, copy, `{{run}}-w${index + 1}`, { with: walk.with }, children);
+    for (const action of walk.actions) {
+      add(action, actionName(action), { params: on(def.operations.has('create') ? idVariable(def, copy) : main), ...(bodies.get(action) && { body: bodies.get(action)!.text }) });
+    }
   }
 
   // Deleting (and restoring) a record nothing else points at.
@@ -198,12 +210,17 @@ function postmanRequest(document: OpenApiDocument, spec: RequestSpec, operation:
   const segments = path.split('/').filter(Boolean);
   const query = parameters
     .filter((parameter) => parameter.in === 'query')
-    .map((parameter) => ({ key: parameter.name, value: queryExample(parameter), description: parameter.description, disabled: true }));
+    .map((parameter) =>
+      spec.query?.[parameter.name] !== undefined
+        ? { key: parameter.name, value: spec.query[parameter.name], description: parameter.description }
+        : { key: parameter.name, value: queryExample(parameter), description: parameter.description, disabled: true },
+    );
+  const sent = Object.entries(spec.query ?? {}).map(([key, value]) => `${key}=${value}`);
 
   const headers: Array<Record<string, string>> = [{ key: 'Accept', value: 'application/json' }];
   const content = operation.requestBody?.content?.['application/json'];
   const body = spec.body ?? (content ? JSON.stringify(content.example ?? {}, null, 2) : undefined);
-  const url = { raw: `{{baseUrl}}/${segments.join('/')}`, host: ['{{baseUrl}}'], path: segments, ...(query.length > 0 && { query }) };
+  const url = { raw: `{{baseUrl}}/${segments.join('/')}${sent.length > 0 ? `?${sent.join('&')}` : ''}`, host: ['{{baseUrl}}'], path: segments, ...(query.length > 0 && { query }) };
   const result: Record<string, any> = {
     name: spec.name,
     request: { method: spec.method, header: headers, url, description: operation.description ?? '' },

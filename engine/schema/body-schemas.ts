@@ -1,9 +1,9 @@
 // Create and update body schemas of a resource, from its writable fields.
 import { Type, type TObject } from '@sinclair/typebox';
-import type { ResourceDef } from '../definition/types.ts';
+import type { FieldSet, ResourceDef } from '../definition/types.ts';
 import { fieldInputSchema } from './field-schema.ts';
 
-export function writableFields(def: ResourceDef) {
+export function writableFields(def: FieldSet) {
   return [...def.fields.values()].filter((field) => field.writable);
 }
 

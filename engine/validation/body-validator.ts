@@ -2,13 +2,14 @@
 // schemas, built at boot), then references and uniqueness against the database. Every problem
 // is collected so the client sees them all in one 422; nothing is written when any is found.
 // Nested records (order lines, moves) are validated with their own resource's fields, and their
-// errors are named like `lines.0.product_id`.
+// errors are named like `lines.0.product_id`. An action's body (`body:` in its definition) is
+// validated the same way, its lists' entries with their own fields (`moves.0.quantity`).
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import type { TSchema } from '@sinclair/typebox';
 import type { ScopeValue } from '../definition/format.ts';
 import type { Registry } from '../definition/registry.ts';
 import { ownScope, scopeTest } from '../definition/scope.ts';
-import type { FieldDef, ResourceDef } from '../definition/types.ts';
+import type { FieldDef, FieldSet, ResourceDef } from '../definition/types.ts';
 import { ValidationError, BadRequestError, type FieldErrors } from '../errors/http-errors.ts';
 import { boundedField, type SchemaBounds } from '../schema/column-bounds.ts';
 import { fieldInputSchema } from '../schema/field-schema.ts';
@@ -19,6 +20,9 @@ import type { Statements } from '../sql/statements.ts';
 import { resourceRows } from '../sql/resource-rows.ts';
 
 export type Mode = 'create' | 'update';
+
+/** What a validator is compiled for: a resource, or an action's body (fields alone: no table, relations or scope). */
+export type Validated = FieldSet & Partial<Pick<ResourceDef, 'table' | 'relations' | 'scope' | 'softDelete'>>;
 export type Values = Record<string, unknown>;
 
 /** One validated entry of a `records` field: an update of an existing child (id) or a new one. */
@@ -75,10 +79,10 @@ export interface BodyValidator {
   validateMany(inputs: Input[], statements: Statements): Promise<Checked[]>;
 }
 
-const compiled = new WeakMap<ResourceDef, BodyValidator>();
+const compiled = new WeakMap<Validated, BodyValidator>();
 
-/** The validator of a resource's bodies, with each field bounded by its column when the schema is known. */
-export function compileBodyValidator(def: ResourceDef, registry: Registry, bounds?: SchemaBounds): BodyValidator {
+/** The validator of a resource's bodies (or an action's), with each field bounded by its column when the schema is known. */
+export function compileBodyValidator(def: Validated, registry: Registry, bounds?: SchemaBounds): BodyValidator {
   const cached = compiled.get(def);
   if (cached) return cached;
   const validator = buildValidator(def, registry, bounds);
@@ -86,11 +90,14 @@ export function compileBodyValidator(def: ResourceDef, registry: Registry, bound
   return validator;
 }
 
-function buildValidator(def: ResourceDef, registry: Registry, bounds: SchemaBounds | undefined): BodyValidator {
-  const columns = bounds?.get(def.table);
+function buildValidator(def: Validated, registry: Registry, bounds: SchemaBounds | undefined): BodyValidator {
+  const columns = def.table === undefined ? undefined : bounds?.get(def.table);
   const fields: CompiledField[] = writableFields(def).map((declared) => {
-    const field = boundedField(declared, columns?.get(declared.name));
-    const relation = field.relation ? def.relations.get(field.relation) : undefined;
+    // An action body's field taken `like` a resource's is bounded by what that column stores, null or not.
+    const field = declared.column
+      ? { ...boundedField({ ...declared, stored: true }, bounds?.get(declared.column.table)?.get(declared.column.name)), stored: false, nullable: declared.nullable }
+      : boundedField(declared, columns?.get(declared.name));
+    const relation = field.relation ? def.relations?.get(field.relation) : undefined;
     const targetName = field.references ?? (field.type === 'ids' ? relation?.resource : undefined);
     const target = targetName ? registry.get(targetName) : undefined;
     return {
@@ -103,7 +110,7 @@ function buildValidator(def: ResourceDef, registry: Registry, bounds: SchemaBoun
   });
   // The fields a value of which the database has to confirm (a reference, a unique value, nested
   // records); chosen here so that a request does not pass the others through the checks below.
-  const checkedInDatabase = fields.filter(({ field, target, nested }) => target || nested || field.unique);
+  const checkedInDatabase = fields.filter(({ field, target, nested }) => target || nested || field.unique || field.entries);
   // Pairs of fields that may not both be given (a due date or a payment term), paired once here.
   const exclusive = fields.flatMap(({ field }) => {
     const other = field.excludes ? def.fields.get(field.excludes) : undefined;
@@ -136,6 +143,8 @@ function buildValidator(def: ResourceDef, registry: Registry, bounds: SchemaBoun
           }
         } else if (nested) {
           await validateNested(nested, present, field, statements, registry, bounds);
+        } else if (field.entries) {
+          await validateEntries(field.entries, present, field, statements, registry, bounds);
         } else if (target) {
           // A reference the request already proved (the path's parent) needs no query, unless this field asks more of it.
           const proven = (entry: Checked) => Object.keys(conditions ?? {}).length === 0 && entry.known?.[field.name] === Number(entry.values[field.name]);
@@ -151,9 +160,9 @@ function buildValidator(def: ResourceDef, registry: Registry, bounds: SchemaBoun
           for (const entry of unproven) if (!found.has(Number(entry.values[field.name]))) entry.fail(field, messages.notFound(entry.named(field)));
         } else if (field.unique) {
           // `live`: a trashed row does not hold the value (it may be used again while the row is in the trash).
-          const live = field.unique === 'live' && def.softDelete;
+          const live = field.unique === 'live' && def.softDelete === true;
           for (const entry of present) {
-            if (await taken(statements, def.table, field.name, entry.values[field.name], entry.id, live)) entry.fail(field, messages.taken(entry.named(field)));
+            if (await taken(statements, def.table!, field.name, entry.values[field.name], entry.id, live)) entry.fail(field, messages.taken(entry.named(field)));
           }
         }
       }),
@@ -275,6 +284,23 @@ async function validateNested(
   for (const owner of owners) owner.values[field.name] = entries.get(owner);
 }
 
+/** The entries of an action body's list, for every body at once, each with the list's own fields; errors are added under `<field>.<index>.<name>`. */
+async function validateEntries(entries: FieldSet, owners: Checked[], field: FieldDef, statements: Statements, registry: Registry, bounds: SchemaBounds | undefined): Promise<void> {
+  const placed = owners.flatMap((owner) =>
+    (owner.values[field.name] as unknown[]).map((body, index) => ({ owner, input: { body, mode: 'create' as const, prefix: `${owner.prefix}${field.name}.${index}.` } })),
+  );
+  const checked = await compileBodyValidator(entries, registry, bounds).validateMany(
+    placed.map(({ input }) => input),
+    statements,
+  );
+  for (const owner of owners) owner.values[field.name] = [];
+  checked.forEach((entry, index) => {
+    const { owner } = placed[index]!;
+    Object.assign(owner.errors, entry.errors);
+    (owner.values[field.name] as Values[]).push(entry.values);
+  });
+}
+
 /** The original trims strings and turns empty strings into null; so do we. */
 function normalizeInput(value: unknown): unknown {
   if (typeof value !== 'string') return value;
@@ -340,11 +366,11 @@ async function existing(statements: Statements, registry: Registry, target: Reso
 }
 
 /** The scope conditions that go through the relation whose foreign key is this field. */
-function scopeThrough(def: ResourceDef, fieldName: string): Record<string, ScopeValue> | undefined {
+function scopeThrough(def: Validated, fieldName: string): Record<string, ScopeValue> | undefined {
   const conditions: Record<string, ScopeValue> = {};
-  for (const [key, value] of Object.entries(def.scope)) {
+  for (const [key, value] of Object.entries(def.scope ?? {})) {
     const [relationName, column] = key.split('.');
-    if (column && def.relations.get(relationName!)?.foreignKey === fieldName) conditions[column] = value;
+    if (column && def.relations?.get(relationName!)?.foreignKey === fieldName) conditions[column] = value;
   }
   return Object.keys(conditions).length > 0 ? conditions : undefined;
 }

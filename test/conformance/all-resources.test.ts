@@ -4,14 +4,14 @@
 import { suite } from 'uvu';
 import { loadResources } from '../../src/app/build-app.ts';
 import { databaseTargets } from '../helpers/targets.ts';
-import { actionChecks, collectionActionChecks, guardChecks } from './capabilities/actions.ts';
+import { actionChecks, bodyChecks, collectionActionChecks, guardChecks } from './capabilities/actions.ts';
 import { authenticationChecks } from './capabilities/authentication.ts';
 import { boundChecks } from './capabilities/bounds.ts';
 import { carriedChecks } from './capabilities/carried.ts';
 import { atLengthChecks, atLengthField, createChecks } from './capabilities/create.ts';
 import { filterChecks } from './capabilities/filters.ts';
 import { includeChecks } from './capabilities/includes.ts';
-import { forceDeleteChecks, lifecycleChecks } from './capabilities/lifecycle.ts';
+import { forceDeleteChecks, lifecycleChecks, restoreUniqueChecks } from './capabilities/lifecycle.ts';
 import { listChecks } from './capabilities/list.ts';
 import { permissionChecks } from './capabilities/permissions.ts';
 import { ownScopeColumns, scopeChecks } from './capabilities/scope.ts';
@@ -62,9 +62,12 @@ for (const target of databaseTargets()) {
     }
     if (def.operations.has('delete') && def.operations.has('create')) lifecycleChecks(test, current);
     if (def.operations.has('forceDelete') && def.operations.has('create')) forceDeleteChecks(test, current);
+    if (def.operations.has('restore') && def.operations.has('create') && [...def.fields.values()].some((f) => f.unique === 'live' && f.writable))
+      restoreUniqueChecks(test, current);
     if ([...def.actions.values()].some((action) => action.on !== 'collection')) actionChecks(test, current);
     if ([...def.actions.values()].some((action) => action.on === 'collection')) collectionActionChecks(test, current);
     if ([...def.actions.values()].some((action) => action.when)) guardChecks(test, current);
+    if ([...def.actions.values()].some((action) => action.body)) bodyChecks(test, current);
     test.run();
   }
 }

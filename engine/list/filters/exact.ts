@@ -1,8 +1,18 @@
-// filter[f]=v → f = v. Commas are kept: only `list` filters split.
+// filter[f]=v → f = v; filter[f]=v,w → f IN (v, w), as the original's exact filters (Spatie's
+// AllowedFilter::exact) split a value on its commas. Blank items are ignored. `list` is the same.
 import type { FilterKind } from './types.ts';
+import { list } from './comma-list.ts';
 import { parseTypedValue } from './typed-value.ts';
 
-export const exact: FilterKind<string | number | boolean> = {
-  parse: parseTypedValue,
-  condition: (value, column) => ({ sql: `${column} = ?`, params: [value] }),
+export const exact: FilterKind<Array<string | number | boolean>> = {
+  parse(raw, filter) {
+    // One value keeps the message of one value; several are read as a list.
+    if (!raw.includes(',')) {
+      const parsed = parseTypedValue(raw.trim(), filter);
+      return 'error' in parsed ? parsed : { value: [parsed.value] };
+    }
+    return list.parse(raw, filter);
+  },
+  condition: (values, column, filter, likeIgnoresCase) =>
+    values.length === 1 ? { sql: `${column} = ?`, params: values } : list.condition(values, column, filter, likeIgnoresCase),
 };

@@ -9,34 +9,42 @@ import { withRevealed } from '../../serialize/record.ts';
 import { pathId } from '../path-params.ts';
 import type { ResourceRuntime } from '../runtime.ts';
 import { inWriteUnit } from '../write-unit.ts';
+import { compileBodyValidator } from '../../validation/body-validator.ts';
 import { runActionBehaviour } from './run-action.ts';
 
 /**
  * POST {id}/<action>: the record (404, the definition's scope included: a delivery is not a
- * receipt), the permission (403), the action's `when` (422 `refused`), then its behaviour in one
- * transaction on the record read again and locked; answers 200 {data, message} (201 when the
- * action `creates` the record it answers with).
+ * receipt), the permission (403), the action's `when` (422 `refused`), its body (422 naming each
+ * bad field: the state's refusal comes first, as the original's reversal answers), then its
+ * behaviour in one transaction on the record read again and locked, `when` checked again on it;
+ * answers 200 {data, message} (201 when the action `creates` the record it answers with).
  */
 export function actionHandler(runtime: ResourceRuntime, name: string) {
   const { def, deps } = runtime;
   const action = def.actions.get(name)!;
   const run = deps.behaviours.actions[action.behaviour]!;
+  const body = action.body && compileBodyValidator(action.body, deps.registry, deps.bounds);
+  const refuseUnlessAllowed = (record: Record<string, any>) => {
+    for (const [column, allowed] of Object.entries(action.when ?? {})) {
+      if (!allowed.includes(String(record[column]))) throw new ActionRefusedError(action.refused!);
+    }
+  };
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const id = pathId(request, 'id');
     const includes = parseIncludes(request.query as RawQuery, runtime.others(action.result ?? def.name).def);
     const parent = await findParent(runtime, request);
     const found = await findRecord(runtime, id, { parentId: parent?.id, rows: visibleRows(runtime, request) });
     await authorizeChange(runtime, request, name, { parent: parent?.record, record: found });
+    refuseUnlessAllowed(found);
+    const input = body ? await body.validate(request.body, runtime.statements, { mode: 'create' }) : {};
 
     let result: ActionResult | undefined;
     try {
       result = await inWriteUnit(runtime, request, async (trx, changes) => {
         const record = await trx(def.table).where('id', id).forUpdate().first();
         // Checked again on the locked row: another request may have moved it on meanwhile.
-        for (const [column, allowed] of Object.entries(action.when ?? {})) {
-          if (!allowed.includes(String(record[column]))) throw new ActionRefusedError(action.refused!);
-        }
-        const outcome = await runActionBehaviour(runtime, request, run, trx, changes, record);
+        refuseUnlessAllowed(record);
+        const outcome = await runActionBehaviour(runtime, request, run, trx, changes, record, input);
         // The record acted on changed as the action says (`validated`); what the action wrote
         // besides (a return's new operation, moves, stock) its behaviour adds itself.
         changes.add(def.name, id, action.change ?? name);

@@ -4,7 +4,7 @@ import type { ChangeSet } from '../../behaviours/change-set.ts';
 import type { Action, ActionResult } from '../../behaviours/types.ts';
 import type { ResourceRuntime } from '../runtime.ts';
 
-/** Runs an action's behaviour (resolved at boot) on a locked row, in the write unit's transaction, with the request's body (an object, else none). */
+/** Runs an action's behaviour (resolved at boot) on a locked row, in the write unit's transaction, with the body's validated values. */
 export async function runActionBehaviour(
   runtime: ResourceRuntime,
   request: FastifyRequest,
@@ -12,15 +12,15 @@ export async function runActionBehaviour(
   trx: Knex.Transaction,
   changes: ChangeSet,
   record: Record<string, any>,
+  input: Record<string, unknown> = {},
 ): Promise<ActionResult | undefined> {
-  const body = (request.body && typeof request.body === 'object' && !Array.isArray(request.body) ? request.body : {}) as Record<string, unknown>;
   return (
     (await run({
       trx,
       def: runtime.def,
       user: request.authUser!,
       record,
-      body,
+      input,
       params: request.params as Record<string, string>,
       changes,
       get models() {

@@ -53,14 +53,19 @@ export async function cancelOperation(trx: Trx, operationId: number): Promise<vo
   );
 }
 
+/** The body `return` declares (resources/inventories/stock-operation.yaml), validated by the engine: which moves, how much of each. */
+interface ReturnInput {
+  moves?: Array<{ id: number; quantity: number }> | null;
+}
+
 /**
  * A done operation's return: a new operation of the type its operation type returns with (else
  * the same type), from where the goods went back to where they came from, for the quantities
  * done, or those of the body (`{"moves": [{"id": <move id>, "quantity": 1}]}`); ready to validate.
  */
-export const returnOperation: Action = async ({ trx, record, user, body }) => {
+export const returnOperation: Action<ReturnInput> = async ({ trx, record, user, input }) => {
   const moves = (await trx('inventories_moves').where('operation_id', record.id).where('state', 'done').orderBy('id')).filter((move) => qty(move.quantity) > 0);
-  const quantities = returnQuantities(body, moves);
+  const quantities = returnQuantities(input.moves, moves);
   const type = await trx('inventories_operation_types').where('id', record.operation_type_id).first();
   const returnType =
     (type.return_operation_type_id && (await trx('inventories_operation_types').where('id', type.return_operation_type_id).whereNull('deleted_at').first())) || type;
@@ -128,21 +133,21 @@ export const returnOperation: Action = async ({ trx, record, user, body }) => {
   return { id: Number(id), resource: OPERATION_RESOURCES[returnType.type] };
 };
 
-/** Move id → quantity to return (in the move's unit): all done quantities, or those the body names. */
-function returnQuantities(body: Record<string, unknown>, moves: Array<Record<string, any>>): Map<number, number> {
+/**
+ * Move id → quantity to return (in the move's unit): all done quantities, or those the body names.
+ * What only this operation's moves can tell is checked here: each is one of its done moves, and
+ * no more than was done goes back.
+ */
+function returnQuantities(chosen: ReturnInput['moves'], moves: Array<Record<string, any>>): Map<number, number> {
   const done = new Map(moves.map((move) => [Number(move.id), qty(move.quantity)]));
-  if (body.moves === undefined || body.moves === null) return done;
+  if (chosen === undefined || chosen === null) return done;
   const errors: Record<string, string[]> = {};
-  const chosen = new Map<number, number>();
-  if (!Array.isArray(body.moves)) throw new ValidationError({ moves: ['The moves field must be an array.'] });
-  body.moves.forEach((entry, index) => {
-    const { id, quantity } = (entry ?? {}) as { id?: unknown; quantity?: unknown };
-    if (typeof id !== 'number' || !done.has(id)) errors[`moves.${index}.id`] = [`The selected moves.${index}.id is not a done move of this operation.`];
-    else if (typeof quantity !== 'number' || !Number.isFinite(quantity) || quantity <= 0)
-      errors[`moves.${index}.quantity`] = [`The moves.${index}.quantity field must be greater than 0.`];
+  const quantities = new Map<number, number>();
+  chosen.forEach(({ id, quantity }, index) => {
+    if (!done.has(id)) errors[`moves.${index}.id`] = [`The selected moves.${index}.id is not a done move of this operation.`];
     else if (qty(quantity) > done.get(id)!) errors[`moves.${index}.quantity`] = [`The moves.${index}.quantity field must not be greater than the ${done.get(id)} done.`];
-    else chosen.set(id, qty(quantity));
+    else quantities.set(id, qty(quantity));
   });
   if (Object.keys(errors).length > 0) throw new ValidationError(errors);
-  return chosen;
+  return quantities;
 }

@@ -4,7 +4,6 @@
 // lines linked to the order lines. Answers 201 with the bill.
 import type { Action } from '../../../engine/index.ts';
 import { draftDocumentOfOrder, type OrderSide } from '../accounts/moves/from-order.ts';
-import { actionBody } from '../support/action-body.ts';
 import { changedIds } from '../support/changed-rows.ts';
 import { recomputePurchaseOrders } from './recompute-orders.ts';
 
@@ -15,8 +14,12 @@ const BILL: OrderSide = {
   noJournal: 'No purchase journal is set up for the order\u2019s company.',
 };
 
-export const createBill: Action = async ({ trx, record: order, body, user }) => {
-  const input = actionBody(body, { invoice_date: { type: 'date' } });
+/** The body it declares (resources/purchases/purchase-orders.yaml), validated by the engine: the document's date, default today. */
+interface DraftInput {
+  invoice_date?: string | null;
+}
+
+export const createBill: Action<DraftInput> = async ({ trx, record: order, input, user }) => {
   await recomputePurchaseOrders(trx, [Number(order.id)]);
   const id = await draftDocumentOfOrder(trx, user.id, order, BILL, Number(order.partner_id), input.invoice_date, (common) => ({
     ...common,

@@ -4,7 +4,6 @@
 // prices, discounts and taxes, its lines linked to the order lines. Answers 201 with the invoice.
 import type { Action } from '../../../engine/index.ts';
 import { draftDocumentOfOrder, type OrderSide } from '../accounts/moves/from-order.ts';
-import { actionBody } from '../support/action-body.ts';
 import { changedIds } from '../support/changed-rows.ts';
 import { recomputeInvoicedQuantities } from './invoiced-quantities.ts';
 
@@ -15,8 +14,12 @@ const INVOICE: OrderSide = {
   noJournal: 'No sale journal is set up for the order\u2019s company.',
 };
 
-export const createInvoice: Action = async ({ trx, record: order, body, user }) => {
-  const input = actionBody(body, { invoice_date: { type: 'date' } });
+/** The body it declares (resources/sales/orders.yaml), validated by the engine: the document's date, default today. */
+interface DraftInput {
+  invoice_date?: string | null;
+}
+
+export const createInvoice: Action<DraftInput> = async ({ trx, record: order, input, user }) => {
   // What is left to invoice, as of now.
   await recomputeInvoicedQuantities(trx, [Number(order.id)]);
   const invoiced = Number(order.partner_invoice_id ?? order.partner_id);

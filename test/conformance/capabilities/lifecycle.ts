@@ -2,7 +2,7 @@
 import type { Test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { recordPath, type ResourceContext } from '../context.ts';
-import { validPayload } from '../payloads.ts';
+import { sampleValue, validPayload } from '../payloads.ts';
 
 export function lifecycleChecks(test: Test, context: () => ResourceContext) {
   test('delete → 200 {message}; soft delete hides, trashed filter shows, restore brings back, force removes', async () => {
@@ -78,5 +78,32 @@ export function forceDeleteChecks(test: Test, context: () => ResourceContext) {
     const removed = await ctx.client.delete(`${recordPath(ctx, created.body.data.id)}/force`, { token: ctx.token });
     assert.is(removed.status, 200);
     assert.is(await ctx.app.knex(ctx.def.table).where('id', created.body.data.id).first(), undefined);
+  });
+}
+
+/** Registered only for restorable resources with a field unique among live records (`unique: live`). */
+export function restoreUniqueChecks(test: Test, context: () => ResourceContext) {
+  test('restore keeps `unique: live`: a value a live record took meanwhile → 422 naming the field, the record stays trashed', async () => {
+    const ctx = context();
+    const { def } = ctx;
+    for (const field of def.fields.values()) {
+      if (field.unique !== 'live' || !field.writable) continue;
+      const value = sampleValue(field, { ...ctx.payload, tag: `${ctx.payload.tag}r` }, 41);
+      const first = await ctx.client.post(ctx.listPath, { token: ctx.token, body: { ...validPayload(def, ctx.payload, 41), [field.name]: value } });
+      assert.is(first.status, 201, first.text);
+      assert.is((await ctx.client.delete(recordPath(ctx, first.body.data.id), { token: ctx.token })).status, 200);
+      const second = await ctx.client.post(ctx.listPath, { token: ctx.token, body: { ...validPayload(def, ctx.payload, 42), [field.name]: value } });
+      assert.is(second.status, 201, `a trashed record does not hold ${field.name}: ${second.text}`);
+      const refused = await ctx.client.post(`${recordPath(ctx, first.body.data.id)}/restore`, { token: ctx.token });
+      assert.is(refused.status, 422, refused.text);
+      assert.equal(refused.body.errors, { [field.name]: [`The ${field.label} has already been taken.`] });
+      const row = await ctx.app.knex(def.table).where('id', first.body.data.id).first('deleted_at');
+      assert.ok(row.deleted_at !== null, 'still trashed');
+      // Once the value is free again, the record comes back.
+      assert.is((await ctx.client.delete(recordPath(ctx, second.body.data.id), { token: ctx.token })).status, 200);
+      const restored = await ctx.client.post(`${recordPath(ctx, first.body.data.id)}/restore`, { token: ctx.token });
+      assert.is(restored.status, 200, restored.text);
+      assert.is(restored.body.data[field.name], value);
+    }
   });
 }

@@ -41,7 +41,7 @@ export async function draftDocumentOfOrder(
   order: Row,
   side: OrderSide,
   partnerId: number,
-  date: string | undefined,
+  date: string | null | undefined,
   header: (common: Row) => Row,
 ): Promise<number> {
   const lines = (await trx(side.lines.table).where('order_id', order.id).whereNull('display_type').orderBy('sort').orderBy('id')).filter((line) => Number(line.qty_to_invoice) > 0);

@@ -5,7 +5,6 @@
 // unmatched on the partner's account with nobody told.
 import { ActionRefusedError, ValidationError, nowTimestamp, type Action } from '../../../../engine/index.ts';
 import { changedIds } from '../../support/changed-rows.ts';
-import { actionBody } from '../../support/action-body.ts';
 import { roundTo } from '../money.ts';
 import { debitCredit } from './compute-move.ts';
 import { kindOf } from './kinds.ts';
@@ -13,21 +12,21 @@ import { markPaymentsMatched } from './move-actions.ts';
 import { nextMoveName } from './naming.ts';
 import { openLines, reconcile, refreshResiduals } from './reconcile.ts';
 
-const MAX_AMOUNT = 99999999999;
+/** The body `pay` declares (resources/accounts/move.yaml), validated by the engine; each may be left out. */
+interface PayInput {
+  amount?: number | null;
+  payment_date?: string | null;
+  journal_id?: number | null;
+  communication?: string | null;
+}
 
-export const payMove: Action = async ({ trx, def, record, body, user }) => {
+export const payMove: Action<PayInput> = async ({ trx, def, record, input, user }) => {
   const noun = def.label.toLowerCase();
   const kind = kindOf(record.move_type);
-  const input = actionBody(body, {
-    amount: { type: 'number', minimum: 0.0001, maximum: MAX_AMOUNT },
-    payment_date: { type: 'date' },
-    journal_id: { type: 'integer', minimum: 1 },
-    communication: { type: 'string', maxLength: 255 },
-  });
   const open = await openLines(trx, [Number(record.id)]);
   if (open.length === 0) throw new ActionRefusedError(`No outstanding ${noun} payment lines found.`);
 
-  const journal = await paymentJournal(trx, Number(record.company_id), input.journal_id);
+  const journal = await paymentJournal(trx, Number(record.company_id), input.journal_id ?? undefined);
   const date = input.payment_date ?? new Date().toISOString().slice(0, 10);
   const currency = await trx('currencies').where('id', record.currency_id).first('decimal_places');
   const precision = Number(currency?.decimal_places ?? 2);

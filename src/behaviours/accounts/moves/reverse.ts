@@ -2,25 +2,24 @@
 // for all of it — same lines, taxes and amounts, pointing at the original. Confirming it settles
 // what the original still owes (move-actions.ts). Answers 201 with the new document.
 import { nowTimestamp, type Action } from '../../../../engine/index.ts';
-import { ValidationError } from '../../../../engine/index.ts';
 import { changedIds } from '../../support/changed-rows.ts';
-import { actionBody } from '../../support/action-body.ts';
 import { recomputeMove } from './compute-move.ts';
 import { fittingJournal, KINDS, kindOf } from './kinds.ts';
 
 const COPIED_LINE_COLUMNS = ['product_id', 'uom_id', 'name', 'quantity', 'price_unit', 'discount', 'account_id', 'sale_order_line_id', 'purchase_order_line_id'];
 
-export const reverseMove: Action = async ({ trx, record, body, user }) => {
-  // All three may be left out, as in Odoo's reversal (the original requires them): no reason, the
-  // document's journal, today.
-  const input = actionBody(body, {
-    reason: { type: 'string', maxLength: 245 },
-    journal_id: { type: 'integer', minimum: 1 },
-    date: { type: 'date' },
-  });
-  if (input.journal_id !== undefined && !(await trx('accounts_journals').where('id', input.journal_id).first('id'))) {
-    throw new ValidationError({ journal_id: ['The selected journal id is invalid.'] });
-  }
+/**
+ * The body `reverse` declares (resources/accounts/invoices.yaml, bills.yaml), validated by the
+ * engine (the journal exists). All three may be left out, as in Odoo's reversal (the original
+ * requires them): no reason, the document's journal, today.
+ */
+interface ReverseInput {
+  reason?: string | null;
+  journal_id?: number | null;
+  date?: string | null;
+}
+
+export const reverseMove: Action<ReverseInput> = async ({ trx, record, input, user }) => {
   const date = input.date ?? new Date().toISOString().slice(0, 10);
   const refundType = kindOf(record.move_type).reversedBy!;
   const refund = KINDS[refundType];
