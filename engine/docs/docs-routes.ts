@@ -71,7 +71,7 @@ export async function registerDocsRoutes(app: FastifyInstance, { title, document
       docs.get<{ Params: { module: string } }>(`${prefix}/modules/:module`, async (request, reply) => {
         const module = modules().find((candidate) => candidate.slug === request.params.module);
         if (!module) throw new NotFoundError();
-        return reply.type(json).send(cached(`module ${module.slug} ${baseUrlOf(request)}`, () => documentFor(module.document, baseUrlOf(request))));
+        return reply.type(json).send(cached(`module ${module.slug} ${baseUrlOf(request)}`, () => documentFor(module.document(), baseUrlOf(request))));
       });
     }
     docs.get(`${prefix}.postman`, async (request, reply) =>

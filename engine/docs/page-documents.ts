@@ -22,35 +22,45 @@ export interface PageDocument {
   name: string;
   /** Its address segment: `support`, `keeping-in-sync`. */
   slug: string;
-  document: OpenApiDocument;
+  /** Its document, built on the first call (a page shows one module at a time). */
+  document(): OpenApiDocument;
 }
 
 const SCHEMA_REF = '#/components/schemas/';
 
 /** One document per module of `x-tagGroups`, in their order. */
 export function pageDocuments(document: OpenApiDocument, registry: Registry, fullDocumentUrl: string): PageDocument[] {
-  const whole = withRelatedFields(document, registry);
-  const groupOf = new Map<string, string>();
-  for (const group of document['x-tagGroups'] as Array<{ name: string; tags: string[] }>) for (const tag of group.tags) groupOf.set(tag, group.name);
-  return (document['x-tagGroups'] as Array<{ name: string; tags: string[] }>).map((group) => {
-    const paths: Json = {};
-    for (const [path, item] of Object.entries<Json>(whole.paths)) {
-      for (const [method, operation] of Object.entries<Json>(item)) {
-        if (groupOf.get(operation.tags?.[0]) !== group.name) continue;
-        paths[path] ??= {};
-        paths[path][method] = operation;
+  const related = relatedRecords(document, registry);
+  const groups = document['x-tagGroups'] as Array<{ name: string; tags: string[] }>;
+  return groups.map((group) => {
+    let built: OpenApiDocument | undefined;
+    const build = () => {
+      const tags = new Set(group.tags);
+      const paths: Json = {};
+      for (const [path, item] of Object.entries<Json>(document.paths)) {
+        for (const [method, operation] of Object.entries<Json>(item)) {
+          if (!tags.has(operation.tags?.[0])) continue;
+          paths[path] ??= {};
+          paths[path][method] = operation;
+        }
       }
-    }
-    const tags = new Set(group.tags);
-    const moduleDocument = {
-      ...whole,
-      info: { ...whole.info, description: `${note(group.name, fullDocumentUrl)}\n\n${whole.info.description ?? ''}` },
-      tags: (whole.tags as Array<{ name: string }>).filter((tag) => tags.has(tag.name)),
-      'x-tagGroups': [group],
-      paths,
-      components: reachableComponents(paths, whole.components),
+      return toOpenApi30({
+        ...document,
+        info: { ...document.info, description: `${note(group.name, fullDocumentUrl)}\n\n${document.info.description ?? ''}` },
+        tags: (document.tags as Array<{ name: string }>).filter((tag) => tags.has(tag.name)),
+        'x-tagGroups': [group],
+        paths,
+        components: reachableComponents(paths, document.components, related),
+      });
     };
-    return { name: group.name, slug: slug(group.name), document: toOpenApi30(moduleDocument) };
+    return {
+      name: group.name,
+      slug: slug(group.name),
+      document: () => {
+        built ??= build();
+        return built;
+      },
+    };
   });
 }
 
@@ -65,38 +75,53 @@ export function slug(name: string): string {
     .replace(/^-|-$/g, '');
 }
 
-/** The document with every record that appears inside another schema replaced by its `<Record>Fields`. */
-function withRelatedFields(document: OpenApiDocument, registry: Registry): OpenApiDocument {
+/**
+ * The component schemas as the page shows them: `schema(name)` is the component with every record
+ * inside it (a relation, the change feed's `record`) replaced by its `<Record>Fields`, which
+ * `schema` also answers; a resource's envelopes keep the whole record. Built per schema, on demand.
+ */
+function relatedRecords(document: OpenApiDocument, registry: Registry): { schema(name: string): JsonSchema | undefined } {
   const names = resourceNames(registry);
   const schemas: Record<string, JsonSchema> = document.components.schemas;
-  const fieldsOf = new Map<string, string>();
+  const fieldsOf = new Map<string, { record: string; relations: Set<string> }>();
+  const recordFields = new Map<string, string>();
   const envelopes = new Set<string>();
-  const variants: Record<string, JsonSchema> = {};
   for (const def of registry.all()) {
     const n = schemaNames(names.get(def.name)!.schema);
     for (const envelope of [n.show, n.saved, n.list, n.collection, n.revealed]) envelopes.add(envelope);
-    const record = schemas[n.record];
-    if (!record) continue;
-    const relations = new Set([...def.relations.values()].map((relation) => relation.outputKey));
-    const fields = `${n.record}Fields`;
-    fieldsOf.set(n.record, fields);
-    const properties = Object.fromEntries(Object.entries<JsonSchema>(record.properties).filter(([name]) => !relations.has(name)));
-    const strip = (example: unknown) => (example && typeof example === 'object' ? Object.fromEntries(Object.entries(example).filter(([name]) => !relations.has(name))) : example);
-    variants[fields] = {
-      ...record,
-      title: `${record.title} (fields)`,
-      description: `${record.description} Its own fields; its relations, when a nested include asks for them, are as in \`${n.record}\`.`,
-      properties,
-      ...(Array.isArray(record.examples) && { examples: record.examples.map(strip) }),
-    };
+    if (!schemas[n.record]) continue;
+    fieldsOf.set(`${n.record}Fields`, { record: n.record, relations: new Set([...def.relations.values()].map((relation) => relation.outputKey)) });
+    recordFields.set(n.record, `${n.record}Fields`);
   }
-  const related = (schema: JsonSchema): JsonSchema =>
-    replaceRefs(schema, (name) => {
-      const fields = fieldsOf.get(name);
-      return fields ? `${SCHEMA_REF}${fields}` : undefined;
-    });
-  const rewritten = Object.fromEntries(Object.entries(schemas).map(([name, schema]) => [name, envelopes.has(name) ? schema : related(schema)]));
-  return { ...document, components: { ...document.components, schemas: { ...rewritten, ...variants } } };
+  const fieldsVariant = (record: string, relations: Set<string>): JsonSchema => {
+    const schema = schemas[record]!;
+    const own = (value: unknown) => (value && typeof value === 'object' ? Object.fromEntries(Object.entries(value).filter(([name]) => !relations.has(name))) : value);
+    return {
+      ...schema,
+      title: `${schema.title} (fields)`,
+      description: `${schema.description} Its own fields; its relations, when a nested include asks for them, are as in \`${record}\`.`,
+      properties: own(schema.properties),
+      ...(Array.isArray(schema.examples) && { examples: schema.examples.map(own) }),
+    };
+  };
+  const cache = new Map<string, JsonSchema | undefined>();
+  return {
+    schema(name) {
+      if (!cache.has(name)) {
+        const variant = fieldsOf.get(name);
+        const schema = variant ? fieldsVariant(variant.record, variant.relations) : schemas[name];
+        const shown =
+          schema === undefined || envelopes.has(name)
+            ? schema
+            : replaceRefs(schema, (target) => {
+                const fields = recordFields.get(target);
+                return fields ? `${SCHEMA_REF}${fields}` : undefined;
+              });
+        cache.set(name, shown);
+      }
+      return cache.get(name);
+    },
+  };
 }
 
 /** A copy of `value` with each `$ref` to a component schema that `to` names rewritten. */
@@ -116,8 +141,8 @@ function isData(key: string, parentKey: string): boolean {
   return (key === 'example' || key === 'examples') && parentKey !== 'properties';
 }
 
-/** The components `paths` reaches, directly or through other components (and every security scheme). */
-function reachableComponents(paths: Json, components: Json): Json {
+/** The components `paths` reaches, directly or through other components (and every security scheme), schemas as the page shows them. */
+function reachableComponents(paths: Json, components: Json, related: { schema(name: string): JsonSchema | undefined }): Json {
   const reached: Json = { securitySchemes: components.securitySchemes };
   const pending = [...references(paths)];
   const seen = new Set<string>();
@@ -126,21 +151,26 @@ function reachableComponents(paths: Json, components: Json): Json {
     if (seen.has(reference)) continue;
     seen.add(reference);
     const [, , kind, name] = reference.split('/') as [string, string, string, string];
-    const component = components[kind]?.[name];
+    const component = kind === 'schemas' ? related.schema(name) : components[kind]?.[name];
     if (component === undefined) continue;
     reached[kind] ??= {};
     reached[kind][name] = component;
     pending.push(...references(component));
   }
-  // The source's order: the page lists schemas as the document does.
+  // The source's order (a record's fields variant after its record): the page lists schemas as the document does.
+  const order = (kind: string, name: string) => {
+    const names = Object.keys(components[kind] ?? {});
+    const index = names.indexOf(name);
+    return index >= 0 ? index : names.indexOf(name.replace(/Fields$/, '')) + 0.5;
+  };
   return Object.fromEntries(
-    Object.entries(reached).map(([kind, entries]) => [
+    Object.entries<Json>(reached).map(([kind, entries]) => [
       kind,
       kind === 'securitySchemes'
         ? entries
         : Object.fromEntries(
-            Object.keys(components[kind])
-              .filter((name) => name in entries)
+            Object.keys(entries)
+              .sort((a, b) => order(kind, a) - order(kind, b))
               .map((name) => [name, entries[name]]),
           ),
     ]),
