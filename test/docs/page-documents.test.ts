@@ -84,6 +84,19 @@ test('a related record is shown by its own fields; a resource’s own answers sh
   assert.not.match(JSON.stringify(document.components.schemas), /Fields"/);
 });
 
+test('parameters and responses repeated word for word are written once and referred to', () => {
+  const support = modules.find((module) => module.slug === 'support')!.document();
+  const banks = (method: string, path = '/support/banks') => support.paths[`${API_PREFIX}${path}`][method];
+  const include = (operation: Json) => operation.parameters.find((parameter: Json) => parameter.$ref && /include/.test(parameter.$ref))?.$ref;
+  assert.ok(include(banks('get')), 'the list refers to the shared include parameter');
+  assert.is(include(banks('get', '/support/banks/{id}')), include(banks('get')), 'and show to the same one');
+  const shared = support.components.parameters[include(banks('get')).split('/').pop()];
+  assert.is(shared.name, 'include');
+  // What the complete document says inline, the page's copy says once: same operations, same words.
+  const inline = document.paths[`${API_PREFIX}/support/banks`].get.parameters.find((parameter: Json) => parameter.name === 'include');
+  assert.equal(shared.schema, inline.schema);
+});
+
 test('the 3.0 dialect: nullable types and references, constants, examples, exclusive bounds', () => {
   assert.equal(schema30({ type: ['string', 'null'], maxLength: 3 }), { type: 'string', maxLength: 3, nullable: true });
   assert.equal(schema30({ type: ['string', 'null'], enum: ['a', null] }), { type: 'string', enum: ['a'], nullable: true });
