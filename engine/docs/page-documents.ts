@@ -8,7 +8,8 @@
 // the whole tree an opened operation reaches, so a record with many relations took 25 s to open.
 // Here a related record (a relation, or the change feed's `record`) is its resource's
 // `<Record>Fields`: its own fields, its relations left to its own schema. The resource's own
-// answers (`data` of its envelopes) still show the whole record.
+// answers (`data` of its envelopes) still show the whole record. A choice among many schemas (the
+// change feed's `record`) names them instead of drawing each.
 import type { Registry } from '../definition/registry.ts';
 import { resourceNames } from '../definition/names.ts';
 import { schemaNames, type JsonSchema } from '../serialize/response-schemas.ts';
@@ -67,7 +68,7 @@ export function pageDocuments(document: OpenApiDocument, registry: Registry, ful
 }
 
 function note(module: string, fullDocumentUrl: string): string {
-  return `> **${module}**: one module of the API; choose another at the top of the page. The complete OpenAPI 3.1 document, every module in one, is at [${fullDocumentUrl}](${fullDocumentUrl}); this page shows each module in OpenAPI 3.0 form, with related records by their own fields.`;
+  return `> **${module}**: one module of the API; choose another at the top of the page. The complete OpenAPI 3.1 document, every module in one, is at [${fullDocumentUrl}](${fullDocumentUrl}); this page shows each module in OpenAPI 3.0 form, with related records by their own fields and long lists of alternatives by name.`;
 }
 
 export function slug(name: string): string {
@@ -115,15 +116,42 @@ function relatedRecords(document: OpenApiDocument, registry: Registry): { schema
         const shown =
           schema === undefined || envelopes.has(name)
             ? schema
-            : replaceRefs(schema, (target) => {
-                const fields = recordFields.get(target);
-                return fields ? `${SCHEMA_REF}${fields}` : undefined;
-              });
+            : alternativesByName(
+                replaceRefs(schema, (target) => {
+                  const fields = recordFields.get(target);
+                  return fields ? `${SCHEMA_REF}${fields}` : undefined;
+                }),
+              );
         cache.set(name, shown);
       }
       return cache.get(name);
     },
   };
+}
+
+/** More alternatives than a reader scans (the change feed's `record`: one per resource) are named, not drawn. */
+const MAX_ALTERNATIVES = 12;
+
+/**
+ * A copy of `value` where a choice among more than MAX_ALTERNATIVES schemas (`anyOf`/`oneOf` of
+ * references) is an object whose description names them: Swagger UI would resolve and draw every
+ * one (the change feed's took a second to open) for a list nobody reads on screen.
+ */
+function alternativesByName(value: any, parentKey = ''): any {
+  if (Array.isArray(value)) return value.map((entry) => alternativesByName(entry));
+  if (!value || typeof value !== 'object') return value;
+  if (parentKey !== 'properties') {
+    for (const key of ['anyOf', 'oneOf']) {
+      const branches = value[key];
+      if (!Array.isArray(branches) || branches.length <= MAX_ALTERNATIVES || !branches.every((branch) => typeof branch?.$ref === 'string')) continue;
+      const { [key]: _branches, ...rest } = value;
+      const names = branches.map((branch: Json) => `\`${String(branch.$ref).split('/').pop()}\``).join(', ');
+      return { type: 'object', ...rest, description: `${rest.description ? `${rest.description} ` : ''}One of: ${names}.` };
+    }
+  }
+  const result: Json = {};
+  for (const [key, entry] of Object.entries(value)) result[key] = isData(key, parentKey) ? entry : alternativesByName(entry, key);
+  return result;
 }
 
 /** A copy of `value` with each `$ref` to a component schema that `to` names rewritten. */

@@ -84,6 +84,17 @@ test('a related record is shown by its own fields; a resource’s own answers sh
   assert.not.match(JSON.stringify(document.components.schemas), /Fields"/);
 });
 
+test('a choice among many schemas (the change feed’s record) names them instead of drawing each', () => {
+  const sync = modules.find((module) => module.slug === 'keeping-in-sync')!.document();
+  const record = sync.components.schemas.Change.properties.record;
+  assert.is(record.anyOf, undefined);
+  assert.is(record.type, 'object');
+  assert.match(record.description, /in its resource’s schema\. One of: `[A-Za-z]+Fields`, /);
+  const complete = document.components.schemas.Change.properties.record;
+  assert.ok(complete.anyOf.length > 12, 'the complete document keeps every alternative');
+  for (const branch of complete.anyOf) assert.ok(record.description.includes(`\`${branch.$ref.split('/').pop()}Fields\``), branch.$ref);
+});
+
 test('parameters and responses repeated word for word are written once and referred to', () => {
   const support = modules.find((module) => module.slug === 'support')!.document();
   const banks = (method: string, path = '/support/banks') => support.paths[`${API_PREFIX}${path}`][method];
