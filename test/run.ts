@@ -5,7 +5,8 @@
 // With both databases the two halves run side by side, each in a process of its own (the SQLite
 // one also runs the tests that use no database; the MySQL one those that do, and the cluster's),
 // and their output is printed one after the other: the run takes the longer half's time rather
-// than the sum. TEST_SERIAL=1 runs them in one process, one after the other.
+// than the sum. TEST_SERIAL=1 runs them in one process, one after the other. Files named
+// `*.timed.test.ts` measure speed: they run after both halves, with the machine to themselves.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -24,7 +25,7 @@ async function main(): Promise<number> {
   const counts = captureUvuCounts();
   try {
     const { suites } = await parse('test', pattern, { cwd: process.cwd() });
-    await run(suites.filter((suite) => suite.name.endsWith('.test.ts') && inThisHalf(suite.file)));
+    await run(suites.filter((suite) => suite.name.endsWith('.test.ts') && inThisHalf(suite.file) && inThisStep(suite.file)));
   } finally {
     await closeSharedApps();
     if (mysql) await mysql.drop();
@@ -58,10 +59,18 @@ function inThisHalf(file: string): boolean {
   return /databaseTargets\(|serviceDatabases\(|TEST_MYSQL_DATABASE_URL|TEST_GALERA_URLS/.test(readFileSync(file, 'utf8'));
 }
 
+/** TEST_TIMED=exclude leaves the timed files out (the halves), =only runs them alone (after the halves). */
+function inThisStep(file: string): boolean {
+  const timed = /\.timed\.test\.ts$/.test(file);
+  if (process.env.TEST_TIMED === 'only') return timed;
+  if (process.env.TEST_TIMED === 'exclude') return !timed;
+  return true;
+}
+
 /** Two children of this script, one per database, run at once; their outputs are printed in turn and their counts summed. */
 async function runHalvesSideBySide(): Promise<number> {
-  const half = (database: 'sqlite' | 'mysql') => {
-    const env: NodeJS.ProcessEnv = { ...process.env, TEST_DATABASES: database };
+  const half = (database: 'sqlite' | 'mysql', timed: 'exclude' | 'only') => {
+    const env: NodeJS.ProcessEnv = { ...process.env, TEST_DATABASES: database, TEST_TIMED: timed };
     if (database === 'sqlite') {
       delete env.TEST_MYSQL_URL;
       delete env.TEST_GALERA_URLS;
@@ -70,9 +79,11 @@ async function runHalvesSideBySide(): Promise<number> {
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));
-    return new Promise<{ database: string; output: string; code: number }>((resolve) => child.on('close', (code) => resolve({ database, output, code: code ?? 1 })));
+    const name = timed === 'only' ? `${database}, timed, alone` : database;
+    return new Promise<{ database: string; output: string; code: number }>((resolve) => child.on('close', (code) => resolve({ database: name, output, code: code ?? 1 })));
   };
-  const halves = await Promise.all([half('sqlite'), half('mysql')]);
+  const halves = await Promise.all([half('sqlite', 'exclude'), half('mysql', 'exclude')]);
+  halves.push(await half('sqlite', 'only'));
   const sum = { passed: 0, failed: 0, skipped: 0 };
   for (const { database, output } of halves) {
     process.stdout.write(`\n=== ${database} ===\n${output}`);

@@ -1,7 +1,9 @@
 // Serves the reference: the interactive page (Swagger UI, its assets from the npm package, no
 // outside calls), the OpenAPI document and the Postman collection. No token, no rate limit.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { NotFoundError } from '../errors/http-errors.ts';
 import type { OpenApiDocument } from './openapi.ts';
+import type { PageDocument } from './page-documents.ts';
 import type { PostmanCollection } from './postman.ts';
 import { swaggerUiForwarder } from './swagger-ui-app.ts';
 
@@ -14,6 +16,11 @@ export interface DocsRoutesOptions {
   prefix: string;
   /** The runnable collection (buildPostmanCollection), served with `baseUrl` naming this host; built on first use too. */
   postman: () => PostmanCollection;
+  /**
+   * The page's documents, one per module (pageDocuments), served at `<prefix>/modules/<slug>` and
+   * offered by the page's selector; built on first use. Without them the page shows `document`.
+   */
+  modules?: () => PageDocument[];
 }
 
 /** The address the client reached this installation at (X-Forwarded-* when TRUST_PROXY is set). */
@@ -26,14 +33,15 @@ export function documentFor(document: OpenApiDocument, baseUrl: string): OpenApi
   return { ...document, servers: [{ url: baseUrl, description: 'This installation' }] };
 }
 
-export async function registerDocsRoutes(app: FastifyInstance, { title, document, prefix, postman }: DocsRoutesOptions): Promise<void> {
-  // The serialized files, per address the installation is reached at (few: bounded anyway).
+export async function registerDocsRoutes(app: FastifyInstance, { title, document, prefix, postman, modules }: DocsRoutesOptions): Promise<void> {
+  // The serialized files (the document, the collection, the modules' documents), per address the
+  // installation is reached at (few: bounded anyway).
   const cache = new Map<string, string>();
   const cached = (key: string, build: () => unknown) => {
     let text = cache.get(key);
     if (text === undefined) {
       text = JSON.stringify(build());
-      if (cache.size > 32) cache.clear();
+      if (cache.size > 64) cache.clear();
       cache.set(key, text);
     }
     return text;
@@ -46,7 +54,8 @@ export async function registerDocsRoutes(app: FastifyInstance, { title, document
       route.config = { ...(route.config as object), rateLimit: false } as typeof route.config;
     });
     // The page and its assets: a Fastify app of their own, built on the first request for them.
-    const ui = swaggerUiForwarder({ title, prefix, log: docs.log, document: (baseUrl) => documentFor(document(), baseUrl) });
+    const selector = modules && (() => modules().map((module) => ({ name: module.name, url: `${prefix}/modules/${module.slug}` })));
+    const ui = swaggerUiForwarder({ title, prefix, log: docs.log, document: (baseUrl) => documentFor(document(), baseUrl), modules: selector });
     docs.addHook('onClose', () => ui.close());
     const page = { schema: { hide: true } };
     const toPage = (request: FastifyRequest, reply: FastifyReply) => ui.handle(request, reply, baseUrlOf(request));
@@ -58,6 +67,13 @@ export async function registerDocsRoutes(app: FastifyInstance, { title, document
     // The original installation's addresses (Scribe): the OpenAPI document and a Postman collection.
     // JSON is also valid YAML, so clients that read the original's YAML read this too.
     docs.get(`${prefix}.openapi`, async (request, reply) => reply.type(json).send(openapi(request)));
+    if (modules) {
+      docs.get<{ Params: { module: string } }>(`${prefix}/modules/:module`, async (request, reply) => {
+        const module = modules().find((candidate) => candidate.slug === request.params.module);
+        if (!module) throw new NotFoundError();
+        return reply.type(json).send(cached(`module ${module.slug} ${baseUrlOf(request)}`, () => documentFor(module.document(), baseUrlOf(request))));
+      });
+    }
     docs.get(`${prefix}.postman`, async (request, reply) =>
       reply.type(json).send(
         cached(`postman ${baseUrlOf(request)}`, () => {

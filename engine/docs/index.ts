@@ -6,6 +6,7 @@ export { buildPostmanCollection, POSTMAN_SCHEMA, type PostmanCollection } from '
 export { buildMarkdown, anchor } from './markdown.ts';
 export { buildRouteSummary } from './route-summary.ts';
 export { registerDocsRoutes } from './docs-routes.ts';
+export { pageDocuments, type PageDocument } from './page-documents.ts';
 export { IDEMPOTENCY_KEY, rateLimitHeaders } from './shared-components.ts';
 export { ref as schemaRef, SHARED as SHARED_SCHEMAS } from '../serialize/response-schemas.ts';
 export { resourceNames } from '../definition/names.ts';

@@ -187,12 +187,20 @@ function serviceRequest(method: string, path: string, operation: Record<string, 
     name: operation.summary ?? `${method} ${path}`,
     method,
     path,
-    params: path.includes('{id}') ? { id: `{{${variable}}}` } : {},
+    params: { ...exampleParams(operation), ...(path.includes('{id}') && { id: `{{${variable}}}` }) },
     ...(hints.body && { body: JSON.stringify(hints.body, null, 2) }),
     prerequest: hints.prerequest,
     test: [...(created ? storeCreated(variable, []) : []), ...(hints.test ?? [])],
     bearer: hints.bearer,
   };
+}
+
+/** Path parameters with an example (`/api/docs/modules/{module}`): the example. */
+function exampleParams(operation: Record<string, any>): Record<string, string> {
+  const parameters: Array<Record<string, any>> = operation.parameters ?? [];
+  return Object.fromEntries(
+    parameters.filter((parameter) => parameter.in === 'path' && parameter.example !== undefined).map((parameter) => [parameter.name, String(parameter.example)]),
+  );
 }
 
 function actionName(action: string): string {

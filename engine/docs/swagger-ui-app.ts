@@ -14,6 +14,8 @@ export interface SwaggerUiOptions {
   document: (baseUrl: string) => OpenApiDocument;
   /** Where the inner app reports its errors (the service's logger). */
   log: FastifyBaseLogger;
+  /** The documents the page offers, one per module (its selector shows them; it opens the first). Without them, `document`. */
+  modules?: () => Array<{ name: string; url: string }>;
 }
 
 /** Tells the inner app the address the client reached the outer one at; set by the forwarder only. */
@@ -59,7 +61,7 @@ export function swaggerUiForwarder(options: SwaggerUiOptions): SwaggerUiForwarde
   };
 }
 
-async function buildSwaggerUiApp({ title, prefix, document, log }: SwaggerUiOptions): Promise<FastifyInstance> {
+async function buildSwaggerUiApp({ title, prefix, document, log, modules }: SwaggerUiOptions): Promise<FastifyInstance> {
   const [{ default: fastify }, { default: swagger }, { default: swaggerUi }] = await Promise.all([import('fastify'), import('@fastify/swagger'), import('@fastify/swagger-ui')]);
   // Its errors go to the service's log; its requests are already logged there (info).
   const level = ['error', 'fatal', 'silent'].includes(log.level) ? log.level : 'warn';
@@ -79,6 +81,8 @@ async function buildSwaggerUiApp({ title, prefix, document, log }: SwaggerUiOpti
       displayRequestDuration: true,
       defaultModelsExpandDepth: 0,
       tryItOutEnabled: false,
+      // One module at a time (engine/docs/page-documents.ts): `?urls.primaryName=<module>` opens another.
+      ...(modules && { urls: modules() }),
     },
     // The page loads `<prefix>/json`: the same document, naming the host the client reached.
     transformSpecificationClone: false,

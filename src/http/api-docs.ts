@@ -8,6 +8,7 @@ import {
   buildPostmanCollection,
   conventions,
   ERROR_MESSAGES,
+  pageDocuments,
   rateLimitHeaders,
   registerDocsRoutes,
   schemaRef as ref,
@@ -54,6 +55,27 @@ function serviceDocs(prefix: string): ServiceDocs {
     operationId,
     security: [],
     responses: { 200: { description: summary, content } },
+  });
+
+  const moduleSummary = 'One module, as the page loads it';
+  const moduleRoute = docsRoute(
+    'docsModule',
+    moduleSummary,
+    'The operations of one module (`support`, `keeping-in-sync`, …) and the components they use, in OpenAPI 3.0 form, related records by their own fields: what the interactive page shows, one module at a time. The complete document is `openapi.json`.',
+    json(anyJson, { openapi: '3.0.3' }),
+  );
+  Object.assign(moduleRoute, {
+    parameters: [
+      {
+        name: 'module',
+        in: 'path',
+        required: true,
+        description: 'The module, as the page’s selector names it: lower case, dashes.',
+        schema: { type: 'string' },
+        example: 'support',
+      },
+    ],
+    responses: { ...moduleRoute.responses, 404: { $ref: '#/components/responses/NotFound' } },
   });
 
   return {
@@ -212,6 +234,7 @@ function serviceDocs(prefix: string): ServiceDocs {
       [`${DOCS_PREFIX}/openapi.json`]: {
         get: docsRoute('docsOpenApi', 'OpenAPI document', 'This document (OpenAPI 3.1), its `servers` naming the host that served it.', json(anyJson, { openapi: '3.1.0' })),
       },
+      [`${DOCS_PREFIX}/modules/{module}`]: { get: moduleRoute },
       [`${DOCS_PREFIX}.openapi`]: {
         get: docsRoute(
           'docsOpenApiOriginal',
@@ -314,7 +337,8 @@ export async function registerApiDocs(app: FastifyInstance, registry: Registry, 
     return built;
   });
   const postman = once(() => buildPostmanCollection(document(), { registry, prefix }));
-  await registerDocsRoutes(app, { title: TITLE, document, prefix: DOCS_PREFIX, postman });
+  const modules = once(() => pageDocuments(document(), registry, `${DOCS_PREFIX}/openapi.json`));
+  await registerDocsRoutes(app, { title: TITLE, document, prefix: DOCS_PREFIX, postman, modules });
 }
 
 function once<T>(build: () => T): () => T {
