@@ -29,6 +29,9 @@ const ScopeValueFormat = Type.Union([
   ),
 ]);
 
+/** A copy's source: `relation.column` (a column of the record one of its belongsTo relations names). */
+const RelatedPath = Type.String({ pattern: '^[a-z][A-Za-z0-9]*\\.[a-z][a-z0-9_]*$' });
+
 export const FieldFormat = Type.Object(
   {
     type: Type.Union(FieldTypes.map((t) => Type.Literal(t))),
@@ -53,6 +56,12 @@ export const FieldFormat = Type.Object(
       Type.Record(Name, Type.Union([Type.String(), Type.Number(), Type.Boolean()]), {
         additionalProperties: false,
         description: 'references: the column values the referenced record must have (a stock quantity is at an internal location)',
+      }),
+    ),
+    related: Type.Optional(
+      Type.String({
+        pattern: RelatedPath.pattern,
+        description: 'relation.column: a stored copy of that column of the record the belongsTo relation names, kept in sync when that record changes (read-only)',
       }),
     ),
     numericString: Type.Optional(Type.Boolean({ description: 'an integer field that also accepts digits sent as a string' })),

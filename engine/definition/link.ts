@@ -1,5 +1,6 @@
 // Cross-file checks: every name a definition uses must point at something real.
 import { underWalk } from './walkthroughs.ts';
+import { checkValueRules } from './value-rules-check.ts';
 import type { DefinitionProblem } from './definition-error.ts';
 import type { LoadedFile } from './load.ts';
 import { Operations, type ScopeValue } from './format.ts';
@@ -89,6 +90,8 @@ export function link(
       }
       if (relation.onDelete && relation.kind !== 'hasMany') problem(`${at}.onDelete`, 'onDelete applies to hasMany relations');
     }
+
+    checkValueRules(def, resources, problem);
 
     for (const filter of def.filters.values()) {
       const at = `filters.${filter.name}`;

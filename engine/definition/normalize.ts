@@ -113,7 +113,8 @@ function toFieldDef(name: string, format: FieldFormat): FieldDef {
     label: name.replace(/_/g, ' '),
     nullable: format.nullable ?? !format.required,
     stored: !computed && !throughRelation,
-    writable: !managed && !computed && !format.readOnly,
+    // A copy (related) is the engine's to write.
+    writable: !managed && !computed && !format.readOnly && !format.related,
     output: !format.hidden && !format.revealed && !throughRelation,
   };
 }

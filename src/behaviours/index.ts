@@ -7,7 +7,6 @@ import { defaultUnits } from './products/default-units.ts';
 import { syncVariants } from './products/sync-variants.ts';
 import { holdOfferedOptions, writeOfferedOptions } from './products/offered-options.ts';
 import { productAttributeNotInUse, productAttributeOptions, writeProductAttributeValues } from './products/product-attributes.ts';
-import { bankAccountHolder, renameBankAccountHolders } from './partners/bank-account-holder.ts';
 import { prepareMoves } from './inventories/prepare-move.ts';
 import { guardOperationDelete, prepareOperation } from './inventories/prepare-operation.ts';
 import { computeOrderTotals } from './sales/compute-order-totals.ts';
@@ -96,8 +95,6 @@ export const behaviours: Behaviours = {
     'purchases.prepareAgreement': prepareAgreement,
     'purchases.nameAgreement': nameAgreement,
     ...projectHooks,
-    'partners.bankAccountHolder': bankAccountHolder,
-    'partners.renameBankAccountHolders': renameBankAccountHolders,
     'products.holdOfferedOptions': holdOfferedOptions,
     'products.writeOfferedOptions': writeOfferedOptions,
     'products.productAttributeOptions': productAttributeOptions,

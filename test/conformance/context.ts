@@ -22,6 +22,8 @@ export interface ResourceContext {
   payload: PayloadContext;
   /** Records this suite created through the API (response data). */
   created: Array<Record<string, any>>;
+  /** Creates a record of another (top-level) resource through its API, what it points at found or made likewise; its id. */
+  createRecord(name: string): Promise<number | undefined>;
 }
 
 export function recordPath(context: ResourceContext, id: number | string): string {
@@ -173,6 +175,7 @@ export async function prepareContext(def: ResourceDef, registry: Registry, targe
     listPath,
     payload: { referenceIds, referenceKeys, registry, tag: Math.random().toString(36).slice(2, 8) },
     created: [],
+    createRecord: (name) => createOne(name),
   };
 }
 

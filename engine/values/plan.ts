@@ -1,0 +1,55 @@
+// Which value rules a resource's fields declare, worked out once per definition: the fields the
+// engine fills (copies, each after the fields it reads), and what they read of the records the
+// references name.
+import type { FieldDef, ResourceDef } from '../definition/types.ts';
+import { fillReads, splitPath } from '../definition/value-rules.ts';
+
+export interface ValuePlan {
+  /** Fields with a `related` copy, in the order they can be filled. */
+  fills: FieldDef[];
+  /** Per reference field, the columns the rules read of the record it names. */
+  columns: Map<string, Set<string>>;
+  /** The resource declares some value rule: its creates go through the write path. */
+  any: boolean;
+}
+
+const plans = new WeakMap<ResourceDef, ValuePlan>();
+
+export function valuePlan(def: ResourceDef): ValuePlan {
+  let plan = plans.get(def);
+  if (!plan) plans.set(def, (plan = buildPlan(def)));
+  return plan;
+}
+
+function buildPlan(def: ResourceDef): ValuePlan {
+  const fields = [...def.fields.values()];
+  const columns = new Map<string, Set<string>>();
+  const read = (via: string | undefined, column: string) => {
+    if (!via) return;
+    if (!columns.has(via)) columns.set(via, new Set());
+    columns.get(via)!.add(column);
+  };
+  const readPath = (path: string) => {
+    const { via, column } = splitPath(def, path);
+    read(via, column);
+  };
+
+  const filled = fields.filter((field) => field.related);
+  for (const field of filled) readPath(field.related!);
+  return { fills: inFillOrder(def, filled), columns, any: filled.length > 0 };
+}
+
+/** Each field after the filled fields it reads (link.ts refuses a loop). */
+function inFillOrder(def: ResourceDef, filled: FieldDef[]): FieldDef[] {
+  const names = new Set(filled.map((field) => field.name));
+  const ordered: FieldDef[] = [];
+  const visiting = new Set<string>();
+  const visit = (field: FieldDef) => {
+    if (ordered.includes(field) || visiting.has(field.name)) return;
+    visiting.add(field.name);
+    for (const name of fillReads(def, field)) if (names.has(name) && name !== field.name) visit(def.fields.get(name)!);
+    ordered.push(field);
+  };
+  for (const field of filled) visit(field);
+  return ordered;
+}

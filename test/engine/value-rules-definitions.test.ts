@@ -1,0 +1,85 @@
+// Boot failures on bad copies (related): each names the file, the place and the line. No database.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { DefinitionError, type DefinitionProblem } from '../../engine/definition/definition-error.ts';
+import { loadRegistry } from '../../engine/definition/registry.ts';
+
+const test = suite('value rules in definitions');
+const dirs: string[] = [];
+
+// An owner with a company, and a thing that points at it (lines 1-13 of things.yaml).
+const OWNERS = `table: owners
+label: Owner
+path: /support/owners
+operations: [list, create, show, update]
+fields:
+  name: { type: string, maxLength: 100 }
+  company_id: { type: integer }
+  area_id: { type: integer }
+`;
+const THINGS = `table: things
+label: Thing
+path: /support/things
+operations: [list, create, show, update]
+fields:
+  name: { type: string, maxLength: 100 }
+  done: { type: boolean }
+  company_id: { type: integer }
+  owner_id: { type: integer }
+relations:
+  owner: { kind: belongsTo, resource: support/owners, foreignKey: owner_id }
+`;
+/** `THINGS` with these field lines added after its fields (from line 10 on). */
+const things = (fields: string) => THINGS.replace('relations:', `${fields}relations:`);
+
+function load(files: Record<string, string>): { fixture: (path: string) => string; problems?: DefinitionProblem[] } {
+  const dir = mkdtempSync(join(tmpdir(), 'erp-value-rules-'));
+  dirs.push(dir);
+  for (const [path, text] of Object.entries({ 'support/owners.yaml': OWNERS, ...files })) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+  const fixture = (path: string) => relative(process.cwd(), join(dir, path));
+  try {
+    loadRegistry(dir, new Set());
+    return { fixture };
+  } catch (error) {
+    if (!(error instanceof DefinitionError)) throw error;
+    return { fixture, problems: error.problems };
+  }
+}
+
+/** The one problem reported for support/things.yaml. */
+function onlyProblem(fields: string): DefinitionProblem {
+  const { fixture, problems } = load({ 'support/things.yaml': things(fields) });
+  assert.ok(problems, 'the definitions loaded, but they should have been refused');
+  assert.is(problems!.length, 1, JSON.stringify(problems));
+  assert.is(problems![0]!.file, fixture('support/things.yaml'));
+  return problems![0]!;
+}
+
+test.after(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+test('every key loads when it names what exists', () => {
+  const { problems } = load({
+    'support/things.yaml': things(`  owner_name: { type: string, related: owner.name }
+`),
+  });
+  assert.is(problems, undefined, JSON.stringify(problems));
+});
+
+test('a copy naming a missing relation or column stops the boot, naming the file and line', () => {
+  const relation = onlyProblem('  owner_name: { type: string, related: ownr.name }\n');
+  assert.equal([relation.at, relation.line], ['fields.owner_name.related', 10]);
+  assert.match(relation.message, /"ownr" is not a belongsTo relation of this resource, did you mean "owner"\?/);
+  const column = onlyProblem('  owner_name: { type: string, related: owner.nme }\n');
+  assert.equal([column.at, column.line], ['fields.owner_name.related', 10]);
+  assert.match(column.message, /"nme" is not a field of support\/owners, did you mean "name"\?/);
+});
+
+test.run();
