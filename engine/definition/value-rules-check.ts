@@ -1,9 +1,10 @@
 // Boot checks of the value vocabulary (called by engine/definition/link.ts): every relation,
-// field and resource a rule names must exist, and no copy may wait on itself. Each problem names
-// the file and line.
+// field and resource a rule names must exist, and the rules must be able to run (no default that
+// waits on itself). Each problem names the file and line.
+import type { ConditionValue } from './format.ts';
 import type { FieldDef, ResourceDef } from './types.ts';
 import { didYouMean } from './suggest.ts';
-import { fillReads } from './value-rules.ts';
+import { defaultSources, fillReads, isOwnValue } from './value-rules.ts';
 
 type Problem = (at: string, message: string) => void;
 
@@ -23,6 +24,16 @@ export function checkValueRules(def: ResourceDef, resources: ReadonlyMap<string,
     const target = resources.get(relation.resource);
     if (target && !target.fields.get(column)?.stored) problem(at, `"${column}" is not a field of ${target.name}${didYouMean(column, target.fields.keys())}`);
   };
+  const conditions = (at: string, target: ResourceDef | undefined, entries: Record<string, ConditionValue>, relationKeys = false) => {
+    for (const [key, condition] of Object.entries(entries)) {
+      const [relationName, column] = key.includes('.') && relationKeys ? (key.split('.') as [string, string]) : [undefined, key];
+      const relation = relationName ? target?.relations.get(relationName) : undefined;
+      if (relationName && relation?.kind !== 'belongsTo') problem(`${at}.${key}`, `"${relationName}" is not a belongsTo relation of ${target?.name}`);
+      const owner = relation ? resources.get(relation.resource) : target;
+      if (owner && !owner.fields.get(column)?.stored) problem(`${at}.${key}`, `"${column}" is not a field of ${owner.name}${didYouMean(column, owner.fields.keys())}`);
+      if (isOwnValue(condition)) path(`${at}.${key}.field`, condition.field);
+    }
+  };
 
   for (const field of def.fields.values()) {
     const at = `fields.${field.name}`;
@@ -31,16 +42,40 @@ export function checkValueRules(def: ResourceDef, resources: ReadonlyMap<string,
       const relation = def.relations.get(field.related.split('.')[0]!);
       if (relation?.kind === 'belongsTo' && resources.get(relation.resource)?.table === def.table)
         problem(`${at}.related`, 'a copy of a record of the same table is not supported');
-      if (field.required || field.default !== undefined) problem(`${at}.related`, 'a copy is written by the engine: no required or default');
-      if (!field.stored) problem(at, 'a value the engine writes needs a column (not computed, ids or records)');
+      if (field.required || field.default !== undefined || field.defaultFrom !== undefined)
+        problem(`${at}.related`, 'a copy is written by the engine: no required, default or defaultFrom');
     }
+    if ((field.related || field.defaultFrom !== undefined) && !field.stored) problem(at, 'a value the engine writes needs a column (not computed, ids or records)');
+    defaultSources(field).forEach((source, index) => {
+      const place = Array.isArray(field.defaultFrom) ? `${at}.defaultFrom.${index}` : `${at}.defaultFrom`;
+      if (typeof source === 'string') path(place, source);
+      else if ('now' in source) {
+        if (field.type !== 'date' && field.type !== 'datetime') problem(place, '{now: true} applies to date and datetime fields');
+      } else if ('user' in source) {
+        if (field.type !== 'integer') problem(place, '{user: ...} applies to integer fields (an id)');
+      } else {
+        const target = resources.get(source.first);
+        if (!target) problem(`${place}.first`, `unknown resource "${source.first}"${didYouMean(source.first, resources.keys())}`);
+        if (target && source.column && !target.fields.get(source.column)?.stored) problem(`${place}.column`, `"${source.column}" is not a field of ${target.name}`);
+        conditions(`${place}.where`, target, source.where ?? {}, true);
+        for (const name of (source.sort ?? '').split(',').filter(Boolean)) {
+          const column = name.replace(/^-/, '');
+          if (target && !target.fields.get(column)?.stored) problem(`${place}.sort`, `"${column}" is not a field of ${target.name}`);
+        }
+      }
+    });
+    if (field.defaultOnChange && !defaultSources(field).some((source) => typeof source === 'string' || ('first' in source && Object.values(source.where ?? {}).some(isOwnValue))))
+      problem(`${at}.defaultOnChange`, 'defaultOnChange needs a defaultFrom that reads a field or a relation of the record');
+    if (field.nullMeans && field.default === undefined && field.defaultFrom === undefined) problem(`${at}.nullMeans`, 'needs a default or a defaultFrom');
+    if (field.nullMeans && !field.writable) problem(`${at}.nullMeans`, 'applies to fields a body may send');
+    if (field.defaultRequired && field.defaultFrom === undefined) problem(`${at}.defaultRequired`, 'defaultRequired needs a defaultFrom (a constant default never fails)');
   }
   checkFillLoops(def, problem);
 }
 
-/** A copy that reads (through others) its own field could never be filled. */
+/** A default that reads (through others) its own field could never be filled. */
 function checkFillLoops(def: ResourceDef, problem: Problem): void {
-  const filled = new Map([...def.fields.values()].filter((field) => field.related).map((field) => [field.name, field]));
+  const filled = new Map([...def.fields.values()].filter((field) => field.related || field.defaultFrom !== undefined).map((field) => [field.name, field]));
   const reaches = (from: FieldDef, name: string, seen: Set<string>): boolean =>
     fillReads(def, from).some((read) => {
       if (read === name) return true;
@@ -49,6 +84,7 @@ function checkFillLoops(def: ResourceDef, problem: Problem): void {
       return reaches(filled.get(read)!, name, seen);
     });
   for (const field of filled.values()) {
-    if (reaches(field, field.name, new Set())) problem(`fields.${field.name}.related`, `"${field.name}" is filled from itself`);
+    if (reaches(field, field.name, new Set()))
+      problem(`fields.${field.name}.${field.related ? 'related' : 'defaultFrom'}`, `"${field.name}" is filled from itself (through its defaults)`);
   }
 }

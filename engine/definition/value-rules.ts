@@ -1,7 +1,12 @@
 // What the value vocabulary of a field says, read from its definition (no I/O): the paths its
-// rules read (`project.company_id`). Shared by the boot checks (value-rules-check.ts) and the
-// write path (engine/values).
+// rules read (`uom_id`, `project.company_id`) and its default's sources. Shared by the boot checks
+// (value-rules-check.ts) and the write path (engine/values).
+import type { ConditionValue, DefaultSourceFormat, OwnValue } from './format.ts';
 import type { FieldDef, ResourceDef } from './types.ts';
+
+export function isOwnValue(condition: ConditionValue): condition is OwnValue {
+  return typeof condition === 'object' && 'field' in condition;
+}
 
 /** `project.company_id` → the field holding the reference (project_id) and the column read; `uom_id` → the field itself. */
 export function splitPath(def: ResourceDef, path: string): { via?: string; column: string } {
@@ -24,9 +29,20 @@ export function referencedResource(def: ResourceDef, field: FieldDef): string | 
   return relation?.resource;
 }
 
-/** The record's own fields a field's copy reads: they are filled first. */
+export function defaultSources(field: FieldDef): DefaultSourceFormat[] {
+  if (field.defaultFrom === undefined) return [];
+  return Array.isArray(field.defaultFrom) ? field.defaultFrom : [field.defaultFrom];
+}
+
+/** The record's own fields a field's copy or default reads: they are filled first. */
 export function fillReads(def: ResourceDef, field: FieldDef): string[] {
-  return field.related ? [ownField(def, field.related)] : [];
+  const reads: string[] = [];
+  if (field.related) reads.push(ownField(def, field.related));
+  for (const source of defaultSources(field)) {
+    if (typeof source === 'string') reads.push(ownField(def, source));
+    else if ('first' in source) for (const condition of Object.values(source.where ?? {})) if (isOwnValue(condition)) reads.push(ownField(def, condition.field));
+  }
+  return reads;
 }
 
 /** A path as the documentation says it: `the project's \`company_id\`` or `\`uom_id\``. */
@@ -36,9 +52,35 @@ function pathWords(def: ResourceDef, path: string): string {
   return `the ${def.relations.get(first)?.outputKey ?? first}'s \`${column}\``;
 }
 
+function sourceWords(def: ResourceDef, field: FieldDef, source: DefaultSourceFormat): string {
+  if (typeof source === 'string') return pathWords(def, source);
+  if ('user' in source) return source.user === 'id' ? 'the acting user' : "the acting user's default company";
+  if ('now' in source) return field.type === 'date' ? 'today' : 'now';
+  const where = Object.entries(source.where ?? {}).map(([column, condition]) =>
+    isOwnValue(condition)
+      ? `\`${column}\` = ${pathWords(def, condition.field)}`
+      : `\`${column}\` ${typeof condition === 'object' ? Object.entries(condition)[0]!.join(' ') : `= ${condition}`}`,
+  );
+  return `the ${source.column ? `\`${source.column}\` of the ` : ''}first \`${source.first}\` record${where.length > 0 ? ` with ${where.join(' and ')}` : ''}`;
+}
+
 /** The field's value rules in words, for the API reference (OpenAPI descriptions and docs/api.md). */
 export function describeValueRules(def: ResourceDef, field: FieldDef): string[] {
   const words: string[] = [];
   if (field.related) words.push(`A copy of ${pathWords(def, field.related)}, kept in sync when it changes.`);
+  const sources = defaultSources(field);
+  if (sources.length > 0) {
+    const change = field.defaultOnChange
+      ? ` (again when ${fillReads(def, field)
+          .map((name) => `\`${name}\``)
+          .join(' or ')} changes)`
+      : '';
+    words.push(
+      `Defaults to ${sources.map((source) => sourceWords(def, field, source)).join(', else ')}${field.default !== undefined ? `, else ${JSON.stringify(field.default)}` : ''}${change}.`,
+    );
+  }
+  if (field.nullMeans === 'default') words.push('Null means the default.');
+  if (field.nullMeans === 'unsent') words.push('Null counts as not sent.');
+  if (field.defaultRequired) words.push('Never left empty: a default that finds nothing is a 422.');
   return words;
 }

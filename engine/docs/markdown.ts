@@ -209,7 +209,7 @@ function rules(field: FieldDef, def: ResourceDef): string {
   if (field.numericString) parts.push('digits as a string accepted');
   if (field.unique) parts.push(field.unique === 'live' ? 'unique among live records' : 'unique');
   if (field.until) parts.push(`sent together with \`${field.until}\`, not after it`);
-  if (field.default !== undefined) parts.push(`default \`${field.default}\``);
+  if (field.default !== undefined && field.defaultFrom === undefined) parts.push(`default \`${field.default}\``);
   parts.push(...describeValueRules(def, field).map((sentence) => sentence.charAt(0).toLowerCase() + sentence.slice(1, -1)));
   if (field.minItems !== undefined) parts.push(`at least ${field.minItems} ${field.minItems === 1 ? 'entry' : 'entries'}`);
   if (field.type === 'ids' || field.type === 'records') {

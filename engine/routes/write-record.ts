@@ -21,6 +21,8 @@ export interface WriteContext {
   registry: Registry;
   behaviours: Behaviours;
   user: AuthUser;
+  /** The acting user's default company (definitions' `defaultFrom: {user: company}`). */
+  userCompany(): number | null;
   params: Record<string, string>;
   models: Models;
 }
@@ -48,7 +50,9 @@ function completeNewRecord(def: ResourceDef, values: Values, fixed: Values, user
   if (def.creator) values.creator_id = user.id;
   if (def.timestamps) values.created_at = values.updated_at = nowTimestamp();
   for (const field of def.fields.values()) {
-    if (values[field.name] === undefined && field.default !== undefined && field.stored) values[field.name] = field.default;
+    // A default read when written (defaultFrom, engine/values) falls back on the constant one itself.
+    const unset = values[field.name] === undefined || (values[field.name] === null && field.nullMeans !== undefined);
+    if (unset && field.default !== undefined && field.defaultFrom === undefined && field.stored) values[field.name] = field.default;
   }
 }
 

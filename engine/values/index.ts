@@ -1,12 +1,15 @@
 // The value vocabulary of the definitions, applied by the write path (engine/routes/write-record.ts)
 // to every record of a write together, before the behaviours run (they see the results):
-// copies (`related`), each after the fields it reads. After an update, the copies of the changed
-// record follow it (related.ts).
+// defaults (`defaultFrom`, `nullMeans`) and copies (`related`), each after the fields it reads;
+// then the check on the values the record will have (`defaultRequired`), refused with a 422
+// naming the field. After an update, the copies of the changed record follow it (related.ts).
 import type { Knex } from 'knex';
 import type { ChangeSet } from '../behaviours/change-set.ts';
 import type { AuthUser } from '../behaviours/types.ts';
 import type { Registry } from '../definition/registry.ts';
 import type { ResourceDef } from '../definition/types.ts';
+import { ValidationError, type FieldErrors } from '../errors/http-errors.ts';
+import { fillDefault, unresolved } from './defaults.ts';
 import { valuePlan } from './plan.ts';
 import { ReferencedRows, type Entry } from './record-values.ts';
 import { fillCopy, syncCopies, type WrittenRow } from './related.ts';
@@ -16,13 +19,19 @@ export interface ValueContext {
   registry: Registry;
   user: AuthUser;
   changes: ChangeSet;
+  /** The acting user's default company, for `defaultFrom: {user: company}`. */
+  userCompany(): number | null;
 }
 
-/** Whether a create of the resource needs the value rules (which read the database): it cannot be a lone INSERT. */
+/**
+ * Whether a create of the resource needs the value rules (which read the database): it cannot be a
+ * lone INSERT. A constant default applied to a null sent needs none (the engine fills it with the
+ * other constant defaults).
+ */
 export function createNeedsValueRules(def: ResourceDef): boolean {
   let needs = createRules.get(def);
   if (needs === undefined) {
-    needs = [...def.fields.values()].some((field) => field.related !== undefined);
+    needs = [...def.fields.values()].some((field) => field.related || field.defaultFrom !== undefined);
     createRules.set(def, needs);
   }
   return needs;
@@ -30,12 +39,20 @@ export function createNeedsValueRules(def: ResourceDef): boolean {
 
 const createRules = new WeakMap<ResourceDef, boolean>();
 
-/** Applies the resource's value rules to the records of one write. */
+/** Applies the resource's value rules to the records of one write; a refusal names the first refused record's fields. */
 export async function applyValueRules(context: ValueContext, def: ResourceDef, mode: 'create' | 'update', entries: readonly Entry[]): Promise<void> {
   const plan = valuePlan(def);
   if (!plan.any || entries.length === 0) return;
   const rows = new ReferencedRows(context.trx, context.registry, def, plan.columns);
-  for (const field of plan.fills) await fillCopy(def, field, rows, entries, mode);
+  for (const field of plan.fills) {
+    if (field.related) await fillCopy(def, field, rows, entries, mode);
+    else await fillDefault(context, def, field, rows, entries, mode);
+  }
+  refuse(new Map(entries.map((entry) => [entry, unresolved(plan.fills, entry)])));
+}
+
+function refuse(errors: Map<Entry, FieldErrors>): void {
+  for (const [entry, found] of errors) if (Object.keys(found).length > 0) throw new ValidationError(found, entry.index);
 }
 
 /** After records of `def` were updated: the copies other records keep of their changed columns follow. */

@@ -1,11 +1,11 @@
 // Which value rules a resource's fields declare, worked out once per definition: the fields the
-// engine fills (copies, each after the fields it reads), and what they read of the records the
-// references name.
+// engine fills (defaults and copies, each after the fields it reads), and what they read of the
+// records the references name.
 import type { FieldDef, ResourceDef } from '../definition/types.ts';
-import { fillReads, splitPath } from '../definition/value-rules.ts';
+import { defaultSources, fillReads, isOwnValue, splitPath } from '../definition/value-rules.ts';
 
 export interface ValuePlan {
-  /** Fields with a `related` copy, in the order they can be filled. */
+  /** Fields with a `defaultFrom`, a `nullMeans`, or a `related` copy, in the order they can be filled. */
   fills: FieldDef[];
   /** Per reference field, the columns the rules read of the record it names. */
   columns: Map<string, Set<string>>;
@@ -34,8 +34,14 @@ function buildPlan(def: ResourceDef): ValuePlan {
     read(via, column);
   };
 
-  const filled = fields.filter((field) => field.related);
-  for (const field of filled) readPath(field.related!);
+  const filled = fields.filter((field) => field.related || field.defaultFrom !== undefined || field.nullMeans !== undefined);
+  for (const field of filled) {
+    if (field.related) readPath(field.related);
+    for (const source of defaultSources(field)) {
+      if (typeof source === 'string') readPath(source);
+      else if ('first' in source) for (const condition of Object.values(source.where ?? {})) if (isOwnValue(condition)) readPath(condition.field);
+    }
+  }
   return { fills: inFillOrder(def, filled), columns, any: filled.length > 0 };
 }
 

@@ -3,7 +3,6 @@ import type { Behaviours } from '../../engine/index.ts';
 import { addDefaultDueTerm } from './accounts/add-default-due-term.ts';
 import { inventoryMasterDataHooks } from './inventories/master-data.ts';
 import { categoryDescendants, categoryNotInUse, categoryPath } from './products/category-path.ts';
-import { defaultUnits } from './products/default-units.ts';
 import { syncVariants } from './products/sync-variants.ts';
 import { holdOfferedOptions, writeOfferedOptions } from './products/offered-options.ts';
 import { productAttributeNotInUse, productAttributeOptions, writeProductAttributeValues } from './products/product-attributes.ts';
@@ -62,7 +61,6 @@ export const behaviours: Behaviours = {
   hooks: {
     'support.appendToSortOrder': appendToSortOrder,
     'products.categoryPath': categoryPath,
-    'products.defaultUnits': defaultUnits,
     'inventories.prepareOperation': prepareOperation,
     'sales.prepareOrder': prepareOrder,
     'sales.computeOrderTotals': computeOrderTotals,

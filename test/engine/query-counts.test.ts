@@ -289,6 +289,21 @@ for (const target of databaseTargets()) {
     }, 'bank accounts');
   });
 
+  test("updating a sales order's customer: its 50 lines follow (order_partner_id) in as many statements as 5", async () => {
+    const other = (await app.client.post(`${API}/partners/partners`, { token: app.token, body: { account_type: 'company', name: `Counted other customer ${target.name}` } })).body
+      .data.id;
+    await sameForFiveAndFifty(async (lines) => {
+      const created = await app.client.post(`${API}/sales/orders`, { token: app.token, body: order(lines) });
+      assert.is(created.status, 201, created.text);
+      return async () => {
+        const updated = await app.client.put(`${API}/sales/orders/${created.body.data.id}`, { token: app.token, body: { partner_id: other } });
+        assert.is(updated.status, 200, updated.text);
+        const partners = await app.knex('sales_order_lines').where('order_id', created.body.data.id).pluck('order_partner_id');
+        assert.equal(new Set(partners.map(Number)), new Set([other]));
+      };
+    });
+  });
+
   test('showing a UOM: the token check and the record (with its category’s existence) are one statement', async () => {
     const uom = await app.knex('unit_of_measures').whereNull('deleted_at').orderBy('id').first('id', 'category_id');
     const url = `${API}/support/uom-categories/${uom.category_id}/uoms/${uom.id}`;

@@ -1,4 +1,5 @@
-// Boot failures on bad copies (related): each names the file, the place and the line. No database.
+// Boot failures on bad value rules (related, defaultFrom, nullMeans): each names the file, the
+// place and the line. No database.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
@@ -68,6 +69,8 @@ test.after(() => {
 test('every key loads when it names what exists', () => {
   const { problems } = load({
     'support/things.yaml': things(`  owner_name: { type: string, related: owner.name }
+  area_id: { type: integer, defaultFrom: [owner.area_id, { first: support/owners, column: area_id, where: { company_id: { field: company_id } }, sort: '-name' }], defaultOnChange: true }
+  label: { type: string, default: thing, nullMeans: default }
 `),
   });
   assert.is(problems, undefined, JSON.stringify(problems));
@@ -80,6 +83,36 @@ test('a copy naming a missing relation or column stops the boot, naming the file
   const column = onlyProblem('  owner_name: { type: string, related: owner.nme }\n');
   assert.equal([column.at, column.line], ['fields.owner_name.related', 10]);
   assert.match(column.message, /"nme" is not a field of support\/owners, did you mean "name"\?/);
+});
+
+test('a defaultFrom naming a missing relation or column stops the boot, the entry of a list named', () => {
+  const relation = onlyProblem('  area_id: { type: integer, defaultFrom: ownerr.area_id }\n');
+  assert.equal([relation.at, relation.line], ['fields.area_id.defaultFrom', 10]);
+  assert.match(relation.message, /"ownerr" is not a belongsTo relation/);
+  const column = onlyProblem('  area_id:\n    type: integer\n    defaultFrom:\n      - { user: company }\n      - owner.areaa_id\n');
+  assert.is(column.at, 'fields.area_id.defaultFrom.1');
+  assert.is(column.line, 14);
+  assert.match(column.message, /"areaa_id" is not a field of support\/owners, did you mean "area_id"\?/);
+  const first = onlyProblem('  area_id: { type: integer, defaultFrom: { first: support/ownerz } }\n');
+  assert.is(first.at, 'fields.area_id.defaultFrom.first');
+  assert.match(first.message, /unknown resource "support\/ownerz", did you mean "support\/owners"\?/);
+  const where = onlyProblem('  area_id: { type: integer, defaultFrom: { first: support/owners, where: { colour: red } } }\n');
+  assert.is(where.at, 'fields.area_id.defaultFrom.where.colour');
+  const nullMeans = onlyProblem('  label: { type: string, nullMeans: default }\n');
+  assert.is(nullMeans.at, 'fields.label.nullMeans');
+  assert.match(nullMeans.message, /needs a default or a defaultFrom/);
+});
+
+test('defaults that read each other in a loop are refused', () => {
+  const { problems } = load({ 'support/things.yaml': things('  a: { type: integer, defaultFrom: b }\n  b: { type: integer, defaultFrom: a }\n') });
+  assert.equal(
+    problems?.map((problem) => [problem.at, problem.line]),
+    [
+      ['fields.a.defaultFrom', 10],
+      ['fields.b.defaultFrom', 11],
+    ],
+  );
+  assert.match(problems![0]!.message, /"a" is filled from itself/);
 });
 
 test.run();

@@ -4,11 +4,11 @@ import { nowTimestamp, ValidationError, type Action, type BatchHook, type Hook }
 import { configurableProductMessage } from './configurable-products.ts';
 
 /**
- * beforeCreate/beforeUpdate: a start for a blanket order, an end sent on or after the start sent with it; on create
- * the state and the buyer. A start in the past is accepted: agreements are often recorded after
- * they were signed (the original's "today or later", on every update too, is not copied).
+ * beforeCreate/beforeUpdate: a start for a blanket order, an end sent on or after the start sent
+ * with it. A start in the past is accepted: agreements are often recorded after they were signed
+ * (the original's "today or later", on every update too, is not copied).
  */
-export const prepareAgreement: Hook = ({ values, record, user }) => {
+export const prepareAgreement: Hook = ({ values, record }) => {
   const current = (name: string) => (values[name] !== undefined ? values[name] : record?.[name]);
   const day = (value: unknown) => (value ? String(value).slice(0, 10) : null);
   const errors: Record<string, string[]> = {};
@@ -18,9 +18,6 @@ export const prepareAgreement: Hook = ({ values, record, user }) => {
   if (current('type') === 'blanket_order' && !startsAt) errors.starts_at = ['The starts at field is required when agreement type is blanket order.'];
   if (startsAt && endsAt && endsAt < startsAt) errors.ends_at = ['The ends at field must be a date after or equal to starts at.'];
   if (Object.keys(errors).length > 0) throw new ValidationError(errors);
-  if (record) return;
-  values.state = 'draft';
-  values.user_id ??= user.id;
 };
 
 /** afterCreate/afterUpdate: BO/<id> for a blanket order, PT/<id> for a purchase template (a new type renames it, as in the original). */

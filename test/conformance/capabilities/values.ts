@@ -1,10 +1,14 @@
 // The value vocabulary, checked from the definition alone: a copy (`related`) equals its source
-// and follows a change of it made through the API.
+// and follows a change of it made through the API; a default read when written (`defaultFrom`) is
+// what its source says; a null that means the default gets it.
 import type { Test } from 'uvu';
 import * as assert from 'uvu/assert';
+import type { DefaultSourceFormat } from '../../../engine/definition/format.ts';
+import { parseSort } from '../../../engine/definition/normalize.ts';
 import { applyScope, scopeTest } from '../../../engine/definition/scope.ts';
 import type { FieldDef, ResourceDef } from '../../../engine/definition/types.ts';
-import { referencedResource } from '../../../engine/definition/value-rules.ts';
+import { defaultSources, isOwnValue, referencedResource } from '../../../engine/definition/value-rules.ts';
+import { formatTimestamp } from '../../../engine/serialize/value-formats.ts';
 import { API } from '../../helpers/app.ts';
 import { recordPath, type ResourceContext } from '../context.ts';
 import { sampleValue, validPayload } from '../payloads.ts';
@@ -17,6 +21,8 @@ export function valueRules(def: ResourceDef) {
   return {
     related: fields.filter((field) => field.related),
     nestedCopies: fields.flatMap((field) => (field.type === 'records' ? [field] : [])),
+    defaults: fields.filter((field) => field.defaultFrom !== undefined && !field.required),
+    nullDefaults: fields.filter((field) => field.nullMeans === 'default' && field.writable),
   };
 }
 
@@ -100,6 +106,104 @@ export function valueChecks(test: Test, context: () => ResourceContext) {
       await checkCopy(ctx, `${child.name}.${field.name}`, read, ctx.def, column, await stored(ctx, record.id), editor);
     }
   });
+
+  test('defaultFrom: a record created without the field gets what its default reads (none found: a 422 where it must)', async () => {
+    const ctx = context();
+    const admin = await ctx.app.knex('users').where('email', 'admin@example.com').first('default_company_id');
+    for (const field of valueRules(ctx.def).defaults) {
+      const payload = validPayload(ctx.def, ctx.payload, 31);
+      delete payload[field.name];
+      // The user's default company comes first, where the company scope fills it (the policy).
+      const policyFills = ctx.def.access.companyScope?.assign && field.name === ctx.def.access.companyScope.column && field.writable;
+      const expected = policyFills ? admin.default_company_id : await expectedDefault(ctx, field, payload);
+      if ((expected === null || expected === undefined) && field.defaultRequired) {
+        const refused = await ctx.client.post(ctx.listPath, { token: ctx.token, body: payload });
+        assert.is(refused.status, 422, `${field.name}: ${refused.text}`);
+        const message = typeof field.defaultRequired === 'string' ? field.defaultRequired : `The ${field.name} field could not be resolved automatically.`;
+        assert.equal(refused.body.errors[field.name], [message]);
+        continue;
+      }
+      const before = Date.now();
+      const record = await stored(ctx, (await create(ctx, payload)).id);
+      if (expected === NOW) {
+        const at = Date.parse(`${String(record[field.name]).replace(' ', 'T').slice(0, 23)}Z`);
+        assert.ok(at >= before - 2000 && at <= Date.now() + 2000, `${field.name} is now (${record[field.name]})`);
+      } else {
+        // A date-time read from the record's values is as sent; the stored one has microseconds.
+        const [got, want] = field.type === 'datetime' ? [formatTimestamp(record[field.name]), formatTimestamp(expected)] : [record[field.name], expected];
+        assert.ok(same(got, want), `${field.name}: ${got}, expected ${want}`);
+      }
+    }
+  });
+
+  test('nullMeans default: a null sent is the default, on create and on update', async () => {
+    const ctx = context();
+    for (const field of valueRules(ctx.def).nullDefaults) {
+      const payload = { ...validPayload(ctx.def, ctx.payload, 32), [field.name]: null };
+      const expected = await expectedDefault(ctx, field, payload);
+      const data = await create(ctx, payload);
+      assert.ok(same((await stored(ctx, data.id))[field.name], expected), `${field.name} on create`);
+      const other = sampleValue(field, ctx.payload, 5, ctx.def);
+      assert.is((await ctx.client.put(recordPath(ctx, data.id), { token: ctx.token, body: { [field.name]: other } })).status, 200);
+      const cleared = await ctx.client.put(recordPath(ctx, data.id), { token: ctx.token, body: { [field.name]: null } });
+      assert.is(cleared.status, 200, cleared.text);
+      assert.ok(same((await stored(ctx, data.id))[field.name], expected), `${field.name} on update`);
+    }
+  });
+}
+
+const NOW = Symbol('now');
+
+/** What the field's default gives a record with these values, worked out from the definition and the database. */
+async function expectedDefault(ctx: ResourceContext, field: FieldDef, record: Record<string, any>): Promise<unknown> {
+  for (const source of defaultSources(field)) {
+    const value = await sourceValue(ctx, source, record);
+    if (value === NOW || (value !== null && value !== undefined)) return value;
+  }
+  return field.default ?? null;
+}
+
+async function sourceValue(ctx: ResourceContext, source: DefaultSourceFormat, record: Record<string, any>): Promise<unknown> {
+  const { knex } = ctx.app;
+  if (typeof source === 'string') return pathValue(ctx, record, source);
+  if ('now' in source) return NOW;
+  if ('user' in source) {
+    const admin = await knex('users').where('email', 'admin@example.com').first('id', 'default_company_id');
+    return source.user === 'id' ? admin.id : admin.default_company_id;
+  }
+  const target = ctx.registry.get(source.first);
+  const column = source.column ?? 'id';
+  const query = knex(target.table).first(`${target.table}.${column} as value`);
+  if (target.softDelete) query.whereNull(`${target.table}.deleted_at`);
+  applyScope(query, target, ctx.registry, knex);
+  if (source.column) query.whereNotNull(`${target.table}.${column}`);
+  for (const [key, condition] of Object.entries(source.where ?? {})) {
+    const [relationName, relationColumn] = key.includes('.') ? (key.split('.') as [string, string]) : [undefined, key];
+    const relation = relationName ? target.relations.get(relationName)! : undefined;
+    const table = relation ? ctx.registry.get(relation.resource).table : target.table;
+    const mine = isOwnValue(condition) ? await pathValue(ctx, record, condition.field) : undefined;
+    const where = (builder: any) => {
+      if (isOwnValue(condition)) {
+        return mine === null || mine === undefined ? builder.whereNull(`${table}.${relationColumn}`) : builder.where(`${table}.${relationColumn}`, mine);
+      }
+      const { operator, operand } = scopeTest(condition);
+      return builder.where(`${table}.${relationColumn}`, operator, operand);
+    };
+    if (relation) query.whereIn(`${target.table}.${relation.foreignKey}`, where(knex(table).select(`${table}.id`)));
+    else where(query);
+  }
+  for (const sort of parseSort(source.sort ?? 'id')) query.orderBy(`${target.table}.${sort.name}`, sort.descending ? 'desc' : 'asc');
+  return (await query.orderBy(`${target.table}.id`))?.value ?? null;
+}
+
+/** A value of the stored record at a path: a field, or a column of the record a belongsTo relation names. */
+async function pathValue(ctx: ResourceContext, record: Record<string, any>, path: string): Promise<unknown> {
+  const [first, column] = path.split('.') as [string, string | undefined];
+  if (column === undefined) return record[first];
+  const relation = ctx.def.relations.get(first)!;
+  const id = record[relation.foreignKey];
+  if (id === null || id === undefined) return null;
+  return (await ctx.app.knex(ctx.registry.get(relation.resource).table).where('id', id).first(column))?.[column] ?? null;
 }
 
 /**
