@@ -79,11 +79,19 @@ export const FieldFormat = Type.Object(
     enum: Type.Optional(Type.Array(Type.String(), { minItems: 1 })),
     references: Type.Optional(ResourceName),
     referencesWhere: Type.Optional(
-      Type.Record(Name, Type.Union([Type.String(), Type.Number(), Type.Boolean()]), {
+      Type.Record(Name, ConditionFormat, {
         additionalProperties: false,
-        description: 'references: the column values the referenced record must have (a stock quantity is at an internal location)',
+        description:
+          "references: the column values the referenced record must have (a stock quantity is at an internal location), or one of the record's own values ({field: project_id}: the milestone of the task's project)",
       }),
     ),
+    referencesMessage: Type.Optional(
+      Type.String({
+        minLength: 1,
+        description: "the 422 of a referenced record outside referencesWhere, instead of 'The selected ... is invalid.'; {relation.column} names a value of the record written",
+      }),
+    ),
+    checkCompany: Type.Optional(Type.Boolean({ description: "references: the referenced record is of the record's company, or of none (Odoo's check_company)" })),
     related: Type.Optional(
       Type.String({
         pattern: RelatedPath.pattern,

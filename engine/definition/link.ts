@@ -46,7 +46,7 @@ export function link(
       // A reference its belongsTo relation implies is checked (and told) with the relation.
       const implied = [...def.relations.values()].some((relation) => relation.kind === 'belongsTo' && relation.foreignKey === field.name && relation.resource === field.references);
       if (field.references && !implied) knownResource(`${at}.references`, field.references);
-      if (field.referencesWhere && !field.references) problem(`${at}.referencesWhere`, 'referencesWhere applies to fields with references');
+      if (field.referencesWhere && !field.references && field.type !== 'ids') problem(`${at}.referencesWhere`, 'referencesWhere applies to fields with references (or ids)');
       for (const column of Object.keys(field.referencesWhere ?? {})) {
         const target = field.references ? resources.get(field.references) : undefined;
         if (target && !target.fields.get(column)?.stored) problem(`${at}.referencesWhere.${column}`, `"${column}" is not a field of ${target.name}`);

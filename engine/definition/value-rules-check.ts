@@ -1,10 +1,11 @@
 // Boot checks of the value vocabulary (called by engine/definition/link.ts): every relation,
 // field and resource a rule names must exist, and the rules must be able to run (no default that
-// waits on itself). Each problem names the file and line.
+// waits on itself, a company check between records that have companies). Each problem names the
+// file and line.
 import type { ConditionValue } from './format.ts';
 import type { FieldDef, ResourceDef } from './types.ts';
 import { didYouMean } from './suggest.ts';
-import { defaultSources, fillReads, isOwnValue } from './value-rules.ts';
+import { defaultSources, fillReads, isOwnValue, placeholdersOf, referencedResource } from './value-rules.ts';
 
 type Problem = (at: string, message: string) => void;
 
@@ -69,6 +70,21 @@ export function checkValueRules(def: ResourceDef, resources: ReadonlyMap<string,
     if (field.nullMeans && field.default === undefined && field.defaultFrom === undefined) problem(`${at}.nullMeans`, 'needs a default or a defaultFrom');
     if (field.nullMeans && !field.writable) problem(`${at}.nullMeans`, 'applies to fields a body may send');
     if (field.defaultRequired && field.defaultFrom === undefined) problem(`${at}.defaultRequired`, 'defaultRequired needs a defaultFrom (a constant default never fails)');
+
+    const target = resources.get(referencedResource(def, field) ?? '');
+    if (field.referencesWhere && field.type === 'ids') conditions(`${at}.referencesWhere`, target, field.referencesWhere);
+    else if (field.referencesWhere) {
+      for (const [column, condition] of Object.entries(field.referencesWhere)) if (isOwnValue(condition)) path(`${at}.referencesWhere.${column}.field`, condition.field);
+    }
+    if (field.referencesMessage !== undefined) {
+      if (!field.referencesWhere) problem(`${at}.referencesMessage`, 'referencesMessage is the message of referencesWhere: add referencesWhere');
+      for (const placeholder of placeholdersOf(field.referencesMessage)) path(`${at}.referencesMessage`, placeholder);
+    }
+    if (field.checkCompany) {
+      if (!target) problem(`${at}.checkCompany`, 'checkCompany applies to fields with references');
+      else if (!target.fields.get('company_id')?.stored) problem(`${at}.checkCompany`, `${target.name} has no company_id field`);
+      if (!def.fields.get('company_id')?.stored) problem(`${at}.checkCompany`, 'this resource has no company_id field');
+    }
   }
   checkFillLoops(def, problem);
 }

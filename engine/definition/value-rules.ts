@@ -1,7 +1,8 @@
 // What the value vocabulary of a field says, read from its definition (no I/O): the paths its
-// rules read (`uom_id`, `project.company_id`) and its default's sources. Shared by the boot checks
-// (value-rules-check.ts) and the write path (engine/values).
-import type { ConditionValue, DefaultSourceFormat, OwnValue } from './format.ts';
+// rules read (`uom_id`, `project.company_id`), its default's sources, and whether its reference
+// domain is judged in the write. Shared by the boot checks (value-rules-check.ts), the body
+// validator and the write path (engine/values).
+import type { ConditionValue, DefaultSourceFormat, OwnValue, ScopeValue } from './format.ts';
 import type { FieldDef, ResourceDef } from './types.ts';
 
 export function isOwnValue(condition: ConditionValue): condition is OwnValue {
@@ -29,6 +30,11 @@ export function referencedResource(def: ResourceDef, field: FieldDef): string | 
   return relation?.resource;
 }
 
+/** The `{project.name}` placeholders of a message (`{field}` is the field's own label). */
+export function placeholdersOf(message: string): string[] {
+  return [...message.matchAll(/\{([a-zA-Z0-9_.]+)\}/g)].map((match) => match[1]!).filter((path) => path !== 'field');
+}
+
 export function defaultSources(field: FieldDef): DefaultSourceFormat[] {
   if (field.defaultFrom === undefined) return [];
   return Array.isArray(field.defaultFrom) ? field.defaultFrom : [field.defaultFrom];
@@ -43,6 +49,22 @@ export function fillReads(def: ResourceDef, field: FieldDef): string[] {
     else if ('first' in source) for (const condition of Object.values(source.where ?? {})) if (isOwnValue(condition)) reads.push(ownField(def, condition.field));
   }
   return reads;
+}
+
+/**
+ * A reference whose domain reads the record's own values, has its own message, or is a list of
+ * ids: judged in the write, on the values the record will have (engine/values/domains.ts). The
+ * others' fixed conditions are checked with their existence, by the body validator.
+ */
+export function checkedInWrite(field: FieldDef): boolean {
+  if (!field.referencesWhere) return false;
+  return field.referencesMessage !== undefined || field.type === 'ids' || Object.values(field.referencesWhere).some(isOwnValue);
+}
+
+/** The conditions the body validator checks with the reference's existence: those not judged in the write. */
+export function conditionsInBody(field: FieldDef): Record<string, ScopeValue> | undefined {
+  if (checkedInWrite(field)) return undefined;
+  return field.referencesWhere as Record<string, ScopeValue> | undefined;
 }
 
 /** A path as the documentation says it: `the project's \`company_id\`` or `\`uom_id\``. */
@@ -82,5 +104,9 @@ export function describeValueRules(def: ResourceDef, field: FieldDef): string[] 
   if (field.nullMeans === 'default') words.push('Null means the default.');
   if (field.nullMeans === 'unsent') words.push('Null counts as not sent.');
   if (field.defaultRequired) words.push('Never left empty: a default that finds nothing is a 422.');
+  for (const [column, condition] of Object.entries(field.referencesWhere ?? {})) {
+    if (isOwnValue(condition)) words.push(`The record named must have \`${column}\` equal to ${pathWords(def, condition.field)}${condition.orNull ? ' (or either empty)' : ''}.`);
+  }
+  if (field.checkCompany) words.push("The record named must be of this record's company, or of none.");
   return words;
 }

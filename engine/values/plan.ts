@@ -1,12 +1,16 @@
 // Which value rules a resource's fields declare, worked out once per definition: the fields the
-// engine fills (defaults and copies, each after the fields it reads), and what they read of the
-// records the references name.
+// engine fills (defaults and copies, each after the fields it reads), the reference checks, and
+// what those rules read of the records the references name.
+import type { Registry } from '../definition/registry.ts';
 import type { FieldDef, ResourceDef } from '../definition/types.ts';
-import { defaultSources, fillReads, isOwnValue, splitPath } from '../definition/value-rules.ts';
+import { checkedInWrite, defaultSources, fillReads, isOwnValue, placeholdersOf, referencedResource, splitPath } from '../definition/value-rules.ts';
 
 export interface ValuePlan {
   /** Fields with a `defaultFrom`, a `nullMeans`, or a `related` copy, in the order they can be filled. */
   fills: FieldDef[];
+  /** References whose `referencesWhere` reads the record's own values, or that have their own message: checked in the write. */
+  domains: FieldDef[];
+  companyChecks: FieldDef[];
   /** Per reference field, the columns the rules read of the record it names. */
   columns: Map<string, Set<string>>;
   /** The resource declares some value rule: its creates go through the write path. */
@@ -15,13 +19,13 @@ export interface ValuePlan {
 
 const plans = new WeakMap<ResourceDef, ValuePlan>();
 
-export function valuePlan(def: ResourceDef): ValuePlan {
+export function valuePlan(def: ResourceDef, registry: Registry): ValuePlan {
   let plan = plans.get(def);
-  if (!plan) plans.set(def, (plan = buildPlan(def)));
+  if (!plan) plans.set(def, (plan = buildPlan(def, registry)));
   return plan;
 }
 
-function buildPlan(def: ResourceDef): ValuePlan {
+function buildPlan(def: ResourceDef, registry: Registry): ValuePlan {
   const fields = [...def.fields.values()];
   const columns = new Map<string, Set<string>>();
   const read = (via: string | undefined, column: string) => {
@@ -42,7 +46,27 @@ function buildPlan(def: ResourceDef): ValuePlan {
       else if ('first' in source) for (const condition of Object.values(source.where ?? {})) if (isOwnValue(condition)) readPath(condition.field);
     }
   }
-  return { fills: inFillOrder(def, filled), columns, any: filled.length > 0 };
+  const domains = fields.filter(checkedInWrite);
+  for (const field of domains) {
+    for (const [column, condition] of Object.entries(field.referencesWhere ?? {})) {
+      read(field.name, column);
+      if (isOwnValue(condition)) readPath(condition.field);
+    }
+    for (const path of placeholdersOf(field.referencesMessage ?? '')) readPath(path);
+  }
+  const companyChecks = fields.filter((field) => field.checkCompany);
+  for (const field of companyChecks) {
+    read(field.name, 'company_id');
+    // The message names the record: by its name, when it has one.
+    if (registry.get(referencedResource(def, field)!).fields.get('name')?.stored) read(field.name, 'name');
+  }
+  return {
+    fills: inFillOrder(def, filled),
+    domains,
+    companyChecks,
+    columns,
+    any: filled.length + domains.length + companyChecks.length > 0,
+  };
 }
 
 /** Each field after the filled fields it reads (link.ts refuses a loop). */

@@ -28,12 +28,11 @@ import {
   prepareQuantity,
   reservedQuantity,
 } from './inventories/quantities.ts';
-import { prepareLot } from './inventories/lots.ts';
 import { guardScrapDelete, prepareScrap } from './inventories/scraps/prepare-scrap.ts';
 import { validateScrap } from './inventories/scraps/validate-scrap.ts';
 import { cancelOrder, confirmOrder, setOrderAsQuotation, toggleOrderLock } from './sales/order-actions.ts';
 import { inverseRate } from './support/inverse-rate.ts';
-import { cancelAgreement, closeAgreement, confirmAgreement, nameAgreement, prepareAgreement, prepareAgreementLines } from './purchases/agreements.ts';
+import { cancelAgreement, closeAgreement, confirmAgreement, nameAgreement, prepareAgreement } from './purchases/agreements.ts';
 import { computeOrderTotals as computePurchaseOrderTotals } from './purchases/compute-order-totals.ts';
 import {
   cancelOrder as cancelPurchaseOrder,
@@ -79,7 +78,6 @@ export const behaviours: Behaviours = {
     'inventories.prepareQuantity': prepareQuantity,
     'inventories.guardOperationDelete': guardOperationDelete,
     'inventories.guardQuantityDelete': guardQuantityDelete,
-    'inventories.prepareLot': prepareLot,
     'inventories.prepareScrap': prepareScrap,
     'inventories.guardScrapDelete': guardScrapDelete,
     'webhooks.prepareSubscription': prepareSubscription,
@@ -107,7 +105,6 @@ export const behaviours: Behaviours = {
     'sales.prepareOrderLines': prepareOrderLines,
     'accounts.prepareInvoiceLines': prepareInvoiceLines,
     'purchases.prepareOrderLines': preparePurchaseOrderLines,
-    'purchases.prepareAgreementLines': prepareAgreementLines,
   },
   subqueries: {
     'inventories.onHandQuantity': onHandQuantity,

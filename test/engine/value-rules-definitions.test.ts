@@ -1,5 +1,5 @@
-// Boot failures on bad value rules (related, defaultFrom, nullMeans): each names the file, the
-// place and the line. No database.
+// Boot failures on bad value rules (related, defaultFrom, referencesWhere on own values,
+// checkCompany, nullMeans): each names the file, the place and the line. No database.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
@@ -70,6 +70,7 @@ test('every key loads when it names what exists', () => {
   const { problems } = load({
     'support/things.yaml': things(`  owner_name: { type: string, related: owner.name }
   area_id: { type: integer, defaultFrom: [owner.area_id, { first: support/owners, column: area_id, where: { company_id: { field: company_id } }, sort: '-name' }], defaultOnChange: true }
+  other_id: { type: integer, references: support/owners, referencesWhere: { company_id: { field: company_id, orNull: true } }, referencesMessage: 'Not {owner.name}: {field}', checkCompany: true }
   label: { type: string, default: thing, nullMeans: default }
 `),
   });
@@ -113,6 +114,25 @@ test('defaults that read each other in a loop are refused', () => {
     ],
   );
   assert.match(problems![0]!.message, /"a" is filled from itself/);
+});
+
+test('a domain on the own values must name what exists, its message too', () => {
+  const own = onlyProblem('  other_id: { type: integer, references: support/owners, referencesWhere: { company_id: { field: compny_id } } }\n');
+  assert.equal([own.at, own.line], ['fields.other_id.referencesWhere.company_id.field', 10]);
+  assert.match(own.message, /"compny_id" is not a field of this resource, did you mean "company_id"\?/);
+  const placeholder = onlyProblem('  other_id: { type: integer, references: support/owners, referencesWhere: { area_id: 1 }, referencesMessage: "Not {ownr.name}" }\n');
+  assert.is(placeholder.at, 'fields.other_id.referencesMessage');
+});
+
+test('checkCompany needs a company on both sides', () => {
+  const { problems } = load({
+    'support/things.yaml': things('  other_id: { type: integer, references: support/plain, checkCompany: true }\n'),
+    'support/plain.yaml': 'table: plain\nlabel: Plain\npath: /support/plain\noperations: [list]\nfields:\n  name: { type: string }\n',
+  });
+  assert.equal(
+    problems?.map((problem) => [problem.at, problem.message]),
+    [['fields.other_id.checkCompany', 'support/plain has no company_id field']],
+  );
 });
 
 test.run();

@@ -1,8 +1,8 @@
 // The small rule of the projects module's milestones, and the hooks of the module by the names
-// resources/projects/*.yaml use (task stages' and tags' defaults are declared there).
+// resources/projects/*.yaml use (tasks', task stages' and tags' defaults and checks are declared
+// there).
 import type { Hook } from '../../../engine/index.ts';
 import { nowTimestamp } from '../../../engine/index.ts';
-import { prepareTask } from './prepare-task.ts';
 
 /**
  * beforeCreate/beforeUpdate of a milestone: completing it stamps completed_at (an earlier stamp is
@@ -18,6 +18,5 @@ export const stampCompletion: Hook = ({ values, record }) => {
 };
 
 export const projectHooks: Record<string, Hook> = {
-  'projects.prepareTask': prepareTask,
   'projects.stampCompletion': stampCompletion,
 };

@@ -1,6 +1,8 @@
 // The value vocabulary, checked from the definition alone: a copy (`related`) equals its source
 // and follows a change of it made through the API; a default read when written (`defaultFrom`) is
-// what its source says; a null that means the default gets it.
+// what its source says; a null that means the default gets it; a reference outside its domain
+// (`referencesWhere` on the record's own values or with its own message) or of another company
+// (`checkCompany`) is a 422 naming the field.
 import type { Test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { DefaultSourceFormat } from '../../../engine/definition/format.ts';
@@ -23,6 +25,13 @@ export function valueRules(def: ResourceDef) {
     nestedCopies: fields.flatMap((field) => (field.type === 'records' ? [field] : [])),
     defaults: fields.filter((field) => field.defaultFrom !== undefined && !field.required),
     nullDefaults: fields.filter((field) => field.nullMeans === 'default' && field.writable),
+    domains: fields.filter(
+      (field) =>
+        field.type !== 'ids' &&
+        Object.entries(field.referencesWhere ?? {}).some(([, c]) => !isOwnValue(c) || !c.orNull) &&
+        (field.referencesMessage || Object.values(field.referencesWhere ?? {}).some(isOwnValue)),
+    ),
+    companyChecks: fields.filter((field) => field.checkCompany && field.writable),
   };
 }
 
@@ -150,6 +159,68 @@ export function valueChecks(test: Test, context: () => ResourceContext) {
       assert.ok(same((await stored(ctx, data.id))[field.name], expected), `${field.name} on update`);
     }
   });
+
+  test('referencesWhere: a record outside the domain is a 422 naming the field, nothing written', async () => {
+    const ctx = context();
+    for (const field of valueRules(ctx.def).domains) {
+      const target = ctx.registry.get(referencedResource(ctx.def, field)!);
+      const payload = validPayload(ctx.def, ctx.payload, 33);
+      const id = payload[field.name] as number;
+      const row = await ctx.app.knex(target.table).where('id', id).first();
+      // The record the payload names is moved outside the domain for the request, then put back.
+      const outside: Record<string, unknown> = {};
+      for (const [column, condition] of Object.entries(field.referencesWhere!)) {
+        if (isOwnValue(condition)) {
+          if (condition.orNull) continue;
+          const mine = await ownValue(ctx, payload, condition.field);
+          const other = await otherValue(ctx, target, target.fields.get(column)!, mine);
+          if (other === undefined || other === null) continue;
+          outside[column] = other;
+        } else outside[column] = violating(target.fields.get(column)!, condition);
+        break;
+      }
+      assert.ok(Object.keys(outside).length > 0, `${field.name}: a condition to break`);
+      const before = await ctx.app.knex(ctx.def.table).count({ n: '*' }).first();
+      await ctx.app.knex(target.table).where('id', id).update(outside);
+      try {
+        const response = await ctx.client.post(ctx.listPath, { token: ctx.token, body: payload });
+        assert.is(response.status, 422, `${field.name}: ${response.text}`);
+        assert.ok(response.body.errors?.[field.name], `${field.name} named: ${response.text}`);
+        if (field.referencesMessage && !/\{/.test(field.referencesMessage)) assert.equal(response.body.errors[field.name], [field.referencesMessage]);
+        assert.equal(await ctx.app.knex(ctx.def.table).count({ n: '*' }).first(), before, 'nothing written');
+      } finally {
+        await ctx.app
+          .knex(target.table)
+          .where('id', id)
+          .update(Object.fromEntries(Object.keys(outside).map((column) => [column, row[column]])));
+      }
+    }
+  });
+
+  test("checkCompany: a record of another company is a 422 naming the field, with the original's message", async () => {
+    const ctx = context();
+    const { knex } = ctx.app;
+    for (const field of valueRules(ctx.def).companyChecks) {
+      const target = ctx.registry.get(referencedResource(ctx.def, field)!);
+      const payload = validPayload(ctx.def, ctx.payload, 34);
+      const id = payload[field.name] as number;
+      if (id === undefined) continue; // left out of the payload (a payment term when a due date is given)
+      const row = await knex(target.table).where('id', id).first();
+      const company = await knex('companies').orderBy('id').first();
+      const { id: _id, ...copy } = company;
+      const [other] = await knex('companies').insert({ ...copy, name: `Elsewhere ${ctx.payload.tag} ${field.name}` });
+      await knex(target.table).where('id', id).update({ company_id: other });
+      try {
+        const response = await ctx.client.post(ctx.listPath, { token: ctx.token, body: { ...payload, company_id: payload.company_id ?? company.id } });
+        assert.is(response.status, 422, `${field.name}: ${response.text}`);
+        const name = row.name ?? `#${row.id}`;
+        assert.equal(response.body.errors[field.name], [`These records belong to a different company: ${name}. Change them or switch the company back.`]);
+      } finally {
+        await knex(target.table).where('id', id).update({ company_id: row.company_id });
+        await knex('companies').where('id', other).delete();
+      }
+    }
+  });
 }
 
 const NOW = Symbol('now');
@@ -206,6 +277,15 @@ async function pathValue(ctx: ResourceContext, record: Record<string, any>, path
   return (await ctx.app.knex(ctx.registry.get(relation.resource).table).where('id', id).first(column))?.[column] ?? null;
 }
 
+/** The payload's value at a path (its own field, or a column of the record a reference of it names). */
+async function ownValue(ctx: ResourceContext, payload: Record<string, unknown>, path: string): Promise<unknown> {
+  const [first, column] = path.split('.') as [string, string | undefined];
+  if (column === undefined) return payload[first] ?? null;
+  const relation = ctx.def.relations.get(first)!;
+  const id = payload[relation.foreignKey];
+  return id == null ? null : ((await ctx.app.knex(ctx.registry.get(relation.resource).table).where('id', id).first(column))?.[column] ?? null);
+}
+
 /**
  * A value of the field unlike `current`: another live record for a reference (one the editing
  * resource's scope accepts; made through its API when there is none), another sample otherwise;
@@ -240,6 +320,15 @@ async function otherValue(ctx: ResourceContext, def: ResourceDef, field: FieldDe
     if (!same(value, current)) return value;
   }
   return undefined;
+}
+
+/** A value that breaks a fixed condition. */
+function violating(field: FieldDef, condition: Parameters<typeof scopeTest>[0]): unknown {
+  const { operator, operand } = scopeTest(condition);
+  if (operator === '<>') return operand;
+  if (typeof operand === 'boolean') return !operand;
+  if (typeof operand === 'number') return operator === '>' || operator === '>=' ? operand - 1 : operand + 1;
+  return field.enum?.find((value) => value !== operand) ?? `not-${operand}`;
 }
 
 /** A resource of the table that updates `column` and shows the row (its path filled): the API way to change the source. */
