@@ -118,6 +118,12 @@ export const FieldFormat = Type.Object(
           "the record is not written without a value: left empty by its default, a 422 on the field ('The <field> field could not be resolved automatically.', or this message)",
       }),
     ),
+    stampedBy: Type.Optional(
+      Type.String({
+        pattern: '^[a-z][a-z0-9_]*$',
+        description: 'a boolean field of the record: this time is set when it becomes true (an earlier one kept), cleared when it becomes false (read-only)',
+      }),
+    ),
     numericString: Type.Optional(Type.Boolean({ description: 'an integer field that also accepts digits sent as a string' })),
     unique: Type.Optional(
       Type.Union([Type.Boolean(), Type.Literal('live')], {

@@ -113,8 +113,8 @@ function toFieldDef(name: string, format: FieldFormat): FieldDef {
     label: name.replace(/_/g, ' '),
     nullable: format.nullable ?? !format.required,
     stored: !computed && !throughRelation,
-    // A copy (related) is the engine's to write.
-    writable: !managed && !computed && !format.readOnly && !format.related,
+    // A copy (related) and a stamp (stampedBy) are the engine's to write.
+    writable: !managed && !computed && !format.readOnly && !format.related && !format.stampedBy,
     output: !format.hidden && !format.revealed && !throughRelation,
   };
 }

@@ -1,7 +1,7 @@
 // Boot checks of the value vocabulary (called by engine/definition/link.ts): every relation,
 // field and resource a rule names must exist, and the rules must be able to run (no default that
-// waits on itself, a company check between records that have companies). Each problem names the
-// file and line.
+// waits on itself, a stamp on a time stamped by a flag, a company check between records that have
+// companies). Each problem names the file and line.
 import type { ConditionValue } from './format.ts';
 import type { FieldDef, ResourceDef } from './types.ts';
 import { didYouMean } from './suggest.ts';
@@ -46,7 +46,8 @@ export function checkValueRules(def: ResourceDef, resources: ReadonlyMap<string,
       if (field.required || field.default !== undefined || field.defaultFrom !== undefined)
         problem(`${at}.related`, 'a copy is written by the engine: no required, default or defaultFrom');
     }
-    if ((field.related || field.defaultFrom !== undefined) && !field.stored) problem(at, 'a value the engine writes needs a column (not computed, ids or records)');
+    if ((field.related || field.defaultFrom !== undefined || field.stampedBy) && !field.stored)
+      problem(at, 'a value the engine writes needs a column (not computed, ids or records)');
     defaultSources(field).forEach((source, index) => {
       const place = Array.isArray(field.defaultFrom) ? `${at}.defaultFrom.${index}` : `${at}.defaultFrom`;
       if (typeof source === 'string') path(place, source);
@@ -84,6 +85,10 @@ export function checkValueRules(def: ResourceDef, resources: ReadonlyMap<string,
       if (!target) problem(`${at}.checkCompany`, 'checkCompany applies to fields with references');
       else if (!target.fields.get('company_id')?.stored) problem(`${at}.checkCompany`, `${target.name} has no company_id field`);
       if (!def.fields.get('company_id')?.stored) problem(`${at}.checkCompany`, 'this resource has no company_id field');
+    }
+    if (field.stampedBy) {
+      if (def.fields.get(field.stampedBy)?.type !== 'boolean') problem(`${at}.stampedBy`, `"${field.stampedBy}" is not a boolean field of this resource`);
+      if (field.type !== 'datetime' && field.type !== 'date') problem(`${at}.stampedBy`, 'a stamp is a date or datetime field');
     }
   }
   checkFillLoops(def, problem);

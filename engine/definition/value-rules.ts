@@ -108,5 +108,6 @@ export function describeValueRules(def: ResourceDef, field: FieldDef): string[] 
     if (isOwnValue(condition)) words.push(`The record named must have \`${column}\` equal to ${pathWords(def, condition.field)}${condition.orNull ? ' (or either empty)' : ''}.`);
   }
   if (field.checkCompany) words.push("The record named must be of this record's company, or of none.");
+  if (field.stampedBy) words.push(`Set when \`${field.stampedBy}\` becomes true (an earlier time is kept), cleared when it becomes false.`);
   return words;
 }

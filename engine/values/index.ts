@@ -1,7 +1,7 @@
 // The value vocabulary of the definitions, applied by the write path (engine/routes/write-record.ts)
 // to every record of a write together, before the behaviours run (they see the results):
 // defaults (`defaultFrom`, `nullMeans`) and copies (`related`), each after the fields it reads;
-// then the checks on the values the record will have (`defaultRequired`,
+// stamps (`stampedBy`); then the checks on the values the record will have (`defaultRequired`,
 // `referencesWhere` on the record's own values, `checkCompany`), refused with a 422 naming the
 // field. After an update, the copies of the changed record follow it (related.ts).
 import type { Knex } from 'knex';
@@ -17,6 +17,7 @@ import { checkedInWrite } from '../definition/value-rules.ts';
 import { valuePlan } from './plan.ts';
 import { ReferencedRows, type Entry } from './record-values.ts';
 import { fillCopy, syncCopies, type WrittenRow } from './related.ts';
+import { stamp } from './stamped-by.ts';
 
 export interface ValueContext {
   trx: Knex.Transaction;
@@ -35,7 +36,7 @@ export interface ValueContext {
 export function createNeedsValueRules(def: ResourceDef): boolean {
   let needs = createRules.get(def);
   if (needs === undefined) {
-    needs = [...def.fields.values()].some((field) => field.related || field.defaultFrom !== undefined || field.checkCompany || checkedInWrite(field));
+    needs = [...def.fields.values()].some((field) => field.related || field.defaultFrom !== undefined || field.stampedBy || field.checkCompany || checkedInWrite(field));
     createRules.set(def, needs);
   }
   return needs;
@@ -52,6 +53,7 @@ export async function applyValueRules(context: ValueContext, def: ResourceDef, m
     if (field.related) await fillCopy(def, field, rows, entries, mode);
     else await fillDefault(context, def, field, rows, entries, mode);
   }
+  for (const field of plan.stamps) stamp(field, entries);
   refuse(new Map(entries.map((entry) => [entry, unresolved(plan.fills, entry)])));
   const errors = new Map<Entry, FieldErrors>(entries.map((entry) => [entry, {}]));
   await checkDomains(def, plan.domains, rows, entries, errors, mode);

@@ -1,6 +1,6 @@
 // Which value rules a resource's fields declare, worked out once per definition: the fields the
-// engine fills (defaults and copies, each after the fields it reads), the reference checks, and
-// what those rules read of the records the references name.
+// engine fills (defaults and copies, each after the fields it reads), the stamps, the reference
+// checks, and what those rules read of the records the references name.
 import type { Registry } from '../definition/registry.ts';
 import type { FieldDef, ResourceDef } from '../definition/types.ts';
 import { checkedInWrite, defaultSources, fillReads, isOwnValue, placeholdersOf, referencedResource, splitPath } from '../definition/value-rules.ts';
@@ -8,6 +8,7 @@ import { checkedInWrite, defaultSources, fillReads, isOwnValue, placeholdersOf, 
 export interface ValuePlan {
   /** Fields with a `defaultFrom`, a `nullMeans`, or a `related` copy, in the order they can be filled. */
   fills: FieldDef[];
+  stamps: FieldDef[];
   /** References whose `referencesWhere` reads the record's own values, or that have their own message: checked in the write. */
   domains: FieldDef[];
   companyChecks: FieldDef[];
@@ -60,12 +61,14 @@ function buildPlan(def: ResourceDef, registry: Registry): ValuePlan {
     // The message names the record: by its name, when it has one.
     if (registry.get(referencedResource(def, field)!).fields.get('name')?.stored) read(field.name, 'name');
   }
+  const stamps = fields.filter((field) => field.stampedBy);
   return {
     fills: inFillOrder(def, filled),
+    stamps,
     domains,
     companyChecks,
     columns,
-    any: filled.length + domains.length + companyChecks.length > 0,
+    any: filled.length + domains.length + companyChecks.length + stamps.length > 0,
   };
 }
 

@@ -53,7 +53,6 @@ import { prepareInvoiceLines } from './accounts/moves/prepare-invoice-lines.ts';
 import { reverseMove } from './accounts/moves/reverse.ts';
 import { createInvoice } from './sales/create-invoice.ts';
 import { createBill } from './purchases/create-bill.ts';
-import { projectHooks } from './projects/master-data.ts';
 import { liveSubtaskCount, liveTaskCount } from './projects/counts.ts';
 
 export const behaviours: Behaviours = {
@@ -90,7 +89,6 @@ export const behaviours: Behaviours = {
     'purchases.computeOrderTotals': computePurchaseOrderTotals,
     'purchases.prepareAgreement': prepareAgreement,
     'purchases.nameAgreement': nameAgreement,
-    ...projectHooks,
     'products.holdOfferedOptions': holdOfferedOptions,
     'products.writeOfferedOptions': writeOfferedOptions,
     'products.productAttributeOptions': productAttributeOptions,

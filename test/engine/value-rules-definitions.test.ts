@@ -1,5 +1,5 @@
 // Boot failures on bad value rules (related, defaultFrom, referencesWhere on own values,
-// checkCompany, nullMeans): each names the file, the place and the line. No database.
+// checkCompany, stampedBy, nullMeans): each names the file, the place and the line. No database.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
@@ -66,9 +66,10 @@ test.after(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-test('every key loads when it names what exists', () => {
+test('every key loads when it names what exists; copies and stamps are read-only', () => {
   const { problems } = load({
     'support/things.yaml': things(`  owner_name: { type: string, related: owner.name }
+  done_at: { type: datetime, stampedBy: done }
   area_id: { type: integer, defaultFrom: [owner.area_id, { first: support/owners, column: area_id, where: { company_id: { field: company_id } }, sort: '-name' }], defaultOnChange: true }
   other_id: { type: integer, references: support/owners, referencesWhere: { company_id: { field: company_id, orNull: true } }, referencesMessage: 'Not {owner.name}: {field}', checkCompany: true }
   label: { type: string, default: thing, nullMeans: default }
@@ -122,6 +123,12 @@ test('a domain on the own values must name what exists, its message too', () => 
   assert.match(own.message, /"compny_id" is not a field of this resource, did you mean "company_id"\?/);
   const placeholder = onlyProblem('  other_id: { type: integer, references: support/owners, referencesWhere: { area_id: 1 }, referencesMessage: "Not {ownr.name}" }\n');
   assert.is(placeholder.at, 'fields.other_id.referencesMessage');
+});
+
+test('a stamp needs a boolean field to stamp it', () => {
+  const stamp = onlyProblem('  done_at: { type: datetime, stampedBy: name }\n');
+  assert.equal([stamp.at, stamp.line], ['fields.done_at.stampedBy', 10]);
+  assert.match(stamp.message, /"name" is not a boolean field of this resource/);
 });
 
 test('checkCompany needs a company on both sides', () => {

@@ -2,7 +2,7 @@
 // and follows a change of it made through the API; a default read when written (`defaultFrom`) is
 // what its source says; a null that means the default gets it; a reference outside its domain
 // (`referencesWhere` on the record's own values or with its own message) or of another company
-// (`checkCompany`) is a 422 naming the field.
+// (`checkCompany`) is a 422 naming the field; a stamp (`stampedBy`) is set once, kept, cleared.
 import type { Test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { DefaultSourceFormat } from '../../../engine/definition/format.ts';
@@ -32,6 +32,7 @@ export function valueRules(def: ResourceDef) {
         (field.referencesMessage || Object.values(field.referencesWhere ?? {}).some(isOwnValue)),
     ),
     companyChecks: fields.filter((field) => field.checkCompany && field.writable),
+    stamps: fields.filter((field) => field.stampedBy),
   };
 }
 
@@ -219,6 +220,27 @@ export function valueChecks(test: Test, context: () => ResourceContext) {
         await knex(target.table).where('id', id).update({ company_id: row.company_id });
         await knex('companies').where('id', other).delete();
       }
+    }
+  });
+
+  test('stampedBy: the time is set when the flag becomes true, kept while it stays, cleared when it becomes false', async () => {
+    const ctx = context();
+    for (const field of valueRules(ctx.def).stamps) {
+      const flag = field.stampedBy!;
+      const open = await create(ctx, { ...validPayload(ctx.def, ctx.payload, 35), [flag]: false });
+      assert.is(open[field.name], null, `${field.name} empty while ${flag} is false`);
+      const put = async (body: Record<string, unknown>) => {
+        const response = await ctx.client.put(recordPath(ctx, open.id), { token: ctx.token, body });
+        assert.is(response.status, 200, response.text);
+        return response.body.data[field.name];
+      };
+      const stamped = await put({ [flag]: true });
+      assert.match(String(stamped), /^\d{4}-\d{2}-\d{2}T/, `${field.name} set`);
+      assert.is(await put({ [flag]: true }), stamped, 'kept');
+      assert.is(await put({}), stamped, `kept when ${flag} is not sent`);
+      assert.is(await put({ [flag]: false }), null, 'cleared');
+      const done = await create(ctx, { ...validPayload(ctx.def, ctx.payload, 36), [flag]: true });
+      assert.match(String(done[field.name]), /^\d{4}-\d{2}-\d{2}T/, `${field.name} set on create`);
     }
   });
 }
