@@ -6,7 +6,7 @@ import { loadConfig } from '../src/app/config.ts';
 import { createKnex } from '../src/database/connection.ts';
 import { buildServer } from '../src/app/build-app.ts';
 
-const allowAll: Policy = { authorize: () => true, rowScope: () => undefined, checkValues: () => undefined };
+const allowAll: Policy = { authorize: () => true, rowScope: () => undefined, checkValues: () => undefined, defaultCompany: () => null };
 
 const config = loadConfig({ ...process.env, LOG_LEVEL: 'warn', RATE_LIMIT_MAX: '100000000' });
 const knex = createKnex(config.database);

@@ -51,6 +51,8 @@ export interface Policy {
   rowScope(user: AuthUser, def: ResourceDef): RowScope | undefined;
   /** Checks (and may complete) validated values before a write; errors answer 422. */
   checkValues(user: AuthUser, def: ResourceDef, values: Record<string, unknown>, mode: 'create' | 'update'): FieldErrors | undefined;
+  /** The company the user's new records go to when none is given (a definition's `defaultFrom: {user: company}`). */
+  defaultCompany(user: AuthUser): number | null;
 }
 
 export interface EngineDeps {

@@ -13,19 +13,48 @@ export const FieldFormats = ['email', 'hex-color', 'url'] as const;
 export const ComparisonOperators = ['>', '>=', '<', '<=', '<>'] as const;
 
 const Operand = Type.Optional(Type.Union([Type.String(), Type.Number()]));
+const ComparisonFormat = Type.Object(
+  { '>': Operand, '>=': Operand, '<': Operand, '<=': Operand, '<>': Operand },
+  {
+    minProperties: 1,
+    maxProperties: 1,
+    additionalProperties: false,
+    description: "one comparison: {'>': 0}, {'<>': archived}",
+  },
+);
 /** A scope's value: fixed (equality, written on create), or one comparison (`{'>': 0}`), which only limits. */
-const ScopeValueFormat = Type.Union([
-  Type.String(),
-  Type.Number(),
-  Type.Boolean(),
+const ScopeValueFormat = Type.Union([Type.String(), Type.Number(), Type.Boolean(), ComparisonFormat]);
+
+/** A value of the record written: one of its fields (`uom_id`), or a column of the record one of its belongsTo relations names (`project.company_id`). */
+const ValuePath = Type.String({ pattern: '^([a-z][a-z0-9_]*|[a-z][A-Za-z0-9]*\\.[a-z][a-z0-9_]*)$' });
+const RelatedPath = Type.String({ pattern: '^[a-z][A-Za-z0-9]*\\.[a-z][a-z0-9_]*$' });
+
+/** One of the record's own values in a condition: `{field: project_id}`. */
+const OwnValueFormat = Type.Object(
+  {
+    field: ValuePath,
+    orNull: Type.Optional(Type.Boolean({ description: 'a null on either side passes (a record of no company goes with any)' })),
+    missing: Type.Optional(Type.String({ minLength: 1, description: 'the 422 on the own field when it is empty while the reference is set' })),
+  },
+  { additionalProperties: false },
+);
+
+/** What a referenced (or first) record's column must be: a fixed value, a comparison, or one of the record's own values. */
+export const ConditionFormat = Type.Union([Type.String(), Type.Number(), Type.Boolean(), ComparisonFormat, OwnValueFormat]);
+
+/** Where a default comes from: a value of the record (a field, or `relation.column`), the acting user, the clock, or the first matching record. */
+const DefaultSource = Type.Union([
+  ValuePath,
+  Type.Object({ user: Type.Union([Type.Literal('id'), Type.Literal('company')]) }, { additionalProperties: false, description: "the acting user's id, or their default company" }),
+  Type.Object({ now: Type.Literal(true) }, { additionalProperties: false, description: 'today (a date) or now (a datetime)' }),
   Type.Object(
-    { '>': Operand, '>=': Operand, '<': Operand, '<=': Operand, '<>': Operand },
     {
-      minProperties: 1,
-      maxProperties: 1,
-      additionalProperties: false,
-      description: "one comparison: {'>': 0}, {'<>': archived}",
+      first: ResourceName,
+      column: Type.Optional(Name),
+      where: Type.Optional(Type.Record(Type.String({ pattern: '^([a-z][A-Za-z0-9]*\\.)?[a-z][a-z0-9_]*$' }), ConditionFormat, { additionalProperties: false })),
+      sort: Type.Optional(Type.String({ pattern: '^-?[a-z][a-z0-9_]*(,-?[a-z][a-z0-9_]*)*$' })),
     },
+    { additionalProperties: false, description: 'the first live record of a resource (by `sort`, then id) matching `where`: its id, or its `column`' },
   ),
 ]);
 
@@ -50,9 +79,49 @@ export const FieldFormat = Type.Object(
     enum: Type.Optional(Type.Array(Type.String(), { minItems: 1 })),
     references: Type.Optional(ResourceName),
     referencesWhere: Type.Optional(
-      Type.Record(Name, Type.Union([Type.String(), Type.Number(), Type.Boolean()]), {
+      Type.Record(Name, ConditionFormat, {
         additionalProperties: false,
-        description: 'references: the column values the referenced record must have (a stock quantity is at an internal location)',
+        description:
+          "references: the column values the referenced record must have (a stock quantity is at an internal location), or one of the record's own values ({field: project_id}: the milestone of the task's project)",
+      }),
+    ),
+    referencesMessage: Type.Optional(
+      Type.String({
+        minLength: 1,
+        description: "the 422 of a referenced record outside referencesWhere, instead of 'The selected ... is invalid.'; {relation.column} names a value of the record written",
+      }),
+    ),
+    checkCompany: Type.Optional(Type.Boolean({ description: "references: the referenced record is of the record's company, or of none (Odoo's check_company)" })),
+    related: Type.Optional(
+      Type.String({
+        pattern: RelatedPath.pattern,
+        description: 'relation.column: a stored copy of that column of the record the belongsTo relation names, kept in sync when that record changes (read-only)',
+      }),
+    ),
+    defaultFrom: Type.Optional(
+      Type.Union([DefaultSource, Type.Array(DefaultSource, { minItems: 1 })], { description: 'a default read when the record is written; a list: the first that gives a value' }),
+    ),
+    defaultOnChange: Type.Optional(
+      Type.Boolean({
+        description: 'defaultFrom: on update too, when the relation key or field it reads changes and this field is not sent (a task moved to another project takes its customer)',
+      }),
+    ),
+    nullMeans: Type.Optional(
+      Type.Union([Type.Literal('default'), Type.Literal('unsent')], {
+        description:
+          'what a null sent means: default, the default (on update too: a tag cleared is grey again); unsent, as if not sent (the default on create, the stored value kept on update)',
+      }),
+    ),
+    defaultRequired: Type.Optional(
+      Type.Union([Type.Boolean(), Type.String({ minLength: 1 })], {
+        description:
+          "the record is not written without a value: left empty by its default, a 422 on the field ('The <field> field could not be resolved automatically.', or this message)",
+      }),
+    ),
+    stampedBy: Type.Optional(
+      Type.String({
+        pattern: '^[a-z][a-z0-9_]*$',
+        description: 'a boolean field of the record: this time is set when it becomes true (an earlier one kept), cleared when it becomes false (read-only)',
       }),
     ),
     numericString: Type.Optional(Type.Boolean({ description: 'an integer field that also accepts digits sent as a string' })),
@@ -398,3 +467,6 @@ export type FieldType = (typeof FieldTypes)[number];
 export type FilterKind = (typeof FilterKinds)[number];
 export type ComparisonOperator = (typeof ComparisonOperators)[number];
 export type ScopeValue = Static<typeof ScopeValueFormat>;
+export type ConditionValue = Static<typeof ConditionFormat>;
+export type OwnValue = Static<typeof OwnValueFormat>;
+export type DefaultSourceFormat = Static<typeof DefaultSource>;

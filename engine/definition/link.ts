@@ -1,5 +1,6 @@
 // Cross-file checks: every name a definition uses must point at something real.
 import { underWalk } from './walkthroughs.ts';
+import { checkValueRules } from './value-rules-check.ts';
 import type { DefinitionProblem } from './definition-error.ts';
 import type { LoadedFile } from './load.ts';
 import { Operations, type ScopeValue } from './format.ts';
@@ -45,7 +46,7 @@ export function link(
       // A reference its belongsTo relation implies is checked (and told) with the relation.
       const implied = [...def.relations.values()].some((relation) => relation.kind === 'belongsTo' && relation.foreignKey === field.name && relation.resource === field.references);
       if (field.references && !implied) knownResource(`${at}.references`, field.references);
-      if (field.referencesWhere && !field.references) problem(`${at}.referencesWhere`, 'referencesWhere applies to fields with references');
+      if (field.referencesWhere && !field.references && field.type !== 'ids') problem(`${at}.referencesWhere`, 'referencesWhere applies to fields with references (or ids)');
       for (const column of Object.keys(field.referencesWhere ?? {})) {
         const target = field.references ? resources.get(field.references) : undefined;
         if (target && !target.fields.get(column)?.stored) problem(`${at}.referencesWhere.${column}`, `"${column}" is not a field of ${target.name}`);
@@ -89,6 +90,8 @@ export function link(
       }
       if (relation.onDelete && relation.kind !== 'hasMany') problem(`${at}.onDelete`, 'onDelete applies to hasMany relations');
     }
+
+    checkValueRules(def, resources, problem);
 
     for (const filter of def.filters.values()) {
       const at = `filters.${filter.name}`;

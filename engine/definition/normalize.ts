@@ -114,7 +114,8 @@ export function toFieldDef(name: string, format: FieldFormat): FieldDef {
     label: name.replace(/_/g, ' '),
     nullable: format.nullable ?? !format.required,
     stored: !computed && !throughRelation,
-    writable: !managed && !computed && !format.readOnly,
+    // A copy (related) and a stamp (stampedBy) are the engine's to write.
+    writable: !managed && !computed && !format.readOnly && !format.related && !format.stampedBy,
     output: !format.hidden && !format.revealed && !throughRelation,
   };
 }

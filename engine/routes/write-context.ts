@@ -12,6 +12,7 @@ export function writeContext(runtime: ResourceRuntime, request: FastifyRequest, 
     registry: runtime.deps.registry,
     behaviours: runtime.deps.behaviours,
     user: request.authUser!,
+    userCompany: () => runtime.deps.policy.defaultCompany(request.authUser!),
     params: request.params as Record<string, string>,
     get models() {
       return runtime.models;

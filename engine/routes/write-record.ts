@@ -12,6 +12,7 @@ import { nowTimestamp } from '../serialize/value-formats.ts';
 import { placeholders, quote } from '../sql/quote.ts';
 import type { Row, Statements } from '../sql/statements.ts';
 import type { NestedEntry, Values } from '../validation/body-validator.ts';
+import { applyValueRules, createNeedsValueRules, syncRelated } from '../values/index.ts';
 
 export interface WriteContext {
   trx: Knex.Transaction;
@@ -20,6 +21,8 @@ export interface WriteContext {
   registry: Registry;
   behaviours: Behaviours;
   user: AuthUser;
+  /** The acting user's default company (definitions' `defaultFrom: {user: company}`). */
+  userCompany(): number | null;
   params: Record<string, string>;
   models: Models;
 }
@@ -47,13 +50,16 @@ function completeNewRecord(def: ResourceDef, values: Values, fixed: Values, user
   if (def.creator) values.creator_id = user.id;
   if (def.timestamps) values.created_at = values.updated_at = nowTimestamp();
   for (const field of def.fields.values()) {
-    if (values[field.name] === undefined && field.default !== undefined && field.stored) values[field.name] = field.default;
+    // A default read when written (defaultFrom, engine/values) falls back on the constant one itself.
+    const unset = values[field.name] === undefined || (values[field.name] === null && field.nullMeans !== undefined);
+    if (unset && field.default !== undefined && field.defaultFrom === undefined && field.stored) values[field.name] = field.default;
   }
 }
 
 /** A create that is one INSERT (no behaviours, nothing written to other tables) needs no transaction. */
 export function singleStatementCreate(def: ResourceDef, values: Values): boolean {
   if (def.behaviours.beforeCreate.length > 0 || def.behaviours.beforeCreateMany.length > 0 || def.behaviours.afterCreate.length > 0) return false;
+  if (createNeedsValueRules(def)) return false;
   return ![...def.fields.values()].some((field) => (field.type === 'ids' || field.type === 'records') && values[field.name] != null);
 }
 
@@ -114,6 +120,7 @@ export async function updateRecord(context: WriteContext, def: ResourceDef, id: 
   if (Object.keys(changes).length > 0 || (touch && def.timestamps)) {
     if (def.timestamps) changes.updated_at = nowTimestamp();
     await trx(def.table).where('id', id).update(changes);
+    await syncRelated(context, def, [{ id, columns: changes, current }]);
   }
   await writeCarried(context, def, id, values, 'update');
   if (def.behaviours.afterUpdate.length > 0) {
@@ -227,14 +234,17 @@ async function updateChildren(context: WriteContext, child: ResourceDef, updates
   );
   const hooks = updates.map(({ entry, index }) => ({ ...hookContext(context, child, entry.values, current.get(entry.id!)), index }));
   await runBefore(context, child, 'update', hooks);
+  const written: Array<{ id: number; columns: Values; current?: Values }> = [];
   for (const { entry } of updates) {
     const changes = columns(child, entry.values);
     context.changes.add(child.name, entry.id!, 'updated', changedFields(child, entry.values, current.get(entry.id!)));
     if (Object.keys(changes).length > 0) {
       if (child.timestamps) changes.updated_at = nowTimestamp();
       await context.trx(child.table).where('id', entry.id!).update(changes);
+      written.push({ id: entry.id!, columns: changes, current: current.get(entry.id!) });
     }
   }
+  await syncRelated(context, child, written);
   await writeChildrenCarried(
     context,
     child,
@@ -337,6 +347,7 @@ export async function runHooks(context: WriteContext, def: ResourceDef, phase: k
 
 /** The before-create or before-update rules of records written together: batch hooks once, single hooks per record. */
 async function runBefore(context: WriteContext, def: ResourceDef, mode: 'create' | 'update', hooks: HookContext[]): Promise<void> {
+  await applyValueRules(context, def, mode, hooks);
   const batch = mode === 'create' ? def.behaviours.beforeCreateMany : def.behaviours.beforeUpdateMany;
   for (const name of batch) await context.behaviours.batches[name]!(hooks);
   for (const hook of hooks) {

@@ -18,6 +18,7 @@ import { describeInvalid, messages } from './messages.ts';
 import { condition, placeholders, quote, whereClause, type Condition } from '../sql/quote.ts';
 import type { Statements } from '../sql/statements.ts';
 import { resourceRows } from '../sql/resource-rows.ts';
+import { conditionsInBody } from '../definition/value-rules.ts';
 
 export type Mode = 'create' | 'update';
 
@@ -104,7 +105,7 @@ function buildValidator(def: Validated, registry: Registry, bounds: SchemaBounds
       field,
       check: TypeCompiler.Compile(fieldInputSchema(field)),
       target,
-      conditions: { ...scopeThrough(def, field.name), ...field.referencesWhere },
+      conditions: { ...scopeThrough(def, field.name), ...conditionsInBody(field) },
       nested: field.type === 'records' && relation ? { def: registry.get(relation.resource), foreignKey: relation.foreignKey } : undefined,
     };
   });

@@ -41,6 +41,10 @@ export const policy: Policy = {
     if (access.companyIds.includes(Number(company))) return undefined;
     return { [scope.column]: ['The selected company id is not one of your companies.'] };
   },
+
+  defaultCompany(user: AuthUser): number | null {
+    return principal(user).access.defaultCompanyId;
+  },
 };
 
 /** Whose records a user reads where records are visible to the people they name: all (undefined), their team's, or their own. */

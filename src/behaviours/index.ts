@@ -3,11 +3,9 @@ import type { Behaviours } from '../../engine/index.ts';
 import { addDefaultDueTerm } from './accounts/add-default-due-term.ts';
 import { inventoryMasterDataHooks } from './inventories/master-data.ts';
 import { categoryDescendants, categoryNotInUse, categoryPath } from './products/category-path.ts';
-import { defaultUnits } from './products/default-units.ts';
 import { syncVariants } from './products/sync-variants.ts';
 import { holdOfferedOptions, writeOfferedOptions } from './products/offered-options.ts';
 import { productAttributeNotInUse, productAttributeOptions, writeProductAttributeValues } from './products/product-attributes.ts';
-import { bankAccountHolder, renameBankAccountHolders } from './partners/bank-account-holder.ts';
 import { prepareMoves } from './inventories/prepare-move.ts';
 import { guardOperationDelete, prepareOperation } from './inventories/prepare-operation.ts';
 import { computeOrderTotals } from './sales/compute-order-totals.ts';
@@ -30,12 +28,11 @@ import {
   prepareQuantity,
   reservedQuantity,
 } from './inventories/quantities.ts';
-import { prepareLot } from './inventories/lots.ts';
 import { guardScrapDelete, prepareScrap } from './inventories/scraps/prepare-scrap.ts';
 import { validateScrap } from './inventories/scraps/validate-scrap.ts';
 import { cancelOrder, confirmOrder, setOrderAsQuotation, toggleOrderLock } from './sales/order-actions.ts';
 import { inverseRate } from './support/inverse-rate.ts';
-import { cancelAgreement, closeAgreement, confirmAgreement, nameAgreement, prepareAgreement, prepareAgreementLines } from './purchases/agreements.ts';
+import { cancelAgreement, closeAgreement, confirmAgreement, nameAgreement, prepareAgreement } from './purchases/agreements.ts';
 import { computeOrderTotals as computePurchaseOrderTotals } from './purchases/compute-order-totals.ts';
 import {
   cancelOrder as cancelPurchaseOrder,
@@ -56,14 +53,12 @@ import { prepareInvoiceLines } from './accounts/moves/prepare-invoice-lines.ts';
 import { reverseMove } from './accounts/moves/reverse.ts';
 import { createInvoice } from './sales/create-invoice.ts';
 import { createBill } from './purchases/create-bill.ts';
-import { projectHooks } from './projects/master-data.ts';
 import { liveSubtaskCount, liveTaskCount } from './projects/counts.ts';
 
 export const behaviours: Behaviours = {
   hooks: {
     'support.appendToSortOrder': appendToSortOrder,
     'products.categoryPath': categoryPath,
-    'products.defaultUnits': defaultUnits,
     'inventories.prepareOperation': prepareOperation,
     'sales.prepareOrder': prepareOrder,
     'sales.computeOrderTotals': computeOrderTotals,
@@ -82,7 +77,6 @@ export const behaviours: Behaviours = {
     'inventories.prepareQuantity': prepareQuantity,
     'inventories.guardOperationDelete': guardOperationDelete,
     'inventories.guardQuantityDelete': guardQuantityDelete,
-    'inventories.prepareLot': prepareLot,
     'inventories.prepareScrap': prepareScrap,
     'inventories.guardScrapDelete': guardScrapDelete,
     'webhooks.prepareSubscription': prepareSubscription,
@@ -95,9 +89,6 @@ export const behaviours: Behaviours = {
     'purchases.computeOrderTotals': computePurchaseOrderTotals,
     'purchases.prepareAgreement': prepareAgreement,
     'purchases.nameAgreement': nameAgreement,
-    ...projectHooks,
-    'partners.bankAccountHolder': bankAccountHolder,
-    'partners.renameBankAccountHolders': renameBankAccountHolders,
     'products.holdOfferedOptions': holdOfferedOptions,
     'products.writeOfferedOptions': writeOfferedOptions,
     'products.productAttributeOptions': productAttributeOptions,
@@ -112,7 +103,6 @@ export const behaviours: Behaviours = {
     'sales.prepareOrderLines': prepareOrderLines,
     'accounts.prepareInvoiceLines': prepareInvoiceLines,
     'purchases.prepareOrderLines': preparePurchaseOrderLines,
-    'purchases.prepareAgreementLines': prepareAgreementLines,
   },
   subqueries: {
     'inventories.onHandQuantity': onHandQuantity,

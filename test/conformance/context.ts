@@ -2,7 +2,8 @@
 import type { Registry } from '../../engine/definition/registry.ts';
 import type { ScopeValue } from '../../engine/definition/format.ts';
 import { applyScope, ownScope, scopeTest } from '../../engine/definition/scope.ts';
-import type { ResourceDef } from '../../engine/definition/types.ts';
+import type { FieldDef, ResourceDef } from '../../engine/definition/types.ts';
+import { isOwnValue } from '../../engine/definition/value-rules.ts';
 import { routeTable } from '../../engine/definition/route-table.ts';
 import { API, sharedApp, type TestApp } from '../helpers/app.ts';
 import type { Client } from '../helpers/http.ts';
@@ -22,6 +23,8 @@ export interface ResourceContext {
   payload: PayloadContext;
   /** Records this suite created through the API (response data). */
   created: Array<Record<string, any>>;
+  /** Creates a record of another (top-level) resource through its API, what it points at found or made likewise; its id. */
+  createRecord(name: string): Promise<number | undefined>;
 }
 
 export function recordPath(context: ResourceContext, id: number | string): string {
@@ -56,8 +59,28 @@ export async function prepareContext(def: ResourceDef, registry: Registry, targe
   // Ids for every resource a body of `owner` may point at (references, ids fields, and those of
   // nested records), added to `ids`: the first live row, else one created through its API. Returns
   // a resource that has no row to point at: any one when `strict`, else only a required one.
+  // A reference whose domain reads the record's own values (a task's milestone is one of the task's
+  // project) is chosen once those values are: after the other references, matching them.
+  const ownConditions = async (owner: ResourceDef, field: FieldDef, ids: Map<string, number>): Promise<Record<string, ScopeValue>> => {
+    const conditions: Record<string, ScopeValue> = {};
+    for (const [column, condition] of Object.entries(field.referencesWhere ?? {})) {
+      if (!isOwnValue(condition)) {
+        conditions[column] = condition;
+        continue;
+      }
+      const [first, through] = condition.field.split('.') as [string, string | undefined];
+      const relation = through ? owner.relations.get(first) : undefined;
+      const resource = relation ? relation.resource : owner.fields.get(first)?.references;
+      const id = resource ? ids.get(resource) : undefined;
+      const value = id === undefined ? undefined : through ? (await knex(registry.get(resource!).table).where('id', id).first(through))?.[through] : id;
+      if (value !== undefined && value !== null) conditions[column] = value;
+    }
+    return conditions;
+  };
   const collect = async (owner: ResourceDef, ids: Map<string, number>, { strict, depth }: { strict: boolean; depth: number }): Promise<string | undefined> => {
-    for (const field of owner.fields.values()) {
+    const judgedOnOwnValues = (field: FieldDef) => Object.values(field.referencesWhere ?? {}).some(isOwnValue);
+    const fields = [...owner.fields.values()];
+    for (const field of [...fields.filter((f) => !judgedOnOwnValues(f)), ...fields.filter(judgedOnOwnValues)]) {
       if (!field.writable) continue;
       const relation = field.relation ? owner.relations.get(field.relation) : undefined;
       if (field.type === 'records' && relation) {
@@ -66,7 +89,7 @@ export async function prepareContext(def: ResourceDef, registry: Registry, targe
       }
       const name = field.references ?? (field.type === 'ids' ? relation?.resource : undefined);
       if (!name || ids.has(name)) continue;
-      const id = (await firstLiveId(name, { ...scopeThrough(owner, field.name), ...field.referencesWhere })) ?? (await createOne(name, depth + 1));
+      const id = (await firstLiveId(name, { ...scopeThrough(owner, field.name), ...(await ownConditions(owner, field, ids)) })) ?? (await createOne(name, depth + 1));
       if (id !== undefined) ids.set(name, id);
       else if (strict || field.required) return name;
     }
@@ -173,6 +196,7 @@ export async function prepareContext(def: ResourceDef, registry: Registry, targe
     listPath,
     payload: { referenceIds, referenceKeys, registry, tag: Math.random().toString(36).slice(2, 8) },
     created: [],
+    createRecord: (name) => createOne(name),
   };
 }
 

@@ -246,6 +246,64 @@ for (const target of databaseTargets()) {
     assert.is(created, (await supportsInsertReturning(app.knex)) ? 5 : 7, sqls.join('\n'));
   });
 
+  test('a source changed through the API: its copies follow (related) in as many statements for 50 records as for 5, and the feed shows each', async () => {
+    const feed = async (after: string, resources: string) => {
+      const changes: Array<Record<string, any>> = [];
+      let cursor = after;
+      for (;;) {
+        const page = await app.client.get(`${API}/changes`, { token: app.token, query: { after: cursor, resources, limit: 500 } });
+        assert.is(page.status, 200, page.text);
+        changes.push(...page.body.data);
+        cursor = page.body.next_cursor;
+        if (!page.body.has_more) return { changes, cursor };
+      }
+    };
+    let bank: number | undefined;
+    let round = 0;
+    await sameForFiveAndFifty(async (accounts) => {
+      bank ??= (await app.client.post(`${API}/support/banks`, { token: app.token, body: { name: `Counted bank ${target.name}` } })).body.data.id;
+      const name = `Holder ${target.name} ${++round}`;
+      const partner = (await app.client.post(`${API}/partners/partners`, { token: app.token, body: { account_type: 'company', name } })).body.data.id;
+      const ids: number[] = [];
+      for (let i = 0; i < accounts; i++) {
+        const account = await app.client.post(`${API}/partners/partners/${partner}/bank-accounts`, {
+          token: app.token,
+          body: { account_number: `CNT-${target.name}-${round}-${i}`, bank_id: bank, can_send_money: true },
+        });
+        assert.is(account.status, 201, account.text);
+        ids.push(account.body.data.id);
+      }
+      const { cursor } = await feed('0', 'partners/bank-accounts');
+      return async () => {
+        const renamed = await app.client.put(`${API}/partners/partners/${partner}`, { token: app.token, body: { name: `${name} renamed` } });
+        assert.is(renamed.status, 200, renamed.text);
+        const holders = await app.knex('partners_bank_accounts').whereIn('id', ids).pluck('account_holder_name');
+        assert.equal(new Set(holders), new Set([`${name} renamed`]), 'every account follows');
+        const { changes } = await feed(cursor, 'partners/bank-accounts');
+        assert.equal(
+          changes.map((change) => [change.record_id, change.kind, change.changed, change.record.account_holder_name]).sort(),
+          ids.map((id) => [id, 'updated', ['account_holder_name'], `${name} renamed`]).sort(),
+          'the feed shows each account, as it now is',
+        );
+      };
+    }, 'bank accounts');
+  });
+
+  test("updating a sales order's customer: its 50 lines follow (order_partner_id) in as many statements as 5", async () => {
+    const other = (await app.client.post(`${API}/partners/partners`, { token: app.token, body: { account_type: 'company', name: `Counted other customer ${target.name}` } })).body
+      .data.id;
+    await sameForFiveAndFifty(async (lines) => {
+      const created = await app.client.post(`${API}/sales/orders`, { token: app.token, body: order(lines) });
+      assert.is(created.status, 201, created.text);
+      return async () => {
+        const updated = await app.client.put(`${API}/sales/orders/${created.body.data.id}`, { token: app.token, body: { partner_id: other } });
+        assert.is(updated.status, 200, updated.text);
+        const partners = await app.knex('sales_order_lines').where('order_id', created.body.data.id).pluck('order_partner_id');
+        assert.equal(new Set(partners.map(Number)), new Set([other]));
+      };
+    });
+  });
+
   test('showing a UOM: the token check and the record (with its category’s existence) are one statement', async () => {
     const uom = await app.knex('unit_of_measures').whereNull('deleted_at').orderBy('id').first('id', 'category_id');
     const url = `${API}/support/uom-categories/${uom.category_id}/uoms/${uom.id}`;

@@ -9,10 +9,11 @@ import { changedIds } from '../support/changed-rows.ts';
 const IDENTITY = ['product_id', 'location_id', 'lot_id', 'package_id'] as const;
 
 /**
- * beforeCreate/beforeUpdate: an internal location, one row per product, location, lot and package,
- * the location's warehouse and company; a lot of the counted product.
+ * beforeCreate/beforeUpdate: one row per product, location, lot and package, whose identity never
+ * changes; the user who counted last. (The definition says the rest: an internal location, a lot
+ * of the product, the location's warehouse and company, the counting user on create.)
  */
-export const prepareQuantity: Hook = async ({ trx, values, record, user }) => {
+export const prepareQuantity: Hook = ({ values, record, user }) => {
   if (record) {
     const moved = IDENTITY.filter((key) => values[key] !== undefined && Number(values[key] ?? 0) !== Number(record[key] ?? 0));
     if (moved.length > 0)
@@ -20,21 +21,8 @@ export const prepareQuantity: Hook = async ({ trx, values, record, user }) => {
     values.user_id = user.id;
     return;
   }
-  if (values.lot_id != null) {
-    const lot = await trx('inventories_lots').where('id', values.lot_id).first('product_id');
-    if (Number(lot.product_id) !== Number(values.product_id)) throw new ValidationError({ lot_id: ['The lot is not a lot of this product.'] });
-  }
-  // The definition allows internal locations only (referencesWhere), and one row per product, location, lot and package (upsertOn).
-  const location = (await locationsById(trx, [values.location_id])).get(Number(values.location_id))!;
-  Object.assign(values, {
-    quantity: 0,
-    reserved_quantity: 0,
-    lot_key: values.lot_id ?? 0,
-    package_key: values.package_id ?? 0,
-    warehouse_id: location.warehouse_id,
-    company_id: location.company_id,
-    user_id: user.id,
-  });
+  // The keys of the row's unique index: a row without a lot or package has 0 there.
+  Object.assign(values, { lot_key: values.lot_id ?? 0, package_key: values.package_id ?? 0 });
 };
 
 /** beforeDelete: only a row with nothing on hand or reserved can go (the ledger must add up). */

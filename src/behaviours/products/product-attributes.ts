@@ -1,7 +1,7 @@
 // The attributes a product is configured with (products/product-attributes, reference-projects-
 // extras §6): their options must be the attribute's own, and one is removed only when none of the
 // product's variants is used elsewhere; the variants then go with it.
-import { ActionRefusedError, changesOf, ValidationError, type FieldErrors, type Hook } from '../../../engine/index.ts';
+import { ActionRefusedError, changesOf, type Hook } from '../../../engine/index.ts';
 import { heldIds, holdIds, replaceValues } from './attribute-values.ts';
 
 /** Tables whose rows make a product "in use": stock, orders, agreements and invoices. */
@@ -18,24 +18,14 @@ export const IN_USE_MESSAGE =
   "This attribute cannot be removed because some of this product's variants are already used in other records. Remove those variants first, or drop only the unused values.";
 
 /**
- * beforeCreate/beforeUpdate: the options sent must belong to the attribute (422 `options.N`);
- * they replace the values after the write. A new attribute without options clears the values,
- * which were the old attribute's.
+ * beforeCreate/beforeUpdate: the options sent (the definition checks they are the attribute's)
+ * replace the values after the write. A new attribute without options clears the values, which
+ * were the old attribute's.
  */
-export const productAttributeOptions: Hook = async ({ trx, values, record }) => {
-  const attributeId = Number(values.attribute_id ?? record?.attribute_id);
-  const attributeChanged = record !== undefined && values.attribute_id !== undefined && attributeId !== Number(record.attribute_id);
+export const productAttributeOptions: Hook = ({ values, record }) => {
+  const attributeChanged = record !== undefined && values.attribute_id !== undefined && Number(values.attribute_id) !== Number(record.attribute_id);
   const sent = (values.options ?? undefined) as number[] | undefined;
-  const options = sent ?? (attributeChanged ? [] : undefined);
-  if (options && options.length > 0) {
-    const own = new Set((await trx('products_attribute_options').whereIn('id', options).where('attribute_id', attributeId).pluck('id')).map(Number));
-    const errors: FieldErrors = {};
-    options.forEach((id, index) => {
-      if (!own.has(Number(id))) errors[`options.${index}`] = [`The selected options.${index} is not an option of the attribute.`];
-    });
-    if (Object.keys(errors).length > 0) throw new ValidationError(errors);
-  }
-  holdIds(values, 'options', options);
+  holdIds(values, 'options', sent ?? (attributeChanged ? [] : undefined));
 };
 
 /** afterCreate/afterUpdate: the values become the options held by `productAttributeOptions`. */

@@ -47,9 +47,6 @@ export const computeOrderTotals: Hook = async ({ trx, record }) => {
       price_tax: amounts.tax,
       price_total: amounts.total,
       price_total_cc: inCompanyCurrency(amounts.total),
-      partner_id: Number(order.partner_id),
-      currency_id: Number(order.currency_id),
-      company_id: Number(order.company_id),
     };
     if (Object.entries(values).some(([column, value]) => Number(line[column]) !== value)) updates.push({ id: Number(line.id), values: { ...values, updated_at: nowTimestamp() } });
     untaxed += amounts.subtotal;

@@ -1,8 +1,8 @@
-// Before the lines of a purchase order are written (all of them at once): what each takes from
-// its order and product, and its unit price from the vendor price lists when none was sent. The
+// Before the lines of a purchase order are written (all of them at once): its unit price from the
+// vendor price lists when none was sent, and its place in the order (what it copies of its order
+// and takes from its product is declared in resources/purchases/purchase-order-lines.yaml). The
 // order, the products, the price lists and the rates are read once for all the lines.
-import { ValidationError, type BatchHook, type HookContext } from '../../../engine/index.ts';
-import { configurableProductMessage } from './configurable-products.ts';
+import type { BatchHook, HookContext } from '../../../engine/index.ts';
 import { bestVendorPrice, loadVendorPrices, orderCurrencyConverter, type VendorPriceQuery, type VendorPrice } from './vendor-pricing.ts';
 
 export const prepareOrderLines: BatchHook = async (contexts) => {
@@ -15,15 +15,9 @@ export const prepareOrderLines: BatchHook = async (contexts) => {
     (
       await trx('products_products')
         .whereIn('id', [...new Set(productIds)])
-        .select('id', 'name', 'uom_id', 'cost', 'is_configurable')
+        .select('id', 'cost')
     ).map((row) => [Number(row.id), row]),
   );
-  for (const [position, { values, index }] of contexts.entries()) {
-    const product = products.get(productIds[position]!)!;
-    if (values.product_id !== undefined && Number(product.is_configurable)) {
-      throw new ValidationError({ product_id: [configurableProductMessage(product.name, 'in purchase orders')] }, index);
-    }
-  }
 
   const toPrice = contexts.filter(needsPrice);
   const pricing = toPrice.length > 0 ? await loadPricing(trx, [...orders.values()], productIds) : undefined;
@@ -33,11 +27,6 @@ export const prepareOrderLines: BatchHook = async (contexts) => {
     const { values, record } = context;
     const order = orders.get(orderIdOf(context))!;
     const product = products.get(productIds[position]!)!;
-    if (values.product_id !== undefined || !record) {
-      values.name = product.name;
-      values.uom_id ??= product.uom_id;
-    }
-    if (values.product_qty !== undefined) values.product_uom_qty = values.product_qty;
     if (pricing && needsPrice(context)) {
       const quantity = Number(values.product_qty ?? record?.product_qty ?? 0);
       const offer = bestVendorPrice(pricing.prices, { ...pricing.queryOf(order), productId: product.id, quantity });
@@ -45,20 +34,12 @@ export const prepareOrderLines: BatchHook = async (contexts) => {
       if (values.discount === undefined || values.discount === null) values.discount = offer?.discount ?? 0;
     }
     if (!record) {
-      for (const name of ['discount', 'product_packaging_qty']) values[name] ??= 0;
-      values.planned_at ??= order.planned_at ?? order.ordered_at;
+      values.discount ??= 0;
       // New lines go last in their order, in the order they were sent.
       const sort = nextSort.get(Number(order.id)) ?? 1;
       values.sort = sort;
       nextSort.set(Number(order.id), sort + 1);
     }
-    Object.assign(values, {
-      state: order.state,
-      qty_received_method: 'stock_move',
-      partner_id: order.partner_id,
-      currency_id: order.currency_id,
-      company_id: order.company_id,
-    });
   }
 };
 

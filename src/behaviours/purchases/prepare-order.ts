@@ -1,5 +1,6 @@
-// beforeCreate/beforeUpdate of a purchase order: its number, state, buyer and currency rate on
-// create, and what a confirmed order no longer accepts.
+// beforeCreate/beforeUpdate of a purchase order: its number on create, its currency rate, and what
+// a confirmed order no longer accepts (its state, buyer and company default as
+// resources/purchases/purchase-orders.yaml says).
 import { ActionRefusedError, type Hook } from '../../../engine/index.ts';
 import { nextDocumentName } from '../support/next-document-name.ts';
 import { ratesOn } from './currency-rates.ts';
@@ -9,19 +10,14 @@ export const ORDER_SEQUENCE = { code: 'purchases.order', prefix: 'PO/', padding:
 /** States in which the order's receipts exist: its lines and parties are what they were made from. */
 export const RECEIVING_STATES = ['to_approve', 'purchase', 'done'];
 
-export const prepareOrder: Hook = async ({ trx, values, record, user }) => {
+export const prepareOrder: Hook = async ({ trx, values, record }) => {
   if (record && RECEIVING_STATES.includes(record.state)) refuseReceivingChanges(values, record);
   const current = (name: string) => (values[name] !== undefined ? values[name] : record?.[name]);
-  if (values.ordered_at !== undefined) values.calendar_start_at = values.ordered_at;
-  // The caller's default company is filled in before (company scope); without one, the first company.
-  if (!record) values.company_id ??= (await trx('companies').orderBy('id').first('id'))?.id;
   if (!record || values.currency_id !== undefined || values.company_id !== undefined || values.ordered_at !== undefined) {
     const currencyId = Number(current('currency_id'));
     values.currency_rate = (await ratesOn(trx, Number(current('company_id')), [currencyId], String(current('ordered_at')))).get(currencyId);
   }
   if (record) return;
-  values.state = 'draft';
-  values.user_id ??= user.id;
   values.name = await nextDocumentName(trx, { ...ORDER_SEQUENCE, companyId: Number(values.company_id) });
 };
 

@@ -1,6 +1,7 @@
-// Before the lines of an order are written (all of them at once): what each takes from its order
-// and product, and its unit price from the order's price list when none was sent. The order, the
-// products and the price list are read once for all the lines.
+// Before the lines of an order are written (all of them at once): its unit price from the order's
+// price list when none was sent, and its place in the order (what it copies of its order and takes
+// from its product is declared in resources/sales/order-lines.yaml). The order, the products and
+// the price list are read once for all the lines.
 import type { BatchHook, Hook } from '../../../engine/index.ts';
 import { priceFromRules, type PriceRule } from './price-list-pricing.ts';
 
@@ -24,11 +25,6 @@ export const prepareOrderLines: BatchHook = async (contexts) => {
     const order = orders.get(Number(values.order_id ?? record?.order_id))!;
     const product = products.get(productIds[position]!)!;
     const quantity = Number(values.product_qty ?? record?.product_qty ?? 0);
-    if (values.product_id !== undefined || !record) {
-      values.name = product.name;
-      values.product_uom_id ??= product.uom_id;
-    }
-    if (values.product_qty !== undefined) values.product_uom_qty = values.product_qty;
     if ((values.price_unit === undefined || values.price_unit === null) && (!record || values.product_id !== undefined || values.product_qty !== undefined)) {
       if (order.price_list_id) {
         if (!pricing.has(order.price_list_id)) pricing.set(order.price_list_id, loadPricing(trx, order, [...products.values()]));
@@ -36,16 +32,6 @@ export const prepareOrderLines: BatchHook = async (contexts) => {
       } else if (!record) values.price_unit = 0;
     }
     if (values.price_unit !== undefined) values.technical_price_unit = values.price_unit;
-    for (const name of ['discount', 'customer_lead', 'qty_delivered', 'product_packaging_qty']) if (!record && values[name] === undefined) values[name] = 0;
-    Object.assign(values, {
-      state: order.state,
-      company_id: order.company_id,
-      currency_id: order.currency_id,
-      order_partner_id: order.partner_id,
-      salesman_id: order.user_id,
-      warehouse_id: order.warehouse_id,
-      qty_delivered_method: 'stock_move',
-    });
     if (!record && values.sort == null) {
       // New lines go last, in the order they were sent: the highest sort is read once.
       nextSort ??= Number((await trx('sales_order_lines').max({ sort: 'sort' }).first())?.sort ?? 0) + 1;

@@ -4,12 +4,8 @@ import { userPermissions } from '../../access/load-access.ts';
 import { BYPASS_COMPANY_SCOPE } from '../../access/permissions.ts';
 import { principal, RESOURCE_PERMISSIONS, type ResourcePermission } from '../../access/principal.ts';
 
-/**
- * E-mails are stored in lower case (logins compare without case); passwords only as bcrypt
- * hashes. A new user works in the creator's default company unless told otherwise.
- */
-export const prepareUser: Hook = async ({ values, record, user }) => {
-  if (!record && values.default_company_id === undefined) values.default_company_id = principal(user).access.defaultCompanyId;
+/** E-mails are stored in lower case (logins compare without case); passwords only as bcrypt hashes. */
+export const prepareUser: Hook = async ({ values }) => {
   if (typeof values.email === 'string') values.email = values.email.toLowerCase();
   if (typeof values.password === 'string') values.password = await hashPassword(values.password);
 };

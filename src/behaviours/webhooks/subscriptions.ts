@@ -34,7 +34,6 @@ export const prepareSubscription: Hook = async ({ trx, values, record }) => {
 
   if (record === undefined) {
     values.secret = newSecret();
-    values.is_active ??= true;
     // Changes from now on: those after the feed's newest position when it is created.
     values.cursor = String((await trx('change_feed').where('id', 1).first('last_seq')).last_seq);
   } else if (values.is_active === true && !Number(record.is_active)) {

@@ -1,5 +1,7 @@
 // Before a document is written (reference-o2c-p2p §2.6): only drafts can change; a due date or a
-// payment term; records of the document's company; what it takes from its partner and dates.
+// payment term; a journal of its kind; its accounting date. (Its company, what it takes from its
+// partner, and that its journal, payment term and fiscal position are of its company, are declared
+// in resources/accounts/move.yaml.)
 import { ActionRefusedError, ValidationError, type Hook } from '../../../../engine/index.ts';
 import { fittingJournal, kindOf } from './kinds.ts';
 import { recomputeMove } from './compute-move.ts';
@@ -17,7 +19,6 @@ export const prepareMove: Hook = async ({ trx, def, values, record }) => {
       throw new ValidationError({ invoice_date_due: [message], invoice_payment_term_id: [message] });
     }
   }
-  if (!record && values.company_id == null) values.company_id = (await trx('companies').orderBy('id').first('id'))?.id;
   const companyId = Number(merged('company_id'));
   // The journal given is of the document's kind (its field says so); none given, the company's first.
   if (!record && values.journal_id == null) {
@@ -30,39 +31,11 @@ export const prepareMove: Hook = async ({ trx, def, values, record }) => {
     }
     values.journal_id = journal.id;
   }
-  await assertSameCompany(trx, companyId, values);
-
-  if (!record) {
-    values.state = 'draft';
-    values.payment_state = 'not_paid';
-  }
-  if (values.partner_id !== undefined) {
-    const partner = await trx('partners_partners').where('id', values.partner_id).first('id', 'name', 'parent_id');
-    values.commercial_partner_id = partner?.id ?? null;
-    values.partner_shipping_id = partner?.id ?? null;
-    values.invoice_partner_display_name = partner?.name ?? null;
-  }
   // The accounting date: the document date, unless a bill or refund gives its own (then only a
   // new one without a date takes the document date).
   const ownDate = def.fields.get('date')?.writable;
   if (ownDate ? !record && values.date == null : values.invoice_date !== undefined) values.date = merged('invoice_date');
 };
-
-/** The journal, payment term and fiscal position must be the document's company's, or shared. */
-async function assertSameCompany(trx: Parameters<Hook>[0]['trx'], companyId: number, values: Record<string, any>): Promise<void> {
-  const checks: Array<[string, unknown]> = [
-    ['accounts_journals', values.journal_id],
-    ['accounts_payment_terms', values.invoice_payment_term_id],
-    ['accounts_fiscal_positions', values.fiscal_position_id],
-  ];
-  const foreign: string[] = [];
-  for (const [table, id] of checks) {
-    if (id == null) continue;
-    const row = await trx(table).where('id', id).first('name', 'company_id');
-    if (row?.company_id != null && Number(row.company_id) !== companyId) foreign.push(row.name);
-  }
-  if (foreign.length > 0) throw new ActionRefusedError(`These records belong to a different company: ${foreign.join(', ')}. Change them or switch the company back.`);
-}
 
 /** After a draft is written: its journal items and totals. */
 export const computeMove: Hook = async ({ trx, record }) => {

@@ -1,0 +1,103 @@
+// `related: relation.column` (Odoo's stored related fields): a copy of a column of the record a
+// belongsTo relation names (a bank account's holder is its partner's name). It is written with
+// the record whenever the relation's key is, and kept in sync when the source record changes
+// through the API: one SELECT (for the change feed) and one UPDATE per copying resource, however
+// many records copy it, in the source's transaction.
+import type { Knex } from 'knex';
+import type { ChangeSet } from '../behaviours/change-set.ts';
+import type { Registry } from '../definition/registry.ts';
+import type { FieldDef, ResourceDef } from '../definition/types.ts';
+import { nowTimestamp } from '../serialize/value-formats.ts';
+import { quote } from '../sql/quote.ts';
+import { scopeConditions } from '../sql/resource-rows.ts';
+import { splitPath } from '../definition/value-rules.ts';
+import { type Entry, type ReferencedRows, sameStored } from './record-values.ts';
+
+/** Writes the copy for the records whose key is written (every new record). */
+export async function fillCopy(def: ResourceDef, field: FieldDef, rows: ReferencedRows, entries: readonly Entry[], mode: 'create' | 'update'): Promise<void> {
+  const { via } = splitPath(def, field.related!);
+  const writing = mode === 'create' ? entries : entries.filter((entry) => entry.values[via!] !== undefined);
+  await rows.load(via!, writing);
+  for (const entry of writing) entry.values[field.name] = rows.value(entry, field.related!);
+}
+
+/** Resources that copy columns of a table's records through one key: the copied column → the copy. */
+interface Copiers {
+  table: string;
+  via: string;
+  pairs: Array<{ field: string; column: string }>;
+  /** The listable resources of the copying table that declare these copies: their changes go to the feed. */
+  resources: ResourceDef[];
+  timestamps: boolean;
+}
+
+const copiersByRegistry = new WeakMap<Registry, Map<string, Copiers[]>>();
+
+/** The copies of each source table's columns, gathered once per registry. */
+function copiersOf(registry: Registry, table: string): Copiers[] {
+  let byTable = copiersByRegistry.get(registry);
+  if (!byTable) {
+    byTable = new Map();
+    const groups = new Map<string, Copiers & { source: string }>();
+    for (const def of registry.all()) {
+      for (const field of def.fields.values()) {
+        if (!field.related) continue;
+        const relation = def.relations.get(field.related.split('.')[0]!)!;
+        const source = registry.get(relation.resource).table;
+        const { via, column } = splitPath(def, field.related);
+        const key = `${source} ${def.table} ${via}`;
+        if (!groups.has(key)) groups.set(key, { source, table: def.table, via: via!, pairs: [], resources: [], timestamps: def.timestamps });
+        const group = groups.get(key)!;
+        if (!group.pairs.some((pair) => pair.field === field.name)) group.pairs.push({ field: field.name, column });
+        if (!group.resources.includes(def) && def.operations.has('list')) group.resources.push(def);
+      }
+    }
+    for (const group of groups.values()) byTable.set(group.source, [...(byTable.get(group.source) ?? []), group]);
+    copiersByRegistry.set(registry, byTable);
+  }
+  return byTable.get(table) ?? [];
+}
+
+export interface WrittenRow {
+  id: number;
+  /** The columns the update wrote. */
+  columns: Record<string, unknown>;
+  /** The row before it. */
+  current?: Record<string, unknown>;
+}
+
+/** After records of `def` were updated: the copies of the columns that changed follow them. */
+export async function syncCopies(trx: Knex.Transaction, registry: Registry, changes: ChangeSet, def: ResourceDef, written: readonly WrittenRow[]): Promise<void> {
+  const copiers = copiersOf(registry, def.table);
+  if (copiers.length === 0) return;
+  const mysql = trx.client.config.client !== 'better-sqlite3';
+  const changed = (row: WrittenRow, column: string) => column in row.columns && !sameStored(row.columns[column], row.current?.[column]);
+  for (const copier of copiers) {
+    const pairs = copier.pairs.filter(({ column }) => written.some((row) => changed(row, column)));
+    if (pairs.length === 0) continue;
+    const ids = written.filter((row) => pairs.some(({ column }) => changed(row, column))).map((row) => row.id);
+    const table = quote(copier.table);
+    const key = quote(`${copier.table}.${copier.via}`);
+    const source = (column: string) => `(SELECT ${quote(`s.${column}`)} FROM ${quote(def.table)} ${quote('s')} WHERE ${quote('s.id')} = ${key})`;
+    // Null-safe: a copy that is null while the source has a value differs too.
+    const differs = pairs.map(({ field, column }) =>
+      mysql ? `NOT (${quote(`${copier.table}.${field}`)} <=> ${source(column)})` : `${quote(`${copier.table}.${field}`)} IS NOT ${source(column)}`,
+    );
+    const where = `${key} IN (${ids.map(() => '?').join(', ')}) AND (${differs.join(' OR ')})`;
+    for (const resource of copier.resources) {
+      const scope = scopeConditions(resource, registry);
+      const sql = `SELECT ${quote(`${copier.table}.id`)} FROM ${table} WHERE ${where}${scope.map((condition) => ` AND ${condition.sql}`).join('')}${mysql ? ' FOR UPDATE' : ''}`;
+      const found = await trx.raw(sql, [...ids, ...scope.flatMap((condition) => condition.params)] as Knex.RawBinding[]);
+      const rows = (mysql ? found[0] : found) as Array<{ id: number }>;
+      if (rows.length > 0)
+        changes.add(
+          resource.name,
+          rows.map((row) => Number(row.id)),
+          'updated',
+          pairs.map(({ field }) => field),
+        );
+    }
+    const sets = [...pairs.map(({ field, column }) => `${quote(field)} = ${source(column)}`), ...(copier.timestamps ? [`${quote('updated_at')} = ?`] : [])];
+    await trx.raw(`UPDATE ${table} SET ${sets.join(', ')} WHERE ${where}`, [...(copier.timestamps ? [nowTimestamp()] : []), ...ids]);
+  }
+}
