@@ -8,7 +8,7 @@ export { ChangeSet, changesOf, type ChangeKind } from './behaviours/change-set.t
 export { assignPositions } from './changes/sequencer.ts';
 export { purgeChanges } from './changes/retention.ts';
 export { feedResources, mayReadChanges, newestCursor, oldestCursor, readChanges, type FeedChange, type FeedPage } from './changes/read-changes.ts';
-export { checkTarget, guardedLookup, isInternalAddress, TargetRefused } from './webhooks/target-guard.ts';
+export { addressKind, checkTarget, guardedLookup, mayReach, TargetRefused, type AddressKind, type TargetScope } from './webhooks/target-guard.ts';
 export { leaseSeconds, webhookWorker, type WebhookWorker, type WebhookWorkerOptions } from './webhooks/worker.ts';
 export { discardOnNodeError, isDatabaseUnavailable, isDiscarded, isNodeUnavailable, isWriteConflict } from './sql/database-errors.ts';
 export { DatabaseBusyError, DEFAULT_RETRY, inTransaction, retryConflicts, retryCounts, type RetryPolicy } from './sql/retry.ts';

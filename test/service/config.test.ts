@@ -101,10 +101,17 @@ test('values that are set are used', () => {
     cleanupIntervalSeconds: 3600,
     changesRetentionSeconds: 7 * 86400,
     webhooksWorker: false,
-    webhooksAllowPrivateTargets: true,
+    webhookTargets: 'private',
     webhooksTimeoutSeconds: 5,
     webhooksRetryDelaysSeconds: [10, 60, 3600],
   });
+});
+
+test('webhook targets: public by default; loopback, or private networks and loopback, when opened', () => {
+  assert.is(loadConfig({}).webhookTargets, 'public');
+  assert.is(loadConfig({ WEBHOOKS_ALLOW_LOOPBACK_TARGETS: 'true' }).webhookTargets, 'loopback');
+  assert.is(loadConfig({ WEBHOOKS_ALLOW_LOOPBACK_TARGETS: 'true', WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true' }).webhookTargets, 'private');
+  assert.throws(() => loadConfig({ WEBHOOKS_ALLOW_LOOPBACK_TARGETS: 'maybe' }), /WEBHOOKS_ALLOW_LOOPBACK_TARGETS/);
 });
 
 test('webhook retry delays: a list of durations; a bad one names the variable', () => {
