@@ -9,6 +9,7 @@ import { createExample, recordExample, updateExample } from './examples.ts';
 import { lowerLabel, operationId, withArticle, type NameTable } from '../definition/names.ts';
 import { ref, revealsFields, schemaNames, SHARED, successResponse, type JsonSchema } from '../serialize/response-schemas.ts';
 import { listExample } from './schemas.ts';
+import { importPaths } from './import-operation.ts';
 import { bodyExample, bodySchema, bodyValidationExample } from './action-bodies.ts';
 import { IDEMPOTENCY_KEY, rateLimitHeaders } from './shared-components.ts';
 import { conditionalHeaders, pathParameters, queryParameters } from './parameters.ts';
@@ -32,6 +33,7 @@ export function resourcePaths(registry: Registry, names: NameTable, prefix: stri
       paths[route.path]![route.method.toLowerCase()] = resourceOperation(def, route, registry, names);
     }
   }
+  Object.assign(paths, importPaths(registry, names, prefix, order));
   return paths;
 }
 

@@ -67,6 +67,9 @@ export interface Config {
   cleanupIntervalSeconds: number;
   /** A list's count stops this many rows past the requested page; beyond, meta.total is a lower bound (0: always exact). */
   listCountAhead: number;
+  /** One import request's bounds: its body in bytes (413 beyond) and its rows (422 beyond). */
+  importMaxBytes: number;
+  importMaxRows: number;
   /** Fastify's trustProxy: false, true (any proxy: a client can pick its address), a hop count, or proxy addresses/CIDR ranges. */
   trustProxy: boolean | number | string[];
 }
@@ -121,6 +124,8 @@ export function loadConfig(env: Env = process.env): Config {
     maxRssMb: integer(env, 'MAX_RSS_MB', 0, 0),
     logLevel,
     listCountAhead: integer(env, 'LIST_COUNT_AHEAD', 10_000, 0),
+    importMaxBytes: integer(env, 'IMPORT_MAX_BYTES', 10 * 1024 * 1024, 1024),
+    importMaxRows: integer(env, 'IMPORT_MAX_ROWS', 5000, 1),
     migrateOnStart: boolean(env, 'MIGRATE_ON_START', true),
     startupWaitSeconds: duration(env, 'STARTUP_WAIT', '5m'),
     changesRetentionSeconds: duration(env, 'CHANGES_RETENTION', '30d'),

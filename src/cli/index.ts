@@ -29,6 +29,7 @@ import { syncPermissions } from '../access/permissions.ts';
 import { createUser, UnknownRoleError, UserExistsError } from '../seed/users.ts';
 import { API_PREFIX, loadResources } from '../app/build-app.ts';
 import { deliveryWorker } from '../webhooks/deliveries.ts';
+import { IMPORT_USAGE, importFile } from './import-file.ts';
 
 const USAGE = `Usage: npm run erp -- <command> [options]
 
@@ -50,6 +51,7 @@ Commands:
                                             against the migrated schema of DATABASE_URL (every column there)
   make:migration [module/name]              write the knex migration that gives the database what the definitions
                                             need and it lacks (tables, columns, indexes); never drops anything
+  ${IMPORT_USAGE}
   routes                                    print the generated routes
   openapi                                   print the OpenAPI 3.1 document (as served at /api/docs/openapi.json)
   docs:markdown [--write]                   print the Markdown reference, or write it to docs/api.md and the
@@ -157,6 +159,8 @@ async function main(argv: string[]): Promise<number> {
         console.log(`Wrote migrations/${stamp}_${migration.name}.ts: review it, then npm run erp -- migrate.`);
       });
     }
+    case 'import':
+      return importFile(loadResources(), API_PREFIX, rest, print);
     case 'routes': {
       const lines = loadResources()
         .all()
