@@ -124,6 +124,7 @@ export const FieldFormat = Type.Object(
         description: 'a boolean field of the record: this time is set when it becomes true (an earlier one kept), cleared when it becomes false (read-only)',
       }),
     ),
+    append: Type.Optional(Type.Boolean({ description: 'an integer sort field: a record created without it goes last (the highest value in its table + 1); a value sent is kept' })),
     numericString: Type.Optional(Type.Boolean({ description: 'an integer field that also accepts digits sent as a string' })),
     unique: Type.Optional(
       Type.Union([Type.Boolean(), Type.Literal('live')], {
