@@ -30,4 +30,5 @@ export { ERROR_MESSAGES } from './errors/messages.ts';
 export { ActionRefusedError, HttpError, NotFoundError, UnauthenticatedError, ForbiddenError, ValidationError, BadRequestError, type FieldErrors } from './errors/http-errors.ts';
 export { nowTimestamp, formatTimestamp } from './serialize/value-formats.ts';
 export { nextInSequence, type SequenceKey } from './rules/sequence.ts';
+export { MAX_SORT } from './rules/append.ts';
 export * from './docs/index.ts';

@@ -126,6 +126,7 @@ export const FieldFormat = Type.Object(
       }),
     ),
     sequence: Type.Optional(SequenceFormat),
+    append: Type.Optional(Type.Boolean({ description: 'an integer sort field: a record created without it goes last (the highest value in its table + 1); a value sent is kept' })),
     numericString: Type.Optional(Type.Boolean({ description: 'an integer field that also accepts digits sent as a string' })),
     unique: Type.Optional(
       Type.Union([Type.Boolean(), Type.Literal('live')], {

@@ -3,6 +3,7 @@
 // domain is judged in the write. Shared by the boot checks (value-rules-check.ts), the body
 // validator and the write path (engine/values).
 import type { ConditionValue, DefaultSourceFormat, OwnValue, ScopeValue } from './format.ts';
+import { describeStructureRules } from './structure-rules.ts';
 import type { FieldDef, ResourceDef } from './types.ts';
 import { describeSequence } from '../rules/sequence.ts';
 
@@ -111,5 +112,6 @@ export function describeValueRules(def: ResourceDef, field: FieldDef): string[] 
   if (field.checkCompany) words.push("The record named must be of this record's company, or of none.");
   words.push(...describeSequence(def, field));
   if (field.stampedBy) words.push(`Set when \`${field.stampedBy}\` becomes true (an earlier time is kept), cleared when it becomes false.`);
+  words.push(...describeStructureRules(def, field));
   return words;
 }
