@@ -29,3 +29,5 @@ export { ERROR_MESSAGES } from './errors/messages.ts';
 export { ActionRefusedError, HttpError, NotFoundError, UnauthenticatedError, ForbiddenError, ValidationError, BadRequestError, type FieldErrors } from './errors/http-errors.ts';
 export { nowTimestamp, formatTimestamp } from './serialize/value-formats.ts';
 export * from './docs/index.ts';
+export { exportResource, type ExportResourceOptions } from './transfer/export/export-resource.ts';
+export { EXPORT_FORMATS, type ExportFormat } from './transfer/export/export-formats.ts';

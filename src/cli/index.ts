@@ -29,6 +29,7 @@ import { syncPermissions } from '../access/permissions.ts';
 import { createUser, UnknownRoleError, UserExistsError } from '../seed/users.ts';
 import { API_PREFIX, loadResources } from '../app/build-app.ts';
 import { deliveryWorker } from '../webhooks/deliveries.ts';
+import { exportCommand } from './export.ts';
 
 const USAGE = `Usage: npm run erp -- <command> [options]
 
@@ -50,6 +51,11 @@ Commands:
                                             against the migrated schema of DATABASE_URL (every column there)
   make:migration [module/name]              write the knex migration that gives the database what the definitions
                                             need and it lacks (tables, columns, indexes); never drops anything
+  export <module/name> [--format csv|jsonl|xlsx] [--output FILE] [--parent ID] [--fields a,b]
+         [--filter name=value ...] [--sort=-name]
+                                            write every row of a resource to a file (default <module>-<name>.<format>),
+                                            with a progress bar: for files too large for one request. All companies;
+                                            a nested resource without --parent exports the rows of every parent
   routes                                    print the generated routes
   openapi                                   print the OpenAPI 3.1 document (as served at /api/docs/openapi.json)
   docs:markdown [--write]                   print the Markdown reference, or write it to docs/api.md and the
@@ -156,6 +162,13 @@ async function main(argv: string[]): Promise<number> {
         writeFileSync(file, migration.source);
         console.log(`Wrote migrations/${stamp}_${migration.name}.ts: review it, then npm run erp -- migrate.`);
       });
+    }
+    case 'export': {
+      let code = 0;
+      await withDatabase(async (knex) => {
+        code = await exportCommand(knex, rest);
+      });
+      return code;
     }
     case 'routes': {
       const lines = loadResources()
