@@ -32,3 +32,5 @@ export { nowTimestamp, formatTimestamp } from './serialize/value-formats.ts';
 export { nextInSequence, type SequenceKey } from './rules/sequence.ts';
 export { MAX_SORT } from './rules/append.ts';
 export * from './docs/index.ts';
+export { exportResource, type ExportResourceOptions } from './transfer/export/export-resource.ts';
+export { EXPORT_FORMATS, type ExportFormat } from './transfer/export/export-formats.ts';

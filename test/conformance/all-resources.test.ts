@@ -9,6 +9,7 @@ import { authenticationChecks } from './capabilities/authentication.ts';
 import { boundChecks } from './capabilities/bounds.ts';
 import { carriedChecks } from './capabilities/carried.ts';
 import { atLengthChecks, atLengthField, createChecks } from './capabilities/create.ts';
+import { exportChecks } from './capabilities/export.ts';
 import { filterChecks } from './capabilities/filters.ts';
 import { includeChecks } from './capabilities/includes.ts';
 import { forceDeleteChecks, lifecycleChecks, restoreUniqueChecks } from './capabilities/lifecycle.ts';
@@ -62,6 +63,7 @@ for (const target of databaseTargets()) {
       if ([...def.filters.values()].some((filter) => filter.kind !== 'trashed')) filterChecks(test, current);
       sortChecks(test, current);
       if (def.includes.length > 0) includeChecks(test, current);
+      exportChecks(test, current);
     }
     if (def.operations.has('create') && def.operations.has('update') && hasValueRules(def, registry)) valueChecks(test, current);
     if (def.operations.has('create') && numberedOnCreate(def).length > 0) sequenceChecks(test, current);
