@@ -12,6 +12,7 @@ export { addressKind, checkTarget, guardedLookup, mayReach, TargetRefused, type 
 export { leaseSeconds, webhookWorker, type WebhookWorker, type WebhookWorkerOptions } from './webhooks/worker.ts';
 export { discardOnNodeError, isDatabaseUnavailable, isDiscarded, isNodeUnavailable, isWriteConflict } from './sql/database-errors.ts';
 export { DatabaseBusyError, DEFAULT_RETRY, inTransaction, retryConflicts, retryCounts, type RetryPolicy } from './sql/retry.ts';
+export { breathe, SLICE_MS, turnTaken } from './sql/breather.ts';
 export { createStatements, OPENS_REQUEST, SQLITE_PAGE_CACHE_KIB, type Row, type StatementOptions, type Statements } from './sql/statements.ts';
 export { AUTH_COLUMN_PREFIX, checkAlone, type AuthenticationCheck, type PendingAuthentication } from './routes/pending-authentication.ts';
 export { quote } from './sql/quote.ts';

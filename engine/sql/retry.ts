@@ -8,6 +8,7 @@
 import type { Knex } from 'knex';
 import { HttpError } from '../errors/http-errors.ts';
 import { ERROR_MESSAGES } from '../errors/messages.ts';
+import { breatheBetweenStatements } from './breather.ts';
 import { isWriteConflict } from './database-errors.ts';
 
 export interface RetryPolicy {
@@ -55,7 +56,17 @@ export async function retryConflicts<T>(work: () => Promise<T>, policy: RetryPol
   }
 }
 
-/** A transaction, run again whole when it lost a race (the database rolled all of it back). */
+/**
+ * A transaction, run again whole when it lost a race (the database rolled all of it back). A long
+ * one lets other requests run between its statements (./breather.ts).
+ */
 export function inTransaction<T>(knex: Knex, work: (trx: Knex.Transaction) => Promise<T>, policy?: RetryPolicy): Promise<T> {
-  return retryConflicts(() => knex.transaction(work), policy);
+  return retryConflicts(
+    () =>
+      knex.transaction((trx) => {
+        breatheBetweenStatements(trx);
+        return work(trx);
+      }),
+    policy,
+  );
 }

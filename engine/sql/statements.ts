@@ -8,6 +8,7 @@
 // run on knex's connection, so they wait for any transaction knex has open.
 import Database from 'better-sqlite3';
 import type { Knex } from 'knex';
+import { breathe } from './breather.ts';
 import { connectionLender } from './connection-lender.ts';
 import { discardOnNodeError, isDiscarded } from './database-errors.ts';
 
@@ -214,8 +215,12 @@ function driverStatements(knex: Knex): DriverStatements {
     };
   }
 
-  // better-sqlite3: statements are prepared per connection and run synchronously.
-  const pooled = <T>(work: (connection: any) => T | Promise<T>) => withPoolConnection(knex, work);
+  // better-sqlite3: statements are prepared per connection and run synchronously; a long request
+  // lets the others run between its statements (./breather.ts).
+  const pooled = async <T>(work: (connection: any) => T | Promise<T>) => {
+    await breathe();
+    return withPoolConnection(knex, work);
+  };
   const prepared = statementCache<Database.Database, Database.Statement>(MAX_STATEMENTS);
   const statement = (connection: Database.Database, sql: string) => {
     let found = prepared.get(connection, sql);
@@ -237,9 +242,18 @@ function driverStatements(knex: Knex): DriverStatements {
       statement(connection, 'BEGIN IMMEDIATE').run();
       try {
         const result = await work({
-          all: async (sql, params) => statement(connection, sql).all(...sqliteParams(params)) as Row[],
-          insert: async (sql, params) => Number(statement(connection, sql).run(...sqliteParams(params)).lastInsertRowid),
-          insertReturning: async (sql, params) => statement(connection, sql).all(...sqliteParams(params))[0] as Row,
+          all: async (sql, params) => {
+            await breathe();
+            return statement(connection, sql).all(...sqliteParams(params)) as Row[];
+          },
+          insert: async (sql, params) => {
+            await breathe();
+            return Number(statement(connection, sql).run(...sqliteParams(params)).lastInsertRowid);
+          },
+          insertReturning: async (sql, params) => {
+            await breathe();
+            return statement(connection, sql).all(...sqliteParams(params))[0] as Row;
+          },
         });
         statement(connection, 'COMMIT').run();
         return result;
@@ -265,6 +279,7 @@ function driverStatements(knex: Knex): DriverStatements {
   };
   return {
     async all(sql, params) {
+      await breathe();
       return statement(readConnection(), sql).all(...sqliteParams(params)) as Row[];
     },
     insert,

@@ -16,6 +16,7 @@ import {
   registerFormats,
   registerResources,
   registerImports,
+  turnTaken,
   type Policy,
   type Registry,
 } from '../../engine/index.ts';
@@ -76,6 +77,24 @@ export async function buildServer({ config, knex, jwtSecret, resourcesDir, logSt
 
   app.setErrorHandler(errorHandler);
   registerRequestIds(app);
+  // A request arrives in a turn of the event loop of its own: its slice (engine/sql/breather.ts)
+  // starts now, so that a short request runs through without waiting a turn, and a long one lets
+  // the others run every few milliseconds of its work.
+  app.addHook('onRequest', (_request, _reply, done) => {
+    turnTaken();
+    done();
+  });
+  // A request still running when the process stops (SIGTERM) ends its connection with its answer:
+  // a client keeping the connection alive would otherwise hold the closing server open.
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (closing) reply.header('connection', 'close');
+    done(null, payload);
+  });
   if (config.trustProxy === true) {
     app.log.warn('TRUST_PROXY=true trusts any X-Forwarded-For: a client can pick its own address (and rate-limit key). Behind one load balancer, set TRUST_PROXY=1.');
   }

@@ -74,7 +74,7 @@ if (inThisRun('sqlite')) {
     await new Promise((resolve) => setTimeout(resolve, 20));
     running.child.kill('SIGTERM');
     assert.is((await inFlight).status, 201, 'the request in flight completed');
-    assert.is(await running.exited, 0);
+    assert.is(await running.exited, 0, running.output());
     const knex = createKnex({ client: 'sqlite', filename: file });
     assert.is(Number((await knex('sales_order_lines').count({ n: '*' }).first())!.n), 1000, 'and its lines were all written');
     await knex.destroy();
