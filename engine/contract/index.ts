@@ -77,4 +77,6 @@ export interface EngineDeps {
    * beyond, the total is a lower bound and meta says so. 0 or unset: lists count every row.
    */
   countAhead?: number;
+  /** The bounds of one import request (engine/transfer/import): bytes (413 beyond) and rows (422). */
+  importLimits?: { maxBytes: number; maxRows: number };
 }

@@ -7,6 +7,7 @@ import type { FieldDef, ResourceDef } from '../definition/types.ts';
 import type { Operation, ScopeValue } from '../definition/format.ts';
 import { scopeTest } from '../definition/scope.ts';
 import { routeKey, routeTable } from '../definition/route-table.ts';
+import { IMPORT_MARK, importRow } from './import-operation.ts';
 import { exportPath } from '../transfer/export/export-query.ts';
 import { exportRow } from './export-operation.ts';
 import { orderedResources, resourceNames } from '../definition/names.ts';
@@ -104,6 +105,7 @@ function resourceSection(def: ResourceDef, heading: string, prefix: string): str
       : success(def, route.operation);
     out.push(`| ${route.method} | \`${route.path}\` | ${name} | ${answer} | ${permissions} |`);
   }
+  if (def.operations.has('create')) out.push(importRow(def, prefix));
   if (def.operations.has('list')) out.push(exportRow(def, prefix));
   out.push('');
   for (const route of routeTable(def, prefix)) {
@@ -248,7 +250,7 @@ function serviceOperations(document: OpenApiDocument, registry: Registry, prefix
   const routes: ServiceRoute[] = [];
   for (const [path, item] of Object.entries<Record<string, any>>(document.paths)) {
     for (const [method, operation] of Object.entries<Record<string, any>>(item)) {
-      if (generated.has(`${method.toUpperCase()} ${path}`)) continue;
+      if (generated.has(`${method.toUpperCase()} ${path}`) || operation[IMPORT_MARK]) continue;
       routes.push({ method: method.toUpperCase(), path, token: !(Array.isArray(operation.security) && operation.security.length === 0), summary: operation.summary ?? '' });
     }
   }

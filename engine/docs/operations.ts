@@ -9,6 +9,7 @@ import { createExample, recordExample, updateExample } from './examples.ts';
 import { lowerLabel, operationId, withArticle, type NameTable } from '../definition/names.ts';
 import { ref, revealsFields, schemaNames, SHARED, successResponse, type JsonSchema } from '../serialize/response-schemas.ts';
 import { listExample } from './schemas.ts';
+import { importPaths } from './import-operation.ts';
 import { bodyExample, bodySchema, bodyValidationExample } from './action-bodies.ts';
 import { IDEMPOTENCY_KEY, rateLimitHeaders } from './shared-components.ts';
 import { conditionalHeaders, pathParameters, queryParameters } from './parameters.ts';
@@ -35,6 +36,7 @@ export function resourcePaths(registry: Registry, names: NameTable, prefix: stri
     const exported = exportPathItem(def, registry, names, prefix);
     if (exported) paths[exported[0]] = exported[1];
   }
+  Object.assign(paths, importPaths(registry, names, prefix, order));
   return paths;
 }
 

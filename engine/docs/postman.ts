@@ -8,6 +8,8 @@ import { STATUS_CODES } from 'node:http';
 import type { Registry } from '../definition/registry.ts';
 import type { RelationDef, ResourceDef } from '../definition/types.ts';
 import { routeTable, type RouteSpec } from '../definition/route-table.ts';
+import { IMPORT_MARK } from './import-operation.ts';
+import { importPath, JSON_LINES } from '../transfer/import/formats.ts';
 import { exportPath } from '../transfer/export/export-query.ts';
 import type { OpenApiDocument } from './openapi.ts';
 import { actionBody, type BodyOptions, childVariable, createBody, idVariable, keyColumns, keyVariable, runOrder, updateBody } from './postman-plan.ts';
@@ -47,6 +49,8 @@ interface RequestSpec {
   path: string;
   /** Placeholder → the text to put there (`{{support_uoms_id}}`). */
   params?: Record<string, string>;
+  /** The body's media type, when not JSON (an import's JSON lines). */
+  contentType?: string;
   /** Query parameters sent (the others the operation takes are listed, disabled). */
   query?: Record<string, string>;
   body?: string;
@@ -67,7 +71,7 @@ export function buildPostmanCollection(document: OpenApiDocument, { registry, pr
   const last: any[] = [];
   const service = new Map<string, any[]>();
   for (const [key, operation] of operations) {
-    if (generated.has(key)) continue;
+    if (generated.has(key) || operation[IMPORT_MARK]) continue;
     const [method, path] = key.split(' ') as [string, string];
     const hints: PostmanHints = operation['x-postman'] ?? {};
     const request = render(serviceRequest(method, path, operation, hints, prefix));
@@ -142,6 +146,7 @@ function resourceRequests(def: ResourceDef, registry: Registry, prefix: string):
   // An action on the collection (a product's variants' sync) makes the records the list then finds.
   for (const action of def.actions.values()) if (action.on === 'collection') add(action.name, actionName(action.name));
   create('Create', '', '{{run}}');
+  if (def.operations.has('create')) specs.push(...importRequests(def, registry, prefix, parentParam));
   add('list GET', 'List', def.operations.has('create') ? {} : { test: storeFirstListed(main, keys) });
   if (def.operations.has('list')) specs.push({ name: 'Export (CSV)', method: 'GET', path: exportPath(def, prefix), params: parentParam, query: { format: 'csv' } });
   add('show GET', 'Show', { params: on(main) });
@@ -178,6 +183,41 @@ function resourceRequests(def: ResourceDef, registry: Registry, prefix: string):
     add('forceDelete DELETE', 'Delete permanently', { params: on(main) });
   }
   return specs;
+}
+
+/**
+ * A resource's imports, as JSON lines of its create body: a dry run with a bad second row (it is
+ * reported, nothing is written), then, for a resource whose creates run no behaviour, an import.
+ */
+function importRequests(def: ResourceDef, registry: Registry, prefix: string, params: Record<string, string>): RequestSpec[] {
+  const line = createBody(def, registry, { suffix: '{{run}}-i' }).replace(/\n\s*/g, '');
+  const path = importPath(def, prefix);
+  const report = 'const report = pm.response.json();';
+  const requests: RequestSpec[] = [
+    {
+      name: 'Import: dry run with a bad row',
+      method: 'POST',
+      path,
+      params,
+      query: { dry_run: '1' },
+      contentType: JSON_LINES,
+      body: `${line}\n{"id": "not-an-id"}\n`,
+      test: [report, "pm.test('the bad row is reported by its line', () => pm.expect(report.rejected.map((entry) => entry.row)).to.include(2));"],
+    },
+  ];
+  const plain = Object.values(def.behaviours).every((names) => names.length === 0) && !def.upsertOn;
+  if (plain) {
+    requests.push({
+      name: 'Import',
+      method: 'POST',
+      path,
+      params,
+      contentType: JSON_LINES,
+      body: `${line}\n`,
+      test: [report, "pm.test('the row is imported', () => pm.expect(report.created + report.updated).to.eql(1));"],
+    });
+  }
+  return requests;
 }
 
 function serviceRequest(method: string, path: string, operation: Record<string, any>, hints: PostmanHints, prefix: string): RequestSpec {
@@ -239,8 +279,8 @@ function postmanRequest(document: OpenApiDocument, spec: RequestSpec, operation:
   if (spec.bearer) result.request.auth = { type: 'bearer', bearer: [{ key: 'token', value: `{{${spec.bearer}}}`, type: 'string' }] };
   else if (Array.isArray(operation.security) && operation.security.length === 0) result.request.auth = { type: 'noauth' };
   if (body !== undefined) {
-    headers.push({ key: 'Content-Type', value: 'application/json' });
-    result.request.body = { mode: 'raw', raw: body, options: { raw: { language: 'json' } } };
+    headers.push({ key: 'Content-Type', value: spec.contentType ?? 'application/json' });
+    result.request.body = { mode: 'raw', raw: body, options: { raw: { language: spec.contentType ? 'text' : 'json' } } };
   }
   const success = Object.entries<Record<string, any>>(operation.responses ?? {}).filter(([status]) => status.startsWith('2'));
   const example = success[0]?.[1]?.content?.['application/json']?.example;

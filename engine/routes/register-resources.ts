@@ -34,7 +34,8 @@ const handlers: Record<Operation, (runtime: ResourceRuntime) => (request: any, r
   forceDelete: forceDeleteHandler,
 };
 
-export function registerResources(app: FastifyInstance, deps: EngineDeps): void {
+/** Registers the routes; returns each resource's runtime, for the routes built on them (imports). */
+export function registerResources(app: FastifyInstance, deps: EngineDeps): ReadonlyMap<string, ResourceRuntime> {
   const { registry } = deps;
   const serializers = buildSerializers(registry, deps.behaviours);
   // Responses are serialized through the documented schemas: nothing undocumented is sent.
@@ -81,6 +82,7 @@ export function registerResources(app: FastifyInstance, deps: EngineDeps): void 
     }
   }
   registerExports(app, runtimes.values());
+  return runtimes;
 }
 
 /**

@@ -6,7 +6,7 @@
 // attempt, never the API.
 import { Webhook } from 'standardwebhooks';
 import { Agent, request } from 'undici';
-import { guardedLookup } from './target-guard.ts';
+import { guardedLookup, type TargetScope } from './target-guard.ts';
 
 export interface Delivery {
   url: string;
@@ -15,7 +15,8 @@ export interface Delivery {
   messageId: string;
   payload: string;
   timeoutMs: number;
-  allowPrivateTargets: boolean;
+  /** What the target may be besides a public address. */
+  scope: TargetScope;
 }
 
 /** The receiver's status code, or why there was none. */
@@ -25,13 +26,13 @@ export interface Outcome {
 }
 
 const MAX_ANSWER_BYTES = 64 * 1024;
-const agents = new Map<boolean, Agent>();
+const agents = new Map<TargetScope, Agent>();
 
-function agentFor(allowPrivateTargets: boolean): Agent {
-  let agent = agents.get(allowPrivateTargets);
+function agentFor(scope: TargetScope): Agent {
+  let agent = agents.get(scope);
   if (!agent) {
-    agent = new Agent({ connect: { lookup: guardedLookup(allowPrivateTargets) as never }, keepAliveTimeout: 10_000 });
-    agents.set(allowPrivateTargets, agent);
+    agent = new Agent({ connect: { lookup: guardedLookup(scope) as never }, keepAliveTimeout: 10_000 });
+    agents.set(scope, agent);
   }
   return agent;
 }
@@ -42,7 +43,7 @@ export async function sendWebhook(delivery: Delivery): Promise<Outcome> {
   try {
     const response = await request(delivery.url, {
       method: 'POST',
-      dispatcher: agentFor(delivery.allowPrivateTargets),
+      dispatcher: agentFor(delivery.scope),
       headers: {
         'content-type': 'application/json',
         'user-agent': 'erp-admin-api-webhooks',

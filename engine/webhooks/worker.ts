@@ -15,13 +15,14 @@ import { parseStrings } from '../serialize/record.ts';
 import { nowTimestamp, storedTimestamp } from '../serialize/value-formats.ts';
 import { isWriteConflict } from '../sql/database-errors.ts';
 import { sendWebhook } from './send.ts';
-import { isInternalAddress } from './target-guard.ts';
+import { mayReach, refusal, type TargetScope } from './target-guard.ts';
 
 export interface WebhookWorkerOptions {
   deps: Pick<EngineDeps, 'knex' | 'statements' | 'registry' | 'policy'>;
   /** The user a subscription acts as (its creator), with what they may do; undefined when gone. */
   principalOf(userId: number): Promise<AuthUser | undefined>;
-  allowPrivateTargets: boolean;
+  /** What a target may be besides a public address. */
+  targetScope: TargetScope;
   /** How long a receiver has to answer. */
   timeoutMs: number;
   /** The delays before each new attempt, in seconds; after the last, the delivery fails. */
@@ -158,15 +159,15 @@ export function webhookWorker(options: WebhookWorkerOptions): WebhookWorker {
       const target = new URL(subscription.url);
       const host = target.hostname.replace(/^\[|\]$/g, '');
       const outcome =
-        isIP(host) && !options.allowPrivateTargets && isInternalAddress(host)
-          ? { status: undefined, error: 'The url points to a private, loopback or link-local address, which webhooks may not reach.' }
+        isIP(host) && !mayReach(host, options.targetScope)
+          ? { status: undefined, error: refusal(host) }
           : await sendWebhook({
               url: subscription.url,
               secret: subscription.secret,
               messageId: next.message_id,
               payload: next.payload,
               timeoutMs: options.timeoutMs,
-              allowPrivateTargets: options.allowPrivateTargets,
+              scope: options.targetScope,
             });
       const duration = Date.now() - started;
       const attempts = Number(next.attempts_count) + 1;

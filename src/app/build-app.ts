@@ -15,6 +15,7 @@ import {
   notFoundHandler,
   registerFormats,
   registerResources,
+  registerImports,
   type Policy,
   type Registry,
 } from '../../engine/index.ts';
@@ -108,7 +109,7 @@ export async function buildServer({ config, knex, jwtSecret, resourcesDir, logSt
   scheduleCleanUp(app, knex, config.cleanupIntervalSeconds, config.changesRetentionSeconds);
   registerAuthRoutes(app, knex, config, authenticate, API_PREFIX);
   registerApiTokenRoutes(app, knex, registry, authenticate, API_PREFIX);
-  registerResources(app, {
+  const engine = {
     knex,
     statements,
     bounds,
@@ -119,7 +120,9 @@ export async function buildServer({ config, knex, jwtSecret, resourcesDir, logSt
     policy: options.policy ?? policy,
     prefix: API_PREFIX,
     countAhead: config.listCountAhead,
-  });
+    importLimits: { maxBytes: config.importMaxBytes, maxRows: config.importMaxRows },
+  };
+  registerImports(app, engine, registerResources(app, engine));
   await registerApiDocs(app, registry, API_PREFIX);
   const webhooks = deliveryWorker(knex, statements, registry, config, app.log);
   if (config.webhooksWorker) {

@@ -1,6 +1,7 @@
 // Configuration from environment variables. A bad value stops the boot with a message naming
 // the variable; every variable and its default is documented in the README.
 import { isIP } from 'node:net';
+import type { TargetScope } from '../../engine/index.ts';
 
 export type DatabaseConfig =
   | { client: 'sqlite'; filename: string }
@@ -52,8 +53,12 @@ export interface Config {
   changesRetentionSeconds: number;
   /** Webhook deliveries run in this process (false: only in `npm run erp -- webhooks:work`). */
   webhooksWorker: boolean;
-  /** Webhook targets on private, loopback and link-local addresses are allowed (off: refused, against SSRF). */
-  webhooksAllowPrivateTargets: boolean;
+  /**
+   * What webhook targets may be besides public addresses (against SSRF): `loopback`
+   * (WEBHOOKS_ALLOW_LOOPBACK_TARGETS), `private` networks and loopback (WEBHOOKS_ALLOW_PRIVATE_TARGETS).
+   * Link-local and cloud metadata addresses never.
+   */
+  webhookTargets: TargetScope;
   /** How long a webhook receiver has to answer, in seconds. */
   webhooksTimeoutSeconds: number;
   /** The delays before each new attempt at a failed delivery, in seconds; after the last, it fails and its webhook is disabled. */
@@ -62,6 +67,9 @@ export interface Config {
   cleanupIntervalSeconds: number;
   /** A list's count stops this many rows past the requested page; beyond, meta.total is a lower bound (0: always exact). */
   listCountAhead: number;
+  /** One import request's bounds: its body in bytes (413 beyond) and its rows (422 beyond). */
+  importMaxBytes: number;
+  importMaxRows: number;
   /** Fastify's trustProxy: false, true (any proxy: a client can pick its address), a hop count, or proxy addresses/CIDR ranges. */
   trustProxy: boolean | number | string[];
 }
@@ -116,11 +124,13 @@ export function loadConfig(env: Env = process.env): Config {
     maxRssMb: integer(env, 'MAX_RSS_MB', 0, 0),
     logLevel,
     listCountAhead: integer(env, 'LIST_COUNT_AHEAD', 10_000, 0),
+    importMaxBytes: integer(env, 'IMPORT_MAX_BYTES', 10 * 1024 * 1024, 1024),
+    importMaxRows: integer(env, 'IMPORT_MAX_ROWS', 5000, 1),
     migrateOnStart: boolean(env, 'MIGRATE_ON_START', true),
     startupWaitSeconds: duration(env, 'STARTUP_WAIT', '5m'),
     changesRetentionSeconds: duration(env, 'CHANGES_RETENTION', '30d'),
     webhooksWorker: boolean(env, 'WEBHOOKS_WORKER', true),
-    webhooksAllowPrivateTargets: boolean(env, 'WEBHOOKS_ALLOW_PRIVATE_TARGETS', false),
+    webhookTargets: webhookTargets(env),
     webhooksTimeoutSeconds: duration(env, 'WEBHOOKS_TIMEOUT', '10s'),
     webhooksRetryDelaysSeconds: durations(env, 'WEBHOOKS_RETRY_DELAYS', '5s,5m,30m,2h,5h,10h,10h'),
     cleanupIntervalSeconds: read(env, 'CLEANUP_INTERVAL') === '0' ? 0 : duration(env, 'CLEANUP_INTERVAL', '10m'),
@@ -158,6 +168,11 @@ export function parseDatabaseUrl(url: string): DatabaseConfig {
 function read(env: Env, name: string): string | undefined {
   const value = env[name]?.trim();
   return value === undefined || value === '' ? undefined : value;
+}
+
+function webhookTargets(env: Env): TargetScope {
+  if (boolean(env, 'WEBHOOKS_ALLOW_PRIVATE_TARGETS', false)) return 'private';
+  return boolean(env, 'WEBHOOKS_ALLOW_LOOPBACK_TARGETS', false) ? 'loopback' : 'public';
 }
 
 function boolean(env: Env, name: string, fallback: boolean): boolean {

@@ -29,6 +29,7 @@ import { syncPermissions } from '../access/permissions.ts';
 import { createUser, UnknownRoleError, UserExistsError } from '../seed/users.ts';
 import { API_PREFIX, loadResources } from '../app/build-app.ts';
 import { deliveryWorker } from '../webhooks/deliveries.ts';
+import { IMPORT_USAGE, importFile } from './import-file.ts';
 import { exportCommand } from './export.ts';
 
 const USAGE = `Usage: npm run erp -- <command> [options]
@@ -51,6 +52,7 @@ Commands:
                                             against the migrated schema of DATABASE_URL (every column there)
   make:migration [module/name]              write the knex migration that gives the database what the definitions
                                             need and it lacks (tables, columns, indexes); never drops anything
+  ${IMPORT_USAGE}
   export <module/name> [--format csv|jsonl|xlsx] [--output FILE] [--parent ID] [--fields a,b]
          [--filter name=value ...] [--sort=-name]
                                             write every row of a resource to a file (default <module>-<name>.<format>),
@@ -163,6 +165,8 @@ async function main(argv: string[]): Promise<number> {
         console.log(`Wrote migrations/${stamp}_${migration.name}.ts: review it, then npm run erp -- migrate.`);
       });
     }
+    case 'import':
+      return importFile(loadResources(), API_PREFIX, rest, print);
     case 'export': {
       let code = 0;
       await withDatabase(async (knex) => {

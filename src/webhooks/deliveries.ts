@@ -16,7 +16,7 @@ export interface WebhookLog {
 }
 
 export function deliveryWorker(knex: Knex, statements: Statements, registry: Registry, config: Config, log: WebhookLog): WebhookWorker {
-  configureWebhooks({ registry, allowPrivateTargets: config.webhooksAllowPrivateTargets });
+  configureWebhooks({ registry, targetScope: config.webhookTargets });
   return webhookWorker({
     deps: { knex, statements, registry, policy },
     principalOf: async (userId: number): Promise<AuthUser | undefined> => {
@@ -25,7 +25,7 @@ export function deliveryWorker(knex: Knex, statements: Statements, registry: Reg
       const principal: Principal = { id: Number(user.id), name: user.name, email: user.email, access: await loadAccess(knex, Number(user.id)) };
       return principal;
     },
-    allowPrivateTargets: config.webhooksAllowPrivateTargets,
+    targetScope: config.webhookTargets,
     timeoutMs: config.webhooksTimeoutSeconds * 1000,
     retryDelays: config.webhooksRetryDelaysSeconds,
     intervalMs: 1000,

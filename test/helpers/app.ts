@@ -58,8 +58,9 @@ export async function startApp(target: Target, options: StartOptions = {}): Prom
     // Every suite's apps share one process, whose event loop the others block: no load shedding
     // unless a test asks for it.
     MAX_EVENT_LOOP_DELAY_MS: '0',
-    // Webhook targets the suites create (https://example.com/...) are not resolved: the tests run
-    // offline. test/service/webhooks.test.ts checks the refusal on a service that does not allow it.
+    // Webhook targets the suites create (https://example.com/...) do not resolve (the tests run
+    // offline), which a service opened for private targets accepts. test/service/webhooks.test.ts
+    // checks the refusals on services that are not opened and that are.
     WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true',
     // Nothing here waits for deliveries: test/service/webhooks.test.ts runs real processes for that.
     WEBHOOKS_WORKER: 'false',

@@ -121,6 +121,19 @@ for (const target of databaseTargets()) {
     await assertAccepted(client, response.body.token, 'after an upper-case login');
   });
 
+  test('a user carried over from the original installation logs in with the hash its PHP wrote ($2y$)', async () => {
+    const { client, knex } = await sharedApp(target);
+    // password_hash('correct-horse-9', PASSWORD_BCRYPT) in PHP 8.2, as the original's users table holds it.
+    const hash = '$2y$10$k7TMyEH.LXmzXgxuqqGyi.tGPpz4g/bigmBNkK6I2ONuKfzmAMYUO';
+    await knex('users').insert({ name: 'Carried Over', email: 'carried.over@example.com', password: hash });
+    const response = await login(client, 'carried.over@example.com', 'correct-horse-9');
+    assert.is(response.status, 200, response.text);
+    assert.is(response.body.user.email, 'carried.over@example.com');
+    const wrong = await login(client, 'carried.over@example.com', 'correct-horse-8');
+    assert.is(wrong.status, 401);
+    assert.equal(wrong.body, BAD_CREDENTIALS);
+  });
+
   test('a wrong password is 401 with the credentials message and no token', async () => {
     const { client } = await sharedApp(target);
     const response = await login(client, ADMIN.email, 'wrong-password-1');

@@ -63,6 +63,8 @@ test('values that are set are used', () => {
     TRUST_PROXY: 'yes',
     REDIS_URL: 'redis://127.0.0.1:6379',
     LIST_COUNT_AHEAD: '500',
+    IMPORT_MAX_BYTES: '65536',
+    IMPORT_MAX_ROWS: '100',
     MIGRATE_ON_START: 'false',
     STARTUP_WAIT: '90s',
     CLEANUP_INTERVAL: '1h',
@@ -91,16 +93,25 @@ test('values that are set are used', () => {
     maxRssMb: 0,
     logLevel: 'warn',
     listCountAhead: 500,
+    importMaxBytes: 65536,
+    importMaxRows: 100,
     trustProxy: true,
     migrateOnStart: false,
     startupWaitSeconds: 90,
     cleanupIntervalSeconds: 3600,
     changesRetentionSeconds: 7 * 86400,
     webhooksWorker: false,
-    webhooksAllowPrivateTargets: true,
+    webhookTargets: 'private',
     webhooksTimeoutSeconds: 5,
     webhooksRetryDelaysSeconds: [10, 60, 3600],
   });
+});
+
+test('webhook targets: public by default; loopback, or private networks and loopback, when opened', () => {
+  assert.is(loadConfig({}).webhookTargets, 'public');
+  assert.is(loadConfig({ WEBHOOKS_ALLOW_LOOPBACK_TARGETS: 'true' }).webhookTargets, 'loopback');
+  assert.is(loadConfig({ WEBHOOKS_ALLOW_LOOPBACK_TARGETS: 'true', WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true' }).webhookTargets, 'private');
+  assert.throws(() => loadConfig({ WEBHOOKS_ALLOW_LOOPBACK_TARGETS: 'maybe' }), /WEBHOOKS_ALLOW_LOOPBACK_TARGETS/);
 });
 
 test('webhook retry delays: a list of durations; a bad one names the variable', () => {

@@ -71,7 +71,8 @@ async function waitFor(check: () => boolean | Promise<boolean>, what: string, ti
 const targets = serviceDatabases('webhooks');
 
 // Short delays and timeout, so that retries and a dead process's lease (three timeouts) pass quickly.
-const WEBHOOK_ENV = { WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOKS_RETRY_DELAYS: '1s,1s,1s', WEBHOOKS_TIMEOUT: '2s' };
+// Loopback opened for the receiver, and nothing more.
+const WEBHOOK_ENV = { WEBHOOKS_ALLOW_LOOPBACK_TARGETS: 'true', WEBHOOKS_RETRY_DELAYS: '1s,1s,1s', WEBHOOKS_TIMEOUT: '2s' };
 
 for (const target of targets) {
   const test = suite(`webhooks [${target.name}]`);
@@ -265,14 +266,19 @@ for (const target of targets) {
 
 const guarded = suite('webhook targets');
 let service: ServiceProcess;
+/** A service opened for development: private networks and loopback. */
+let opened: ServiceProcess;
 let token = '';
+let openedToken = '';
 guarded.before(async () => {
   const dir = mkdtempSync(join(tmpdir(), 'erp-webhook-targets-'));
   service = await startService({ DATABASE_URL: `sqlite:${join(dir, 'erp.sqlite')}`, WEBHOOKS_WORKER: 'false' });
-  token = await loginTo(service.baseUrl);
+  opened = await startService({ DATABASE_URL: `sqlite:${join(dir, 'opened.sqlite')}`, WEBHOOKS_WORKER: 'false', WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true' });
+  [token, openedToken] = await Promise.all([loginTo(service.baseUrl), loginTo(opened.baseUrl)]);
 });
 guarded.after(async () => {
   await service.stop();
+  await opened.stop();
 });
 
 guarded('private, loopback, link-local and non-http targets are refused (422), unless allowed', async () => {
@@ -290,6 +296,24 @@ guarded('private, loopback, link-local and non-http targets are refused (422), u
     const answer = await call(service.baseUrl, 'POST', `${API}/webhooks`, { token, body: { url } });
     assert.is(answer.status, 422, `${url}: ${JSON.stringify(answer.body)}`);
     assert.ok(answer.body.errors.url, url);
+  }
+});
+
+guarded('opened for private targets, link-local and cloud metadata addresses stay refused (422), however written', async () => {
+  for (const url of ['http://10.1.2.3/hooks', 'http://127.0.0.1:8080/hooks']) {
+    const answer = await call(opened.baseUrl, 'POST', `${API}/webhooks`, { token: openedToken, body: { url, resources: ['sales/orders'] } });
+    assert.is(answer.status, 201, `${url}: ${JSON.stringify(answer.body)}`);
+  }
+  for (const url of [
+    'http://169.254.169.254/latest/meta-data/',
+    'http://[::ffff:169.254.169.254]/latest/meta-data/',
+    'http://[::ffff:a9fe:a9fe]/latest/meta-data/',
+    'http://[fe80::1]/hooks',
+    'http://[fd00:ec2::254]/latest/meta-data/',
+  ]) {
+    const answer = await call(opened.baseUrl, 'POST', `${API}/webhooks`, { token: openedToken, body: { url, resources: ['sales/orders'] } });
+    assert.is(answer.status, 422, `${url}: ${JSON.stringify(answer.body)}`);
+    assert.match(answer.body.errors.url[0], /link-local, cloud metadata or reserved/, url);
   }
 });
 

@@ -11,6 +11,7 @@ import { ChangeSet } from '../../behaviours/change-set.ts';
 import { retryConflicts } from '../../sql/retry.ts';
 import { inWriteUnit } from '../write-unit.ts';
 import { writeContext } from '../write-context.ts';
+import type { Statements } from '../../sql/statements.ts';
 import { insertRecord, insertSingle, singleStatementCreate, updateRecord } from '../write-record.ts';
 
 export function createHandler(runtime: ResourceRuntime) {
@@ -67,11 +68,15 @@ export function createHandler(runtime: ResourceRuntime) {
 }
 
 /** For a definition with `upsertOn`: the record that already has those values, which the create then updates. */
-async function upsertTarget(runtime: ResourceRuntime, values: Record<string, unknown>): Promise<number | undefined> {
+export async function upsertTarget(
+  runtime: ResourceRuntime,
+  values: Record<string, unknown>,
+  statements: Pick<Statements, 'all'> = runtime.statements,
+): Promise<number | undefined> {
   const { def } = runtime;
   if (!def.upsertOn) return undefined;
   // A value not sent (or null) matches a row without one: a count without a lot is the row without a lot.
   const where = whereClause(def.upsertOn.map((column) => (values[column] == null ? condition(`${quote(column)} IS NULL`) : condition(`${quote(column)} = ?`, values[column]))));
-  const [row] = await runtime.statements.all(`SELECT ${quote('id')} FROM ${quote(def.table)}${where.sql} LIMIT 1`, where.params);
+  const [row] = await statements.all(`SELECT ${quote('id')} FROM ${quote(def.table)}${where.sql} LIMIT 1`, where.params);
   return row ? Number(row.id) : undefined;
 }

@@ -1,11 +1,11 @@
 // What the webhook behaviours need from the running service, set once at boot (src/app/build-app.ts):
-// the registry (the resources a subscription may ask for) and whether targets on internal
-// addresses are allowed (WEBHOOKS_ALLOW_PRIVATE_TARGETS).
-import type { Registry } from '../../../engine/index.ts';
+// the registry (the resources a subscription may ask for) and what targets may be besides public
+// addresses (WEBHOOKS_ALLOW_LOOPBACK_TARGETS, WEBHOOKS_ALLOW_PRIVATE_TARGETS).
+import type { Registry, TargetScope } from '../../../engine/index.ts';
 
 export interface WebhookSettings {
   registry: Registry;
-  allowPrivateTargets: boolean;
+  targetScope: TargetScope;
 }
 
 let current: WebhookSettings | undefined;

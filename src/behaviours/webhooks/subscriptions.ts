@@ -13,11 +13,11 @@ export function newSecret(): string {
 }
 
 export const prepareSubscription: Hook = async ({ trx, values, record }) => {
-  const { registry, allowPrivateTargets } = webhookSettings();
+  const { registry, targetScope } = webhookSettings();
   const errors: Record<string, string[]> = {};
   if (values.url !== undefined) {
     try {
-      await checkTarget(String(values.url), allowPrivateTargets);
+      await checkTarget(String(values.url), targetScope);
     } catch (error) {
       if (!(error instanceof TargetRefused)) throw error;
       errors.url = [error.message];

@@ -1,0 +1,52 @@
+// A CSV cell is text; the API takes typed values. Each cell is read by its field's type before
+// validation, so that a row's errors read as a create's: "12" becomes 12, "true" true, an empty
+// cell null, "[1,2]" a list. A cell that does not read as its type is passed on as it is, and the
+// validator names it ("The factor field must be a number.").
+import type { FieldDef, ResourceDef } from '../../definition/types.ts';
+
+const TRUE = new Set(['true', '1', 'yes']);
+const FALSE = new Set(['false', '0', 'no']);
+
+/** A row of text cells as a body: the resource's fields by their type, other columns as they are. */
+export function coerceCells(def: ResourceDef, cells: Record<string, unknown>): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  for (const [name, cell] of Object.entries(cells)) {
+    const field = def.fields.get(name);
+    body[name] = typeof cell === 'string' ? (field ? coerceCell(field, cell) : cell === '' ? null : cell) : cell;
+  }
+  return body;
+}
+
+export function coerceCell(field: Pick<FieldDef, 'type'>, cell: string): unknown {
+  const text = cell.trim();
+  if (text === '') return null;
+  switch (field.type) {
+    case 'integer':
+    case 'number':
+    case 'decimal':
+      return /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(text) ? Number(text) : cell;
+    case 'boolean': {
+      const lower = text.toLowerCase();
+      return TRUE.has(lower) ? true : FALSE.has(lower) ? false : cell;
+    }
+    case 'strings':
+    case 'ids':
+    case 'records':
+      return listCell(field.type, text) ?? cell;
+    default:
+      return cell;
+  }
+}
+
+/** A list cell: JSON (`[1,2]`, `["a"]`), or for ids a plain comma-separated list (`1,2`). */
+function listCell(type: string, text: string): unknown {
+  if (text.startsWith('[')) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      return undefined;
+    }
+  }
+  if (type === 'ids' && /^\d+(\s*,\s*\d+)*$/.test(text)) return text.split(',').map((id) => Number(id.trim()));
+  return undefined;
+}
