@@ -23,6 +23,7 @@ import {
   type Measured,
   type Scenario,
 } from './load.ts';
+import { exportFigures, prepareExportUoms } from './export.ts';
 
 const { values: options } = parseArgs({
   options: {
@@ -32,9 +33,11 @@ const { values: options } = parseArgs({
     mysql: { type: 'string' },
     json: { type: 'string' },
     only: { type: 'string', description: 'run the scenarios whose name contains this' },
+    port: { type: 'string', default: '3918', description: 'the server port (two benches at once need two)' },
+    'export-uoms': { type: 'string', default: '100000', description: 'UOMs of the one category the export figures read' },
   },
 });
-const PORT = 3918;
+const PORT = Number(options.port);
 const dir = mkdtempSync(join(tmpdir(), 'erp-bench-'));
 const databaseUrl = options.mysql ?? `sqlite:${join(dir, 'bench.sqlite')}`;
 const env = { DATABASE_URL: databaseUrl, PORT: String(PORT), ADMIN_PASSWORD: BENCH_PASSWORD };
@@ -51,6 +54,7 @@ async function scenarios(token: string): Promise<Scenario[]> {
   const order = (count: number) => () => ({ partner_id: partner, payment_term_id: 1, date_order: '2026-11-23', lines: lines(count) });
   for (let i = 0; i < 30; i++) await call('POST', '/sales/orders', token, order(5)());
   bigOrder = order(1000);
+  bigOrderOf = (count) => order(count)();
   // Prepared only when the scenario runs (a few seconds of order creates).
   const confirmName = 'purchase order confirm (50 lines)';
   const purchases = wanted(confirmName) ? await drafts(token, '/purchases/purchase-orders', await purchaseOrderBody(token, product, partner)) : [];
@@ -126,6 +130,7 @@ async function invoiceBody(token: string, product: number, customer: number) {
 }
 
 let bigOrder: () => unknown;
+let bigOrderOf: (lines: number) => unknown;
 
 /**
  * The mixed load: a request at the bound (a 1,000-line order) sent again and again on one
@@ -202,6 +207,8 @@ async function feedThroughput(token: string, pid: number): Promise<Measured> {
 
 async function main(): Promise<void> {
   await prepareBenchDatabase(databaseUrl, Number(options.uoms));
+  const exporting = !options.only || 'export'.includes(options.only) || options.only.includes('export');
+  if (exporting) await prepareExportUoms(databaseUrl, Number(options['export-uoms']));
   const server = await startBenchServer(env);
   try {
     const token = await benchLogin(base);
@@ -211,6 +218,7 @@ async function main(): Promise<void> {
     for (const scenario of all.filter((s) => wanted(s.name))) results.push(await measure(scenario, token, server.pid!));
     if (wanted('1,000 lines') || wanted('mixed load')) results.push(...(await atTheBound(token, server.pid!, all[0]!.path)));
     if (wanted('change feed')) results.push(await feedThroughput(token, server.pid!));
+    if (exporting) results.push(...(await exportFigures(base, token, server.pid!, (lines) => bigOrderOf(lines))));
     printTable(results);
     console.log(
       `\n(${options.mysql ? 'MariaDB/MySQL' : 'SQLite'}, ${options.uoms} UOMs, ${options.duration} s per request, ${options.connections} connections unless noted in the code.)`,

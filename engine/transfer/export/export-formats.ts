@@ -3,6 +3,7 @@
 // per line, values as the API writes them), and XLSX (exceljs' streaming writer: rows are
 // written to the zip as they come, never held as a workbook).
 import { PassThrough, Readable } from 'node:stream';
+import { setImmediate } from 'node:timers/promises';
 import ExcelJS from 'exceljs';
 import { cellText, csvLine } from '../csv-write.ts';
 
@@ -53,7 +54,11 @@ function xlsxStream(names: readonly string[], batches: Batches): Readable {
   const output = new PassThrough();
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: output, useSharedStrings: false, useStyles: false });
   const sheet = workbook.addWorksheet('export');
-  const drained = () => (output.writableNeedDrain ? new Promise<void>((resolve) => output.once('drain', resolve)) : Promise.resolve());
+  // The zip is compressed off the main thread: a pause lets it catch up, and a full output waits for the reader.
+  const drained = async () => {
+    await setImmediate();
+    if (output.writableNeedDrain) await new Promise<void>((resolve) => output.once('drain', resolve));
+  };
   (async () => {
     sheet.addRow([...names]).commit();
     for await (const rows of batches) {

@@ -5,6 +5,7 @@
 //
 // NULLs sort first ascending and last descending on both SQLite and MySQL/MariaDB; the condition
 // "after the last row" follows that.
+import { setImmediate } from 'node:timers/promises';
 import type { SortDef } from '../../definition/types.ts';
 import type { Serialize } from '../../serialize/record.ts';
 import type { Columns } from '../../sql/columns.ts';
@@ -41,6 +42,9 @@ export async function* exportBatches(source: ExportSource, columns: readonly Exp
     });
     if (rows.length < size) return;
     last = rows[rows.length - 1];
+    // SQLite answers at once: without this the batches would follow one another without ever
+    // letting the other requests (or the socket's writes) run.
+    await setImmediate();
   }
 }
 
