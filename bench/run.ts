@@ -23,6 +23,7 @@ import {
   type Measured,
   type Scenario,
 } from './load.ts';
+import { importThroughput } from './import.ts';
 
 const { values: options } = parseArgs({
   options: {
@@ -51,6 +52,7 @@ async function scenarios(token: string): Promise<Scenario[]> {
   const order = (count: number) => () => ({ partner_id: partner, payment_term_id: 1, date_order: '2026-11-23', lines: lines(count) });
   for (let i = 0; i < 30; i++) await call('POST', '/sales/orders', token, order(5)());
   bigOrder = order(1000);
+  orderBody = order(10);
   // Prepared only when the scenario runs (a few seconds of order creates).
   const confirmName = 'purchase order confirm (50 lines)';
   const purchases = wanted(confirmName) ? await drafts(token, '/purchases/purchase-orders', await purchaseOrderBody(token, product, partner)) : [];
@@ -126,6 +128,7 @@ async function invoiceBody(token: string, product: number, customer: number) {
 }
 
 let bigOrder: () => unknown;
+let orderBody: () => unknown;
 
 /**
  * A request at the bound (a 1,000-line order) sent again and again on one connection, while
@@ -208,6 +211,7 @@ async function main(): Promise<void> {
     const wanted = (name: string) => !options.only || name.includes(options.only);
     for (const scenario of all.filter((s) => wanted(s.name))) results.push(await measure(scenario, token, server.pid!));
     if (wanted('1,000 lines')) results.push(...(await atTheBound(token, server.pid!, all[0]!.path)));
+    if (wanted('import')) results.push(...(await importThroughput(base, token, server.pid!, orderBody)));
     if (wanted('change feed')) results.push(await feedThroughput(token, server.pid!));
     printTable(results);
     console.log(
