@@ -110,8 +110,9 @@ export async function runImport(runtime: ResourceRuntime, request: FastifyReques
       };
       for (let index = 0; index < planned.length; index++) {
         if (Object.keys(errors[index]!).length > 0) continue;
-        // SQLite answers at once: without a pause a large file would hold the event loop to itself.
-        if (index % 50 === 49) await new Promise((resolve) => setImmediate(resolve));
+        // SQLite answers at once: without a pause between rows a large file would hold the event
+        // loop to itself (other requests waited, and the load shedding answered them 503).
+        await new Promise((resolve) => setImmediate(resolve));
         try {
           const kind = savepoints
             ? await trx.transaction(async (rowTrx) => {
