@@ -67,13 +67,12 @@ export async function prepareBenchDatabase(databaseUrl: string, uoms: number): P
   await knex.destroy();
 }
 
-let built = false;
+let built: string | undefined;
 
-/** The compiled server (`npm run build` emits dist/bench/serve.js too) on `env`, once it listens. */
+/** The compiled server (`npm run build` emits dist/<hash>/bench/serve.js too, and prints that folder) on `env`, once it listens. */
 export function startBenchServer(env: Record<string, string>): Promise<ChildProcess> {
-  if (!built) execFileSync('npm', ['run', 'build', '--silent'], { cwd: PROJECT_ROOT, stdio: 'inherit' });
-  built = true;
-  const child = fork(join(PROJECT_ROOT, 'dist/bench/serve.js'), {
+  built ??= execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: PROJECT_ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
+  const child = fork(join(PROJECT_ROOT, built, 'bench/serve.js'), {
     execArgv: ['--enable-source-maps'], // as npm start runs it
     env: { ...process.env, JWT_SECRET: BENCH_SECRET, ...env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],

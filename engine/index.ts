@@ -29,4 +29,8 @@ export type { ResourceDef, FieldDef } from './definition/types.ts';
 export { ERROR_MESSAGES } from './errors/messages.ts';
 export { ActionRefusedError, HttpError, NotFoundError, UnauthenticatedError, ForbiddenError, ValidationError, BadRequestError, type FieldErrors } from './errors/http-errors.ts';
 export { nowTimestamp, formatTimestamp } from './serialize/value-formats.ts';
+export { nextInSequence, type SequenceKey } from './rules/sequence.ts';
+export { MAX_SORT } from './rules/append.ts';
 export * from './docs/index.ts';
+export { exportResource, type ExportResourceOptions } from './transfer/export/export-resource.ts';
+export { EXPORT_FORMATS, type ExportFormat } from './transfer/export/export-formats.ts';

@@ -1,6 +1,7 @@
 // The meta-schema: what a resource definition (one YAML file under resources/) may say.
 // Every object is closed (additionalProperties: false) so a typo stops the boot.
 import { Type, type Static } from '@sinclair/typebox';
+import { SequenceFormat } from './rules-format.ts';
 
 const Name = Type.String({ pattern: '^[a-z][a-z0-9_]*$' });
 const ResourceName = Type.String({ pattern: '^[a-z][a-z0-9-]*/[a-z][a-z0-9-]*$', description: 'module/name, e.g. support/banks' });
@@ -124,6 +125,8 @@ export const FieldFormat = Type.Object(
         description: 'a boolean field of the record: this time is set when it becomes true (an earlier one kept), cleared when it becomes false (read-only)',
       }),
     ),
+    sequence: Type.Optional(SequenceFormat),
+    append: Type.Optional(Type.Boolean({ description: 'an integer sort field: a record created without it goes last (the highest value in its table + 1); a value sent is kept' })),
     numericString: Type.Optional(Type.Boolean({ description: 'an integer field that also accepts digits sent as a string' })),
     unique: Type.Optional(
       Type.Union([Type.Boolean(), Type.Literal('live')], {

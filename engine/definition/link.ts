@@ -1,6 +1,8 @@
 // Cross-file checks: every name a definition uses must point at something real.
 import { underWalk } from './walkthroughs.ts';
 import { checkValueRules } from './value-rules-check.ts';
+import { checkRules } from '../rules/check.ts';
+import { checkStructureRules } from './structure-rules.ts';
 import type { DefinitionProblem } from './definition-error.ts';
 import type { LoadedFile } from './load.ts';
 import { Operations, type ScopeValue } from './format.ts';
@@ -92,6 +94,8 @@ export function link(
     }
 
     checkValueRules(def, resources, problem);
+    checkRules(def, resources, problem);
+    checkStructureRules(def, problem);
 
     for (const filter of def.filters.values()) {
       const at = `filters.${filter.name}`;

@@ -3,7 +3,9 @@
 // domain is judged in the write. Shared by the boot checks (value-rules-check.ts), the body
 // validator and the write path (engine/values).
 import type { ConditionValue, DefaultSourceFormat, OwnValue, ScopeValue } from './format.ts';
+import { describeStructureRules } from './structure-rules.ts';
 import type { FieldDef, ResourceDef } from './types.ts';
+import { describeSequence } from '../rules/sequence.ts';
 
 export function isOwnValue(condition: ConditionValue): condition is OwnValue {
   return typeof condition === 'object' && 'field' in condition;
@@ -108,6 +110,8 @@ export function describeValueRules(def: ResourceDef, field: FieldDef): string[] 
     if (isOwnValue(condition)) words.push(`The record named must have \`${column}\` equal to ${pathWords(def, condition.field)}${condition.orNull ? ' (or either empty)' : ''}.`);
   }
   if (field.checkCompany) words.push("The record named must be of this record's company, or of none.");
+  words.push(...describeSequence(def, field));
   if (field.stampedBy) words.push(`Set when \`${field.stampedBy}\` becomes true (an earlier time is kept), cleared when it becomes false.`);
+  words.push(...describeStructureRules(def, field));
   return words;
 }

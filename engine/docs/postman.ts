@@ -10,6 +10,7 @@ import type { RelationDef, ResourceDef } from '../definition/types.ts';
 import { routeTable, type RouteSpec } from '../definition/route-table.ts';
 import { IMPORT_MARK } from './import-operation.ts';
 import { importPath, JSON_LINES } from '../transfer/import/formats.ts';
+import { exportPath } from '../transfer/export/export-query.ts';
 import type { OpenApiDocument } from './openapi.ts';
 import { actionBody, type BodyOptions, childVariable, createBody, idVariable, keyColumns, keyVariable, runOrder, updateBody } from './postman-plan.ts';
 import { COLLECTION_TEST, expectations, storeCreated, storeFirstChild, storeFirstListed, unlessRetrying } from './postman-scripts.ts';
@@ -65,7 +66,7 @@ export function buildPostmanCollection(document: OpenApiDocument, { registry, pr
   }
   const render = (spec: RequestSpec) => postmanRequest(document, spec, operations.get(`${spec.method} ${spec.path}`) ?? {});
 
-  const generated = new Set(registry.all().flatMap((def) => routeTable(def, prefix).map((route) => `${route.method} ${route.path}`)));
+  const generated = new Set(registry.all().flatMap((def) => [...routeTable(def, prefix).map((route) => `${route.method} ${route.path}`), `GET ${exportPath(def, prefix)}`]));
   const first: any[] = [];
   const last: any[] = [];
   const service = new Map<string, any[]>();
@@ -147,6 +148,7 @@ function resourceRequests(def: ResourceDef, registry: Registry, prefix: string):
   create('Create', '', '{{run}}');
   if (def.operations.has('create')) specs.push(...importRequests(def, registry, prefix, parentParam));
   add('list GET', 'List', def.operations.has('create') ? {} : { test: storeFirstListed(main, keys) });
+  if (def.operations.has('list')) specs.push({ name: 'Export (CSV)', method: 'GET', path: exportPath(def, prefix), params: parentParam, query: { format: 'csv' } });
   add('show GET', 'Show', { params: on(main) });
   add('update PUT', 'Update', { params: on(main), body: updateBody(def, registry, { suffix: '{{run}}' }) });
   add('update PATCH', 'Update some fields', { params: on(main), body: updateBody(def, registry, { suffix: '{{run}}' }) });

@@ -22,6 +22,7 @@ import { registerChangeFeed } from './changes.ts';
 import type { ResourceRuntime } from './runtime.ts';
 import type { ResourceDef } from '../definition/types.ts';
 import { loadedRelations } from './loaded-relations.ts';
+import { registerExports } from './export.ts';
 
 const handlers: Record<Operation, (runtime: ResourceRuntime) => (request: any, reply: any) => Promise<unknown>> = {
   list: listHandler,
@@ -80,6 +81,7 @@ export function registerResources(app: FastifyInstance, deps: EngineDeps): Reado
       });
     }
   }
+  registerExports(app, runtimes.values());
   return runtimes;
 }
 

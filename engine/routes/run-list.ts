@@ -13,8 +13,7 @@ import type { ResourceRuntime } from './runtime.ts';
 import { includeTree, loadRelations } from '../sql/load-relations.ts';
 import { quote, whereClause, type Condition } from '../sql/quote.ts';
 import { OPENS_REQUEST, type Row } from '../sql/statements.ts';
-import { resourceRows } from '../sql/resource-rows.ts';
-import { filterKinds } from '../list/filters/index.ts';
+import { listConditions as listRowConditions } from '../list/list-conditions.ts';
 import type { ListQuery } from '../list/parse-list-query.ts';
 
 /**
@@ -57,17 +56,17 @@ function parentFoundColumn(parent: PathParent): Condition {
   return { sql: `${exists.sql} AS ${quote('parent_found')}`, params: exists.params };
 }
 
+/** The rows the list shows this user: the resource's (scope, parent, company and record scope, trashed), filtered. */
+export function listConditions(runtime: ResourceRuntime, list: ListQuery, parentId: number | undefined, user: AuthUser): Condition[] {
+  const { def, deps } = runtime;
+  return listRowConditions(def, deps.registry, list, { parentId, rows: deps.policy.rowScope(user, def), likeIgnoresCase: runtime.likeIgnoresCase });
+}
+
 /** The count (which also tells whether the parent exists) and the page, for this user's rows. */
 function listQueries(runtime: ResourceRuntime, request: FastifyRequest, list: ListQuery, user: AuthUser) {
   const { def, deps } = runtime;
   const parent = parentExists(runtime, request, user);
-  const conditions = resourceRows(def, deps.registry, { parentId: parent?.id, trashed: list.trashed, rows: deps.policy.rowScope(user, def) });
-  for (const { filter, value } of list.filters) {
-    const likeIgnoresCase = runtime.likeIgnoresCase.has(filter.fieldName!);
-    const filtered = filterKinds[filter.kind].condition(value, quote(`${def.table}.${filter.fieldName}`), filter, likeIgnoresCase);
-    if (filtered) conditions.push(filtered);
-  }
-  const where = whereClause(conditions);
+  const where = whereClause(listConditions(runtime, list, parent?.id, user));
   const table = quote(def.table);
   const order = list.sort.map((sort) => `${quote(`${def.table}.${sort.name}`)} ${sort.descending ? 'DESC' : 'ASC'}`).join(', ');
   const offset = (list.page - 1) * list.perPage;

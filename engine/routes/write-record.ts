@@ -13,6 +13,8 @@ import { placeholders, quote } from '../sql/quote.ts';
 import type { Row, Statements } from '../sql/statements.ts';
 import type { NestedEntry, Values } from '../validation/body-validator.ts';
 import { applyValueRules, createNeedsValueRules, syncRelated } from '../values/index.ts';
+import { numberNewRecords, sequenceFields } from '../rules/sequence.ts';
+import { appendFields, appendLast } from '../rules/append.ts';
 
 export interface WriteContext {
   trx: Knex.Transaction;
@@ -59,7 +61,7 @@ function completeNewRecord(def: ResourceDef, values: Values, fixed: Values, user
 /** A create that is one INSERT (no behaviours, nothing written to other tables) needs no transaction. */
 export function singleStatementCreate(def: ResourceDef, values: Values): boolean {
   if (def.behaviours.beforeCreate.length > 0 || def.behaviours.beforeCreateMany.length > 0 || def.behaviours.afterCreate.length > 0) return false;
-  if (createNeedsValueRules(def)) return false;
+  if (createNeedsValueRules(def) || sequenceFields(def).length > 0 || appendFields(def).length > 0) return false;
   return ![...def.fields.values()].some((field) => (field.type === 'ids' || field.type === 'records') && values[field.name] != null);
 }
 
@@ -348,6 +350,10 @@ export async function runHooks(context: WriteContext, def: ResourceDef, phase: k
 /** The before-create or before-update rules of records written together: batch hooks once, single hooks per record. */
 async function runBefore(context: WriteContext, def: ResourceDef, mode: 'create' | 'update', hooks: HookContext[]): Promise<void> {
   await applyValueRules(context, def, mode, hooks);
+  if (mode === 'create') {
+    await numberNewRecords(context.trx, context.registry, def, hooks);
+    await appendLast(context.trx, def, hooks);
+  }
   const batch = mode === 'create' ? def.behaviours.beforeCreateMany : def.behaviours.beforeUpdateMany;
   for (const name of batch) await context.behaviours.batches[name]!(hooks);
   for (const hook of hooks) {

@@ -5,7 +5,7 @@
 // drops or changes anything that exists. A nested resource's rows are only ever read one parent
 // at a time, through the parent key's index: its filters and sorts get no index of their own,
 // which would cost every insert and serve no query. A `sort` column always has one: a record
-// created without a sort goes last by the table's MAX(sort) (support.appendToSortOrder).
+// created without a sort goes last by the table's MAX(sort) (a field's `append`).
 import type { Registry } from '../definition/registry.ts';
 import type { FieldDef, ResourceDef } from '../definition/types.ts';
 import type { SchemaBounds } from './column-bounds.ts';

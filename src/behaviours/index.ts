@@ -14,7 +14,6 @@ import { prepareOrder } from './sales/prepare-order.ts';
 import { accessChanged, keepOwnUserManagement } from './security/access-changed.ts';
 import { detachRole, guardRoleGrants, protectAdminRole } from './security/roles.ts';
 import { guardUserDelete, guardUserGrants, prepareUser } from './security/users.ts';
-import { appendToSortOrder } from './support/append-to-sort-order.ts';
 import { cancelStockOperation, checkAvailability, returnOperation, todoOperation, validateStockOperation } from './inventories/operation-actions.ts';
 import {
   applyCount,
@@ -57,7 +56,6 @@ import { liveSubtaskCount, liveTaskCount } from './projects/counts.ts';
 
 export const behaviours: Behaviours = {
   hooks: {
-    'support.appendToSortOrder': appendToSortOrder,
     'products.categoryPath': categoryPath,
     'inventories.prepareOperation': prepareOperation,
     'sales.prepareOrder': prepareOrder,

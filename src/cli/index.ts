@@ -30,6 +30,7 @@ import { createUser, UnknownRoleError, UserExistsError } from '../seed/users.ts'
 import { API_PREFIX, loadResources } from '../app/build-app.ts';
 import { deliveryWorker } from '../webhooks/deliveries.ts';
 import { IMPORT_USAGE, importFile } from './import-file.ts';
+import { exportCommand } from './export.ts';
 
 const USAGE = `Usage: npm run erp -- <command> [options]
 
@@ -52,6 +53,11 @@ Commands:
   make:migration [module/name]              write the knex migration that gives the database what the definitions
                                             need and it lacks (tables, columns, indexes); never drops anything
   ${IMPORT_USAGE}
+  export <module/name> [--format csv|jsonl|xlsx] [--output FILE] [--parent ID] [--fields a,b]
+         [--filter name=value ...] [--sort=-name]
+                                            write every row of a resource to a file (default <module>-<name>.<format>),
+                                            with a progress bar: for files too large for one request. All companies;
+                                            a nested resource without --parent exports the rows of every parent
   routes                                    print the generated routes
   openapi                                   print the OpenAPI 3.1 document (as served at /api/docs/openapi.json)
   docs:markdown [--write]                   print the Markdown reference, or write it to docs/api.md and the
@@ -161,6 +167,13 @@ async function main(argv: string[]): Promise<number> {
     }
     case 'import':
       return importFile(loadResources(), API_PREFIX, rest, print);
+    case 'export': {
+      let code = 0;
+      await withDatabase(async (knex) => {
+        code = await exportCommand(knex, rest);
+      });
+      return code;
+    }
     case 'routes': {
       const lines = loadResources()
         .all()

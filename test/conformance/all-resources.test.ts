@@ -9,6 +9,7 @@ import { authenticationChecks } from './capabilities/authentication.ts';
 import { boundChecks } from './capabilities/bounds.ts';
 import { carriedChecks } from './capabilities/carried.ts';
 import { atLengthChecks, atLengthField, createChecks } from './capabilities/create.ts';
+import { exportChecks } from './capabilities/export.ts';
 import { filterChecks } from './capabilities/filters.ts';
 import { importChecks } from './capabilities/import.ts';
 import { includeChecks } from './capabilities/includes.ts';
@@ -20,6 +21,8 @@ import { nestedChecks, showChecks } from './capabilities/show.ts';
 import { sortChecks } from './capabilities/sorts.ts';
 import { updateChecks } from './capabilities/update.ts';
 import { hasValueRules, valueChecks } from './capabilities/values.ts';
+import { numberedOnCreate, sequenceChecks } from './capabilities/rules.ts';
+import { hasStructureRules, structureChecks } from './capabilities/structure.ts';
 import { prepareContext, type ResourceContext } from './context.ts';
 
 const registry = loadResources();
@@ -62,8 +65,11 @@ for (const target of databaseTargets()) {
       if ([...def.filters.values()].some((filter) => filter.kind !== 'trashed')) filterChecks(test, current);
       sortChecks(test, current);
       if (def.includes.length > 0) includeChecks(test, current);
+      exportChecks(test, current);
     }
     if (def.operations.has('create') && def.operations.has('update') && hasValueRules(def, registry)) valueChecks(test, current);
+    if (def.operations.has('create') && numberedOnCreate(def).length > 0) sequenceChecks(test, current);
+    if (def.operations.has('create') && hasStructureRules(def)) structureChecks(test, current);
     if (def.operations.has('delete') && def.operations.has('create')) lifecycleChecks(test, current);
     if (def.operations.has('forceDelete') && def.operations.has('create')) forceDeleteChecks(test, current);
     if (def.operations.has('restore') && def.operations.has('create') && [...def.fields.values()].some((f) => f.unique === 'live' && f.writable))

@@ -14,7 +14,7 @@ import { Client } from '../helpers/http.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** The node options `npm start` runs the compiled service with (package.json), so that the tests run it the same way. */
-const START_NODE_OPTIONS = /\bnode ((?:--\S+ )*)dist\/src\/main\.js/
+const START_NODE_OPTIONS = /\bnode ((?:--\S+ )*)scripts\/start\.mjs/
   .exec(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.start)![1]!
   .trim()
   .split(' ');
@@ -291,9 +291,9 @@ interface Started {
   stop(): Promise<number | null>;
 }
 
-/** `npm start` on `file` (the compiled JavaScript that `npm run build` wrote), resolved once it says where it listens. */
+/** `npm start` on `file` (the compiled JavaScript that `npm run build` wrote, reused), resolved once it says where it listens. */
 function start(file: string, extra: Record<string, string> = {}): Promise<Started> {
-  const child = spawn(process.execPath, [...START_NODE_OPTIONS, 'dist/src/main.js'], {
+  const child = spawn(process.execPath, [...START_NODE_OPTIONS, 'scripts/start.mjs'], {
     cwd: ROOT,
     env: environment({ PORT: '0', ...extra }, file),
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -332,10 +332,10 @@ let running: Started | undefined;
 
 main.before(async () => {
   startDir = mkdtempSync(join(tmpdir(), 'erp-start-'));
-  // What `npm start` does first: compile to dist/ (incremental, quick when nothing changed).
+  // What `npm start` does first: compile to dist/<hash>/ (reused as long as the sources stay the same).
   await new Promise<void>((resolve, reject) =>
-    execFile(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT }, (error, stdout) =>
-      error ? reject(new Error(`npm run build failed:\n${stdout}`)) : resolve(),
+    execFile(process.execPath, ['scripts/build.mjs'], { cwd: ROOT }, (error, stdout, stderr) =>
+      error ? reject(new Error(`npm run build failed:\n${stdout}${stderr}`)) : resolve(),
     ),
   );
 });

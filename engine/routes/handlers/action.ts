@@ -11,6 +11,7 @@ import type { ResourceRuntime } from '../runtime.ts';
 import { inWriteUnit } from '../write-unit.ts';
 import { compileBodyValidator } from '../../validation/body-validator.ts';
 import { runActionBehaviour } from './run-action.ts';
+import { numberOnAction } from '../../rules/sequence.ts';
 
 /**
  * POST {id}/<action>: the record (404, the definition's scope included: a delivery is not a
@@ -44,6 +45,7 @@ export function actionHandler(runtime: ResourceRuntime, name: string) {
         const record = await trx(def.table).where('id', id).forUpdate().first();
         // Checked again on the locked row: another request may have moved it on meanwhile.
         refuseUnlessAllowed(record);
+        await numberOnAction(trx, deps.registry, def, name, record);
         const outcome = await runActionBehaviour(runtime, request, run, trx, changes, record, input);
         // The record acted on changed as the action says (`validated`); what the action wrote
         // besides (a return's new operation, moves, stock) its behaviour adds itself.

@@ -1,8 +1,7 @@
 // Each operation type numbers its operations from its own row of the `sequences` table
 // (code `inventories.operation_type.<id>`), e.g. WH/IN/00001. The row holds the prefix,
 // `<warehouse code>/<sequence code>/`, or `<sequence code>/` for a type without a warehouse.
-import { nowTimestamp, type Hook } from '../../../engine/index.ts';
-import { nextDocumentName } from '../support/next-document-name.ts';
+import { nextInSequence, nowTimestamp, type Hook } from '../../../engine/index.ts';
 
 type Trx = Parameters<Hook>[0]['trx'];
 
@@ -15,7 +14,7 @@ export async function operationTypeSequencePrefix(trx: Trx, operationType: Recor
 
 /** The next name of an operation of this type for the company: WH/IN/00001. */
 export async function nextOperationName(trx: Trx, operationType: Record<string, any>, companyId: number | null): Promise<string> {
-  return nextDocumentName(trx, {
+  return nextInSequence(trx, {
     code: operationTypeSequenceCode(operationType.id),
     companyId,
     prefix: await operationTypeSequencePrefix(trx, operationType),

@@ -6,8 +6,7 @@
 // ids out of the engine's hands before the write (`holdIds`) and write them after it, when the
 // record's id is known.
 import type { Knex } from 'knex';
-import { nowTimestamp } from '../../../engine/index.ts';
-import { MAX_SORT } from '../support/append-to-sort-order.ts';
+import { MAX_SORT, nowTimestamp } from '../../../engine/index.ts';
 
 const ROWS_PER_INSERT = 200;
 

@@ -8,9 +8,8 @@
 //
 // The statements do not grow with the number of variants: new variants are inserted with
 // multi-row INSERTs, their values likewise, and the updates are one CASE statement per 50 rows.
-import { ActionRefusedError, nowTimestamp, type Action } from '../../../engine/index.ts';
+import { ActionRefusedError, MAX_SORT, nowTimestamp, type Action } from '../../../engine/index.ts';
 import { changedIds } from '../support/changed-rows.ts';
-import { MAX_SORT } from '../support/append-to-sort-order.ts';
 import { updateRows } from '../support/update-rows.ts';
 
 /** More combinations than this are refused (422) rather than written. */

@@ -1,11 +1,8 @@
-// beforeCreate/beforeUpdate of a purchase order: its number on create, its currency rate, and what
-// a confirmed order no longer accepts (its state, buyer and company default as
-// resources/purchases/purchase-orders.yaml says).
+// beforeCreate/beforeUpdate of a purchase order: its currency rate, and what a confirmed order no
+// longer accepts (its number, state, buyer and company are declared in
+// resources/purchases/purchase-orders.yaml).
 import { ActionRefusedError, type Hook } from '../../../engine/index.ts';
-import { nextDocumentName } from '../support/next-document-name.ts';
 import { ratesOn } from './currency-rates.ts';
-
-export const ORDER_SEQUENCE = { code: 'purchases.order', prefix: 'PO/', padding: 5 };
 
 /** States in which the order's receipts exist: its lines and parties are what they were made from. */
 export const RECEIVING_STATES = ['to_approve', 'purchase', 'done'];
@@ -17,8 +14,6 @@ export const prepareOrder: Hook = async ({ trx, values, record }) => {
     const currencyId = Number(current('currency_id'));
     values.currency_rate = (await ratesOn(trx, Number(current('company_id')), [currencyId], String(current('ordered_at')))).get(currencyId);
   }
-  if (record) return;
-  values.name = await nextDocumentName(trx, { ...ORDER_SEQUENCE, companyId: Number(values.company_id) });
 };
 
 /**

@@ -1,10 +1,7 @@
-// beforeCreate/beforeUpdate of a sales order: the price list's currency, the order number, its
-// access token, and the rule that lines without a price need a price list.
+// beforeCreate/beforeUpdate of a sales order: the price list's currency, its access token, and
+// the rule that lines without a price need a price list (its number: `sequence` in resources/sales/orders.yaml).
 import { randomBytes } from 'node:crypto';
 import { ActionRefusedError, ValidationError, type Hook } from '../../../engine/index.ts';
-import { nextDocumentName } from '../support/next-document-name.ts';
-
-export const ORDER_SEQUENCE = { code: 'sales.order', prefix: 'S', padding: 5 };
 
 export const prepareOrder: Hook = async ({ trx, values, record }) => {
   const creating = record === undefined;
@@ -21,7 +18,6 @@ export const prepareOrder: Hook = async ({ trx, values, record }) => {
   // The company, currency, salesperson, team, warehouse and invoicing and shipping partners default
   // as resources/sales/orders.yaml says.
   values.access_token = randomBytes(16).toString('hex');
-  values.name = await nextDocumentName(trx, { ...ORDER_SEQUENCE, companyId: Number(values.company_id) });
 };
 
 function requirePricesWithoutPriceList(lines: Array<{ values: Record<string, unknown>; id?: number }> | undefined, priceListId: number | null) {

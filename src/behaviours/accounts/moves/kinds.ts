@@ -15,8 +15,6 @@ export interface DocumentKind {
   counterpart: 'asset_receivable' | 'liability_payable';
   /** The account a product line books to: its income (sales) or expense (purchases) account. */
   productAccount: 'property_account_income_id' | 'property_account_expense_id';
-  /** Refunds take their own numbers: RINV/2026/00001. */
-  refund: boolean;
   /** What reverses it, when it can be reversed. */
   reversedBy?: DocumentType;
   /** A payment of it comes in (customer invoices, vendor refunds) or goes out. */
@@ -34,7 +32,6 @@ export const KINDS: Record<DocumentType, DocumentKind> = {
     journalType: 'sale',
     counterpart: 'asset_receivable',
     productAccount: 'property_account_income_id',
-    refund: false,
     reversedBy: 'out_refund',
     paymentType: 'inbound',
     partnerType: 'customer',
@@ -46,7 +43,6 @@ export const KINDS: Record<DocumentType, DocumentKind> = {
     journalType: 'sale',
     counterpart: 'asset_receivable',
     productAccount: 'property_account_income_id',
-    refund: true,
     paymentType: 'outbound',
     partnerType: 'customer',
     rank: 'customer_rank',
@@ -57,7 +53,6 @@ export const KINDS: Record<DocumentType, DocumentKind> = {
     journalType: 'purchase',
     counterpart: 'liability_payable',
     productAccount: 'property_account_expense_id',
-    refund: false,
     reversedBy: 'in_refund',
     paymentType: 'outbound',
     partnerType: 'supplier',
@@ -69,7 +64,6 @@ export const KINDS: Record<DocumentType, DocumentKind> = {
     journalType: 'purchase',
     counterpart: 'liability_payable',
     productAccount: 'property_account_expense_id',
-    refund: true,
     paymentType: 'inbound',
     partnerType: 'supplier',
     rank: 'supplier_rank',

@@ -4,7 +4,6 @@
 import { ActionRefusedError, nowTimestamp, type Action } from '../../../../engine/index.ts';
 import { recomputeMove } from './compute-move.ts';
 import { kindOf } from './kinds.ts';
-import { nextMoveName } from './naming.ts';
 import { openLines, reconcile, refreshResiduals, unreconcile } from './reconcile.ts';
 import { afterMoveStateChange } from './linked-orders.ts';
 
@@ -26,16 +25,11 @@ export const confirmMove: Action = async ({ trx, def, record, user }) => {
   if (lines.length === 0) throw new ActionRefusedError(`Please add at least one line to the ${noun}.`);
   if (lines.some((line) => Number(line.deprecated))) throw new ActionRefusedError(`One or more lines in this ${noun} are using deprecated accounts.`);
 
-  // A document reset to draft keeps the number it had; a new one takes the next.
-  let naming: { name: string | null; sequence_prefix: string | null } = { name: record.name, sequence_prefix: record.sequence_prefix };
-  if (!record.name) {
-    const journal = await trx('accounts_journals').where('id', record.journal_id).first('id', 'code');
-    const next = await nextMoveName(trx, journal, Number(record.company_id), record.date, kind.refund ? 'R' : '');
-    naming = { name: next.name, sequence_prefix: next.prefix };
-  }
+  // Its number, INV/2026/00001, was taken as the action began (`sequence` in resources/accounts/move.yaml).
+  const name = String(record.name);
   await trx('accounts_account_moves')
     .where('id', record.id)
-    .update({ ...naming, state: 'posted', posted_before: true, updated_at: nowTimestamp() });
+    .update({ sequence_prefix: record.sequence_prefix ?? name.slice(0, name.lastIndexOf('/')), state: 'posted', posted_before: true, updated_at: nowTimestamp() });
   await recomputeMove(trx, Number(record.id));
   // How partners become customers and vendors (/accounts/customers, /accounts/vendors).
   await trx('partners_partners')

@@ -3,7 +3,7 @@
 // PBANK/2026/00001 for payments — taken inside the confirming transaction, so a rolled-back
 // confirmation gives its number back and concurrent confirmations queue on the sequence row.
 import type { Knex } from 'knex';
-import { nextDocumentName } from '../../support/next-document-name.ts';
+import { nextInSequence } from '../../../../engine/index.ts';
 
 /** '' for invoices and bills, R for credit notes and refunds, P for payments. */
 export type NumberingFlag = '' | 'R' | 'P';
@@ -17,7 +17,7 @@ export async function nextMoveName(
 ): Promise<{ name: string; prefix: string }> {
   const year = String(date).slice(0, 4);
   const prefix = `${flag}${journal.code}/${year}`;
-  const name = await nextDocumentName(trx, {
+  const name = await nextInSequence(trx, {
     code: `accounts.journal.${journal.id}${flag ? `.${flag}` : ''}.${year}`,
     companyId,
     prefix: `${prefix}/`,

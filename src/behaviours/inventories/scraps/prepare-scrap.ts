@@ -1,10 +1,9 @@
 // What a scrap's definition does not say (reference-projects-extras §4.4): a done scrap cannot
 // change, the unit is of the product's unit category, a product tracked by lot or serial number
-// names its lot, and a new scrap's name comes from the company's SP/00001 sequence. Its defaults
+// names its lot. Its number (SP/00001), defaults
 // (unit, locations, company) and the checks of its references (not a service, the lot of the
 // product, both locations of one company) are declared in resources/inventories/scraps.yaml.
 import { ActionRefusedError, ValidationError, type FieldErrors, type Hook } from '../../../../engine/index.ts';
-import { nextDocumentName } from '../../support/next-document-name.ts';
 import { unitsById } from '../units.ts';
 
 export const prepareScrap: Hook = async ({ trx, values, record }) => {
@@ -20,8 +19,6 @@ export const prepareScrap: Hook = async ({ trx, values, record }) => {
     errors.lot_id = [`The product '${product.name}' is tracked by ${product.tracking === 'lot' ? 'lot' : 'serial number'}: name the lot to scrap.`];
   }
   if (Object.keys(errors).length > 0) throw new ValidationError(errors);
-
-  if (!record) values.name = await nextDocumentName(trx, { code: 'inventories.scrap', companyId: Number(values.company_id), prefix: 'SP/', padding: 5 });
 };
 
 /** beforeDelete: a done scrap is history (its stock move stays). */

@@ -1,0 +1,70 @@
+// GET <list path>/export?format=csv|jsonl|xlsx: every row the list would show (its filter[...],
+// sort and trashed, the same permission, company and record scope), not a page, streamed
+// (engine/transfer/export/). The query, the parent, the permission and the first batch are
+// settled before the answer starts, so each of those failures is an ordinary error response;
+// the rest of the rows follow as the client reads them.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { fastifyPath } from '../definition/route-table.ts';
+import { NotFoundError } from '../errors/http-errors.ts';
+import { parseListQuery, type RawQuery } from '../list/parse-list-query.ts';
+import { exportColumns } from '../transfer/export/export-columns.ts';
+import { CONTENT_TYPES, exportStream } from '../transfer/export/export-formats.ts';
+import { listPart, exportPath, parseExportQuery } from '../transfer/export/export-query.ts';
+import { exportBatches } from '../transfer/export/export-rows.ts';
+import { authorize, lookUpParent } from './lookup.ts';
+import { listConditions } from './run-list.ts';
+import type { ResourceRuntime } from './runtime.ts';
+
+/** Registers the export route of every resource with a list. */
+export function registerExports(app: FastifyInstance, runtimes: Iterable<ResourceRuntime>): void {
+  for (const runtime of runtimes) {
+    const { def, deps } = runtime;
+    if (!def.operations.has('list')) continue;
+    app.get(fastifyPath(exportPath(def, deps.prefix)), {
+      onRequest: deps.authenticate,
+      config: { resource: def.name, operation: 'export' },
+      handler: exportHandler(runtime),
+    });
+  }
+}
+
+function exportHandler(runtime: ResourceRuntime) {
+  const { def, deps } = runtime;
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const query = request.query as RawQuery;
+    const { format, fields } = parseExportQuery(query);
+    const list = parseListQuery(listPart(query), def);
+    const columns = exportColumns(def, deps.registry, fields);
+    // A missing parent is a 404 before any 403, as the list answers; the permission is the list's.
+    const parent = await lookUpParent(runtime, request);
+    if (parent === null) throw new NotFoundError();
+    authorize(runtime, request, 'list', {});
+    const batches = exportBatches(
+      {
+        def,
+        statements: runtime.statements,
+        columns: runtime.columns,
+        serialize: runtime.serialize,
+        conditions: listConditions(runtime, list, parent?.id, request.authUser!),
+        sort: list.sort,
+      },
+      columns,
+    );
+    const first = await batches.next();
+    const rows = (async function* () {
+      if (!first.done) yield first.value;
+      yield* batches;
+    })();
+    return reply
+      .header('content-type', CONTENT_TYPES[format])
+      .header('content-disposition', `attachment; filename="${def.name.replace('/', '-')}.${format}"`)
+      .header('cache-control', 'no-store')
+      .send(
+        exportStream(
+          format,
+          columns.map((column) => column.name),
+          rows,
+        ),
+      );
+  };
+}

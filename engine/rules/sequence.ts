@@ -1,0 +1,128 @@
+// Document numbers (`sequence:` on a field): S00001, SP/00001, INV/2026/00001. Each counter is a
+// row of the `sequences` table, per code and company, incremented inside the write's transaction:
+// concurrent writers queue on the row lock (InnoDB) or on SQLite's single writer, and a rolled-back
+// document gives its number back, so the numbering has no gaps.
+import type { Knex } from 'knex';
+import type { SequenceFormat } from '../definition/rules-format.ts';
+import type { FieldDef, ResourceDef } from '../definition/types.ts';
+import type { Registry } from '../definition/registry.ts';
+import { nowTimestamp } from '../serialize/value-formats.ts';
+
+export interface SequenceKey {
+  /** e.g. `sales.order` or `inventories.operation_type.1`. */
+  code: string;
+  companyId: number | null;
+  /** Used when the counter does not exist yet (an existing counter keeps its own). */
+  prefix: string;
+  padding: number;
+}
+
+/** The next number of a counter, with its prefix: for the behaviours that number what they create. */
+export async function nextInSequence(trx: Knex.Transaction, key: SequenceKey): Promise<string> {
+  const row = (query: Knex.QueryBuilder) =>
+    key.companyId === null ? query.where('code', key.code).whereNull('company_id') : query.where({ code: key.code, company_id: key.companyId });
+  // UPDATE first: it takes the row's exclusive lock straight away, so concurrent writers queue
+  // instead of deadlocking (an INSERT IGNORE on an existing key would take a shared lock first,
+  // and two transactions upgrading their shared locks deadlock on InnoDB).
+  let updated = await row(trx('sequences')).increment('next_number', 1);
+  if (Number(updated) === 0) {
+    const now = nowTimestamp();
+    await trx('sequences')
+      .insert({ code: key.code, company_id: key.companyId, prefix: key.prefix, padding: key.padding, next_number: 1, created_at: now, updated_at: now })
+      .onConflict(['code', 'company_id'])
+      .ignore();
+    updated = await row(trx('sequences')).increment('next_number', 1);
+  }
+  // The read sees this transaction's own increment (also under MySQL's REPEATABLE READ).
+  const sequence = await row(trx('sequences')).first('prefix', 'padding', 'next_number');
+  return `${sequence.prefix ?? ''}${String(Number(sequence.next_number) - 1).padStart(Number(sequence.padding ?? 0), '0')}`;
+}
+
+export const DEFAULT_PADDING = 5;
+
+/** The fields a resource numbers, worked out once per definition. */
+export function sequenceFields(def: ResourceDef): FieldDef[] {
+  let found = numbered.get(def);
+  if (!found) numbered.set(def, (found = [...def.fields.values()].filter((field) => field.sequence)));
+  return found;
+}
+
+const numbered = new WeakMap<ResourceDef, FieldDef[]>();
+
+export function perCompany(def: ResourceDef, sequence: SequenceFormat): boolean {
+  return sequence.perCompany ?? def.fields.get('company_id')?.stored === true;
+}
+
+/** `{year}` and `{field}` / `{relation.column}` placeholders of a code or prefix. */
+export function templatePaths(template: string): string[] {
+  return [...template.matchAll(/\{([a-zA-Z0-9_.]+)\}/g)].map((match) => match[1]!).filter((path) => path !== 'year');
+}
+
+/** Fills a code or prefix from the record's values (those written, else the stored ones). */
+async function fill(trx: Knex.Transaction, registry: Registry, def: ResourceDef, template: string, sequence: SequenceFormat, value: (name: string) => unknown): Promise<string> {
+  let text = template;
+  if (text.includes('{year}')) {
+    const date = sequence.year ? value(sequence.year) : undefined;
+    text = text.replaceAll('{year}', String(date ?? nowTimestamp()).slice(0, 4));
+  }
+  for (const path of templatePaths(template)) {
+    const [first, column] = path.split('.') as [string, string | undefined];
+    let found: unknown;
+    if (column === undefined) found = value(first);
+    else {
+      const relation = def.relations.get(first)!;
+      const id = value(relation.foreignKey);
+      found = id == null ? undefined : (await trx(registry.get(relation.resource).table).where('id', id).first(column))?.[column];
+    }
+    text = text.replaceAll(`{${path}}`, found == null ? '' : String(found));
+  }
+  return text;
+}
+
+/** The next number of the field's sequence for a record with these values. */
+export async function nextNumber(trx: Knex.Transaction, registry: Registry, def: ResourceDef, field: FieldDef, value: (name: string) => unknown): Promise<string> {
+  const sequence = field.sequence!;
+  const company = perCompany(def, sequence) ? value('company_id') : null;
+  return nextInSequence(trx, {
+    code: await fill(trx, registry, def, sequence.code, sequence, value),
+    companyId: company == null ? null : Number(company),
+    prefix: await fill(trx, registry, def, sequence.prefix ?? '', sequence, value),
+    padding: sequence.padding ?? DEFAULT_PADDING,
+  });
+}
+
+/** On create: each new record takes the next number of each `on: create` sequence of its resource. */
+export async function numberNewRecords(trx: Knex.Transaction, registry: Registry, def: ResourceDef, entries: ReadonlyArray<{ values: Record<string, any> }>): Promise<void> {
+  for (const field of sequenceFields(def)) {
+    if ((field.sequence!.on ?? 'create') !== 'create') continue;
+    for (const { values } of entries) values[field.name] = await nextNumber(trx, registry, def, field, (name) => values[name]);
+  }
+}
+
+/**
+ * When an action runs: a record without a number takes the next of each sequence `on` that
+ * action (one reset to draft keeps the number it had). The locked row is updated, and `record`
+ * with it, before the action's behaviour runs.
+ */
+export async function numberOnAction(trx: Knex.Transaction, registry: Registry, def: ResourceDef, action: string, record: Record<string, any>): Promise<void> {
+  for (const field of sequenceFields(def)) {
+    if (field.sequence!.on !== action || (record[field.name] != null && record[field.name] !== '')) continue;
+    record[field.name] = await nextNumber(trx, registry, def, field, (name) => record[name]);
+    await trx(def.table)
+      .where('id', record.id)
+      .update({ [field.name]: record[field.name] });
+  }
+}
+
+/** The field's numbering in words, for the API reference. */
+export function describeSequence(def: ResourceDef, field: FieldDef): string[] {
+  const sequence = field.sequence;
+  if (!sequence) return [];
+  const example = `${sequence.prefix ?? ''}${'1'.padStart(sequence.padding ?? DEFAULT_PADDING, '0')}`;
+  const on = (sequence.on ?? 'create') === 'create' ? 'when the record is created' : `when \`${sequence.on}\` runs on a record that has none`;
+  const scope = [perCompany(def, sequence) && 'company', ...templatePaths(sequence.code).map((path) => `\`${path}\``), sequence.code.includes('{year}') && 'year']
+    .filter(Boolean)
+    .join(', ')
+    .replace(/, ([^,]+)$/, ' and $1');
+  return [`Numbered ${on}, without gaps: \`${example}\`, then the next${scope ? ` (one counter per ${scope})` : ''}.`];
+}

@@ -1,0 +1,99 @@
+// Every matching row of a resource, read in batches by keyset: each batch is the next `size` rows
+// after the last one read, in the list's order (its sort, then id), so a batch costs the same at
+// the millionth row as at the first and memory holds one batch at a time. Not a snapshot: a row
+// written while the export runs may or may not be in it, but no unchanged row is missed or repeated.
+//
+// NULLs sort first ascending and last descending on both SQLite and MySQL/MariaDB; the condition
+// "after the last row" follows that.
+import type { SortDef } from '../../definition/types.ts';
+import type { Serialize } from '../../serialize/record.ts';
+import type { Columns } from '../../sql/columns.ts';
+import { placeholders, quote, whereClause, type Condition } from '../../sql/quote.ts';
+import type { Row, Statements } from '../../sql/statements.ts';
+import type { ResourceDef } from '../../definition/types.ts';
+import type { ExportColumn } from './export-columns.ts';
+
+export const EXPORT_BATCH = 1000;
+
+export interface ExportSource {
+  def: ResourceDef;
+  statements: Pick<Statements, 'all'>;
+  columns: Columns;
+  serialize: Serialize;
+  /** The rows to export: the list's conditions (scope, parent, row scope, filters, trashed). */
+  conditions: readonly Condition[];
+  /** The list's order; ends with id (parseListQuery adds it). */
+  sort: readonly SortDef[];
+  batchSize?: number;
+}
+
+/** The rows in order, batch by batch, each row as its values for `columns`. */
+export async function* exportBatches(source: ExportSource, columns: readonly ExportColumn[]): AsyncGenerator<unknown[][]> {
+  const size = source.batchSize ?? EXPORT_BATCH;
+  let last: Row | undefined;
+  for (;;) {
+    const rows = await readBatch(source, last, size);
+    if (rows.length === 0) return;
+    const names = await displayNames(source.statements, columns, rows);
+    yield rows.map((row) => {
+      const record = source.serialize(row);
+      return columns.map((column) => (column.kind === 'field' ? record[column.name] : (names.get(column.name)!.get(Number(row[column.relation.foreignKey])) ?? null)));
+    });
+    if (rows.length < size) return;
+    last = rows[rows.length - 1];
+  }
+}
+
+function readBatch(source: ExportSource, last: Row | undefined, size: number): Promise<Row[]> {
+  const { def, sort } = source;
+  const conditions = last ? [...source.conditions, after(def.table, sort, last)] : source.conditions;
+  const where = whereClause(conditions);
+  const order = sort.map((key) => `${quote(`${def.table}.${key.name}`)} ${key.descending ? 'DESC' : 'ASC'}`).join(', ');
+  return source.statements.all(`SELECT ${source.columns(def)} FROM ${quote(def.table)}${where.sql} ORDER BY ${order} LIMIT ?`, [...where.params, size]);
+}
+
+/** The rows after `last` in this order: equal on the first keys and after it on the next, for some key. */
+function after(table: string, sort: readonly SortDef[], last: Row): Condition {
+  const alternatives: string[] = [];
+  const params: unknown[] = [];
+  const equal: string[] = [];
+  const equalParams: unknown[] = [];
+  for (const key of sort) {
+    const column = quote(`${table}.${key.name}`);
+    const value = last[key.name] ?? null;
+    const beyond = value === null ? (key.descending ? undefined : `${column} IS NOT NULL`) : key.descending ? `(${column} < ? OR ${column} IS NULL)` : `${column} > ?`;
+    if (beyond) {
+      alternatives.push([...equal, beyond].join(' AND '));
+      params.push(...equalParams);
+      if (value !== null) params.push(value);
+    }
+    equal.push(value === null ? `${column} IS NULL` : `${column} = ?`);
+    if (value !== null) equalParams.push(value);
+  }
+  return { sql: alternatives.length === 0 ? '1 = 0' : `(${alternatives.map((sql) => `(${sql})`).join(' OR ')})`, params };
+}
+
+/**
+ * The display names of the batch's referenced records, per display column: one query per column
+ * and batch, never one per row. A trashed record keeps its name (as an include shows it).
+ */
+async function displayNames(statements: Pick<Statements, 'all'>, columns: readonly ExportColumn[], rows: Row[]): Promise<Map<string, Map<number, unknown>>> {
+  const names = new Map<string, Map<number, unknown>>();
+  await Promise.all(
+    columns.map(async (column) => {
+      if (column.kind !== 'display') return;
+      const byId = new Map<number, unknown>();
+      names.set(column.name, byId);
+      const ids = [...new Set(rows.map((row) => row[column.relation.foreignKey]).filter((id) => id !== null && id !== undefined))];
+      if (ids.length === 0) return;
+      // Padded to a power of two with a repeated id: a few SQL texts to prepare, not one per batch.
+      const padded = ids.concat(new Array(2 ** Math.ceil(Math.log2(ids.length)) - ids.length).fill(ids[0]));
+      const found = await statements.all(
+        `SELECT ${quote('id')}, ${quote(column.display)} AS ${quote('display')} FROM ${quote(column.target.table)} WHERE ${quote('id')} IN (${placeholders(padded.length)})`,
+        padded,
+      );
+      for (const row of found) byId.set(Number(row.id), row.display ?? null);
+    }),
+  );
+  return names;
+}
