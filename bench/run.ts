@@ -24,6 +24,7 @@ import {
   type Scenario,
 } from './load.ts';
 import { exportFigures, prepareExportUoms } from './export.ts';
+import { importThroughput } from './import.ts';
 
 const { values: options } = parseArgs({
   options: {
@@ -55,6 +56,7 @@ async function scenarios(token: string): Promise<Scenario[]> {
   for (let i = 0; i < 30; i++) await call('POST', '/sales/orders', token, order(5)());
   bigOrder = order(1000);
   bigOrderOf = (count) => order(count)();
+  orderBody = order(10);
   // Prepared only when the scenario runs (a few seconds of order creates).
   const confirmName = 'purchase order confirm (50 lines)';
   const purchases = wanted(confirmName) ? await drafts(token, '/purchases/purchase-orders', await purchaseOrderBody(token, product, partner)) : [];
@@ -131,6 +133,7 @@ async function invoiceBody(token: string, product: number, customer: number) {
 
 let bigOrder: () => unknown;
 let bigOrderOf: (lines: number) => unknown;
+let orderBody: () => unknown;
 
 /**
  * The mixed load: a request at the bound (a 1,000-line order) sent again and again on one
@@ -217,6 +220,7 @@ async function main(): Promise<void> {
     const wanted = (name: string) => !options.only || name.includes(options.only);
     for (const scenario of all.filter((s) => wanted(s.name))) results.push(await measure(scenario, token, server.pid!));
     if (wanted('1,000 lines') || wanted('mixed load')) results.push(...(await atTheBound(token, server.pid!, all[0]!.path)));
+    if (wanted('import')) results.push(...(await importThroughput(base, token, server.pid!, orderBody)));
     if (wanted('change feed')) results.push(await feedThroughput(token, server.pid!));
     if (exporting) results.push(...(await exportFigures(base, token, server.pid!, (lines) => bigOrderOf(lines))));
     printTable(results);

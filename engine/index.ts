@@ -2,7 +2,7 @@
 export { loadRegistry, Registry } from './definition/registry.ts';
 export { DefinitionError } from './definition/definition-error.ts';
 export { registerResources } from './routes/register-resources.ts';
-export { DEFAULT_IMPORT_LIMITS, registerImports } from './transfer/import/register-import.ts';
+export { DEFAULT_IMPORT_LIMITS, registerImports } from './routes/import-route.ts';
 export { buildModels } from './models/build-models.ts';
 export { ChangeSet, changesOf, type ChangeKind } from './behaviours/change-set.ts';
 export { assignPositions } from './changes/sequencer.ts';

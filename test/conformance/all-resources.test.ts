@@ -11,6 +11,7 @@ import { carriedChecks } from './capabilities/carried.ts';
 import { atLengthChecks, atLengthField, createChecks } from './capabilities/create.ts';
 import { exportChecks } from './capabilities/export.ts';
 import { filterChecks } from './capabilities/filters.ts';
+import { importChecks } from './capabilities/import.ts';
 import { includeChecks } from './capabilities/includes.ts';
 import { forceDeleteChecks, lifecycleChecks, restoreUniqueChecks } from './capabilities/lifecycle.ts';
 import { listChecks } from './capabilities/list.ts';
@@ -48,6 +49,7 @@ for (const target of databaseTargets()) {
     // A check is registered only where it has something to check.
     if (def.operations.has('create')) {
       createChecks(test, current);
+      importChecks(test, current);
       if (atLengthField(def)) atLengthChecks(test, current);
       if ([...def.fields.values()].some((f) => f.writable && ['strings', 'ids', 'records'].includes(f.type))) boundChecks(test, current);
     }

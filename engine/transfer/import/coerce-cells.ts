@@ -12,12 +12,13 @@ export function coerceCells(def: ResourceDef, cells: Record<string, unknown>): R
   const body: Record<string, unknown> = {};
   for (const [name, cell] of Object.entries(cells)) {
     const field = def.fields.get(name);
-    body[name] = typeof cell === 'string' ? (field ? coerceCell(field, cell) : cell === '' ? null : cell) : cell;
+    body[name] = typeof cell === 'string' ? (field ? coerceCell(field, cell) : cell === '' ? null : unneutralised(cell)) : cell;
   }
   return body;
 }
 
-export function coerceCell(field: Pick<FieldDef, 'type'>, cell: string): unknown {
+export function coerceCell(field: Pick<FieldDef, 'type'>, written: string): unknown {
+  const cell = unneutralised(written);
   const text = cell.trim();
   if (text === '') return null;
   switch (field.type) {
@@ -49,4 +50,12 @@ function listCell(type: string, text: string): unknown {
   }
   if (type === 'ids' && /^\d+(\s*,\s*\d+)*$/.test(text)) return text.split(',').map((id) => Number(id.trim()));
   return undefined;
+}
+
+/**
+ * An export writes a text a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, a tab or CR
+ * first) with a leading apostrophe (engine/transfer/csv-write.ts); the import takes it off.
+ */
+function unneutralised(cell: string): string {
+  return /^'[=+\-@\t\r]/.test(cell) ? cell.slice(1) : cell;
 }

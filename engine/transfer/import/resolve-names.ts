@@ -1,6 +1,7 @@
 // Relations given by name, as Odoo resolves them: a row may name the record a belongsTo relation
-// points at by the target's `code` (or, without one, its `name`) in a column named after the
-// relation (`category` = "Weight" for `category_id`). Each relation's names are looked up once
+// points at in a column named after the relation (`category` = "Weight" for `category_id`), by the
+// field an export writes there (the target's `name`, else `full_name`, `title`, `code`...; see
+// DISPLAY_FIELDS), or else by its `code`. Each relation's names are looked up once
 // for the whole file, among the rows the user may see; a name that matches no record, or more
 // than one, is that row's error. A name given wins over an id in the same row (an export carries
 // both, and ids differ from one database to another).
@@ -18,9 +19,12 @@ export interface NamedRelation {
   target: ResourceDef;
   /** The row's column holding the name (the relation's key, `category`). */
   column: string;
-  /** The target's column it is matched against (`code` or `name`). */
-  by: string;
+  /** The target's columns it is matched against, in order: the display field, then `code`. */
+  by: string[];
 }
+
+/** The fields that name a record to a person, in order of preference: the first the target has (as the export writes them). */
+export const DISPLAY_FIELDS = ['name', 'full_name', 'display_name', 'title', 'code', 'reference', 'email', 'label'] as const;
 
 /** The belongsTo relations whose foreign key is a writable field, and whose target has a code or a name. */
 export function namedRelations(def: ResourceDef, registry: Registry): NamedRelation[] {
@@ -29,8 +33,12 @@ export function namedRelations(def: ResourceDef, registry: Registry): NamedRelat
     if (relation.kind !== 'belongsTo' || !def.fields.get(relation.foreignKey)?.writable) continue;
     if (def.fields.has(relation.outputKey)) continue; // the column is a field of its own
     const target = registry.get(relation.resource);
-    const by = ['code', 'name'].find((name) => target.fields.get(name)?.stored);
-    if (by) found.push({ relation, target, column: relation.outputKey, by });
+    const text = (name: string) => {
+      const field = target.fields.get(name);
+      return field?.stored === true && field.output && (field.type === 'string' || field.type === 'text');
+    };
+    const by = [...new Set([DISPLAY_FIELDS.find(text), text('code') ? 'code' : undefined])].filter((name): name is string => name !== undefined);
+    if (by.length > 0) found.push({ relation, target, column: relation.outputKey, by });
   }
   return found;
 }
@@ -76,9 +84,20 @@ export async function resolveNames(
   return errors;
 }
 
-/** name → the ids of the visible live rows that have it, in chunks of 500 names. */
+/** name → the ids of the visible live rows that have it: by the first column, then the names left by the next. */
 async function idsByName(named: NamedRelation, names: string[], statements: Pick<Statements, 'all'>, registry: Registry, rows: RowScope | undefined) {
-  const { target, by } = named;
+  const ids = new Map<string, number[]>();
+  let left = names;
+  for (const by of named.by) {
+    if (left.length === 0) break;
+    for (const [name, found] of await idsBy(named.target, by, left, statements, registry, rows)) ids.set(name, found);
+    left = left.filter((name) => !ids.has(name));
+  }
+  return ids;
+}
+
+/** name → the ids of the visible live rows whose `by` column has it, in chunks of 500 names. */
+async function idsBy(target: ResourceDef, by: string, names: string[], statements: Pick<Statements, 'all'>, registry: Registry, rows: RowScope | undefined) {
   const ids = new Map<string, number[]>();
   const visible = resourceRows(target, registry, { rows });
   for (let start = 0; start < names.length; start += 500) {

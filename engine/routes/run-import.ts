@@ -6,23 +6,23 @@
 // a dry run does all of it and rolls back. Database checks run once for the whole file.
 import type { FastifyRequest } from 'fastify';
 import type { Knex } from 'knex';
-import { attachChanges, ChangeSet } from '../../behaviours/change-set.ts';
-import { clientErrorFromDb } from '../../errors/db-errors.ts';
-import { HttpError, NotFoundError, ValidationError, type FieldErrors } from '../../errors/http-errors.ts';
-import { upsertTarget } from '../../routes/handlers/create.ts';
-import { authorize, authorizeChange, lookUpParent, visibleRows } from '../../routes/lookup.ts';
-import type { ResourceRuntime } from '../../routes/runtime.ts';
-import { writeContext } from '../../routes/write-context.ts';
-import { insertRecord, updateRecord } from '../../routes/write-record.ts';
-import { condition, placeholders, quote, whereClause } from '../../sql/quote.ts';
-import { resourceRows } from '../../sql/resource-rows.ts';
-import { inTransaction } from '../../sql/retry.ts';
-import type { Statements } from '../../sql/statements.ts';
-import { transactionStatements } from '../../sql/transaction-statements.ts';
-import type { Values } from '../../validation/body-validator.ts';
-import { coerceCells } from './coerce-cells.ts';
-import type { ParsedRow } from './parsed-rows.ts';
-import { namedRelations, resolveNames } from './resolve-names.ts';
+import { attachChanges, ChangeSet } from '../behaviours/change-set.ts';
+import { clientErrorFromDb } from '../errors/db-errors.ts';
+import { HttpError, NotFoundError, ValidationError, type FieldErrors } from '../errors/http-errors.ts';
+import { upsertTarget } from './handlers/create.ts';
+import { authorize, authorizeChange, lookUpParent, visibleRows } from './lookup.ts';
+import type { ResourceRuntime } from './runtime.ts';
+import { writeContext } from './write-context.ts';
+import { insertRecord, updateRecord } from './write-record.ts';
+import { condition, placeholders, quote, whereClause } from '../sql/quote.ts';
+import { resourceRows } from '../sql/resource-rows.ts';
+import { inTransaction } from '../sql/retry.ts';
+import type { Statements } from '../sql/statements.ts';
+import { transactionStatements } from '../sql/transaction-statements.ts';
+import type { Values } from '../validation/body-validator.ts';
+import { coerceCells } from '../transfer/import/coerce-cells.ts';
+import type { ParsedRow } from '../transfer/import/parsed-rows.ts';
+import { namedRelations, resolveNames } from '../transfer/import/resolve-names.ts';
 
 export interface ImportOptions {
   dryRun: boolean;
@@ -110,6 +110,9 @@ export async function runImport(runtime: ResourceRuntime, request: FastifyReques
       };
       for (let index = 0; index < planned.length; index++) {
         if (Object.keys(errors[index]!).length > 0) continue;
+        // SQLite answers at once: without a pause between rows a large file would hold the event
+        // loop to itself (other requests waited, and the load shedding answered them 503).
+        await new Promise((resolve) => setImmediate(resolve));
         try {
           const kind = savepoints
             ? await trx.transaction(async (rowTrx) => {

@@ -1,19 +1,19 @@
 // `POST <resource path>/import` for every resource that allows create: a CSV (`text/csv`), JSON
 // lines (`application/x-ndjson`) or spreadsheet (.xlsx) body, bounded in bytes (413) and in rows
-// (422), imported by ./run-import.ts. The file formats' parsers are registered in a scope of
+// (422), imported by ./run-import.ts (the parsers: engine/transfer/import). The file formats' parsers are registered in a scope of
 // their own: the other routes still take JSON only.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { EngineDeps } from '../../contract/index.ts';
-import { fastifyPath } from '../../definition/route-table.ts';
-import type { ResourceDef } from '../../definition/types.ts';
-import { BadRequestError, HttpError, ValidationError } from '../../errors/http-errors.ts';
-import type { ResourceRuntime } from '../../routes/runtime.ts';
-import { parseCsv } from './parse-csv.ts';
-import { parseJsonLines } from './parse-jsonl.ts';
-import type { ParsedRow } from './parsed-rows.ts';
+import type { EngineDeps } from '../contract/index.ts';
+import { fastifyPath } from '../definition/route-table.ts';
+import type { ResourceDef } from '../definition/types.ts';
+import { BadRequestError, HttpError, ValidationError } from '../errors/http-errors.ts';
+import type { ResourceRuntime } from './runtime.ts';
+import { parseCsv } from '../transfer/import/parse-csv.ts';
+import { parseJsonLines } from '../transfer/import/parse-jsonl.ts';
+import type { ParsedRow } from '../transfer/import/parsed-rows.ts';
 import { runImport, type ImportReport } from './run-import.ts';
-import { parseXlsx } from './parse-xlsx.ts';
-import { CSV, importPath, JSON_LINES, XLSX } from './formats.ts';
+import { parseXlsx } from '../transfer/import/parse-xlsx.ts';
+import { CSV, importPath, JSON_LINES, XLSX } from '../transfer/import/formats.ts';
 
 /** The bounds of one import request (IMPORT_MAX_BYTES, IMPORT_MAX_ROWS). */
 export interface ImportLimits {
