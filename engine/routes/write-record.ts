@@ -14,6 +14,7 @@ import type { Row, Statements } from '../sql/statements.ts';
 import type { NestedEntry, Values } from '../validation/body-validator.ts';
 import { applyValueRules, createNeedsValueRules, syncRelated } from '../values/index.ts';
 import { numberNewRecords, sequenceFields } from '../rules/sequence.ts';
+import { refuseLockedUpdates } from '../rules/locks.ts';
 
 export interface WriteContext {
   trx: Knex.Transaction;
@@ -348,6 +349,7 @@ export async function runHooks(context: WriteContext, def: ResourceDef, phase: k
 
 /** The before-create or before-update rules of records written together: batch hooks once, single hooks per record. */
 async function runBefore(context: WriteContext, def: ResourceDef, mode: 'create' | 'update', hooks: HookContext[]): Promise<void> {
+  if (mode === 'update') refuseLockedUpdates(def, hooks);
   await applyValueRules(context, def, mode, hooks);
   if (mode === 'create') await numberNewRecords(context.trx, context.registry, def, hooks);
   const batch = mode === 'create' ? def.behaviours.beforeCreateMany : def.behaviours.beforeUpdateMany;

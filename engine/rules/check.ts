@@ -34,4 +34,18 @@ export function checkRules(def: ResourceDef, resources: ReadonlyMap<string, Reso
     const on = sequence.on ?? 'create';
     if (on !== 'create' && !def.actions.has(on)) problem(`${at}.on`, `"${on}" is not an action of this resource${didYouMean(on, def.actions.keys())}`);
   }
+
+  def.locks.forEach((lock, index) => {
+    const at = `locks.${index}`;
+    for (const [column, values] of Object.entries(lock.when)) {
+      const found = def.fields.get(column);
+      field(`${at}.when.${column}`, column);
+      for (const value of values)
+        if (found?.enum && !found.enum.includes(String(value))) problem(`${at}.when.${column}`, `"${value}" is not one of ${column}'s values (${found.enum.join(', ')})`);
+    }
+    if ((lock.forbid === undefined) === (lock.fields === undefined))
+      problem(at, 'a lock says what it forbids: `forbid: [update, delete]`, or the `fields` an update may not change');
+    for (const name of lock.fields ?? [])
+      if (!def.fields.get(name)?.writable) problem(`${at}.fields`, `"${name}" is not a field a body may send${didYouMean(name, def.fields.keys())}`);
+  });
 }

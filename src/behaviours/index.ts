@@ -28,7 +28,7 @@ import {
   prepareQuantity,
   reservedQuantity,
 } from './inventories/quantities.ts';
-import { guardScrapDelete, prepareScrap } from './inventories/scraps/prepare-scrap.ts';
+import { prepareScrap } from './inventories/scraps/prepare-scrap.ts';
 import { validateScrap } from './inventories/scraps/validate-scrap.ts';
 import { cancelOrder, confirmOrder, setOrderAsQuotation, toggleOrderLock } from './sales/order-actions.ts';
 import { inverseRate } from './support/inverse-rate.ts';
@@ -78,7 +78,6 @@ export const behaviours: Behaviours = {
     'inventories.guardOperationDelete': guardOperationDelete,
     'inventories.guardQuantityDelete': guardQuantityDelete,
     'inventories.prepareScrap': prepareScrap,
-    'inventories.guardScrapDelete': guardScrapDelete,
     'webhooks.prepareSubscription': prepareSubscription,
     'webhooks.queuePing': queuePing,
     'accounts.prepareMove': prepareMove,
