@@ -294,7 +294,14 @@ export const WalkthroughFormat = Type.Object(
 
 export const ActionFormat = Type.Object(
   {
-    behaviour: BehaviourName,
+    behaviour: Type.Optional(BehaviourName),
+    set: Type.Optional(
+      Type.Record(Name, Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()]), {
+        additionalProperties: false,
+        minProperties: 1,
+        description: 'the values the action writes on its record, after its behaviour if it has one (state: confirmed); `now` is the clock for a date or datetime field',
+      }),
+    ),
     message: Type.String({ minLength: 1, description: 'the message of a 200: "Receipt validated successfully."' }),
     change: Type.Optional(
       Type.String({ pattern: '^[a-z][a-z_]*$', description: "the kind of change the action records in the change feed (validated); default: the action's name" }),

@@ -48,4 +48,20 @@ export function checkRules(def: ResourceDef, resources: ReadonlyMap<string, Reso
     for (const name of lock.fields ?? [])
       if (!def.fields.get(name)?.writable) problem(`${at}.fields`, `"${name}" is not a field a body may send${didYouMean(name, def.fields.keys())}`);
   });
+
+  for (const action of def.actions.values()) {
+    const at = `actions.${action.name}`;
+    if (action.behaviour === undefined && action.set === undefined) problem(at, 'an action names a behaviour, or the values it sets (`set`), or both');
+    if (action.on === 'collection' && action.behaviour === undefined) problem(`${at}.on`, 'a collection action runs a behaviour on the parent record');
+    for (const [column, value] of Object.entries(action.set ?? {})) {
+      const target = def.fields.get(column);
+      field(`${at}.set.${column}`, column);
+      if (!target) continue;
+      if (value === 'now' && target.type !== 'date' && target.type !== 'datetime' && target.type !== 'string')
+        problem(`${at}.set.${column}`, '`now` sets a date or datetime field');
+      if (target.enum && !target.enum.includes(String(value))) problem(`${at}.set.${column}`, `"${value}" is not one of ${column}'s values (${target.enum.join(', ')})`);
+      const after = action.to?.[column];
+      if (after && !after.includes(String(value))) problem(`${at}.set.${column}`, `"${value}" is not among what \`to\` says ${column} becomes (${after.join(', ')})`);
+    }
+  }
 }

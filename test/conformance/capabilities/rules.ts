@@ -1,6 +1,7 @@
 // The workflow vocabulary, checked from the definition alone: a document number (`sequence`) is
 // the prefix and the padded next number of its counter, one more for each record created; a
-// record in a locked state (`locks`) refuses what the lock forbids with its message, unchanged.
+// record in a locked state (`locks`) refuses what the lock forbids with its message, unchanged;
+// an action that sets values (`set`) leaves them on its record.
 import type { Test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { ResourceDef } from '../../../engine/definition/types.ts';
@@ -72,6 +73,30 @@ export function lockChecks(test: Test, context: () => ResourceContext) {
         assert.is(refused.status, 422, `${what} when ${JSON.stringify(lock.when)}: ${refused.text}`);
         assert.equal(refused.body, { message: message(lock.message) });
         assert.equal(await knex(ctx.def.table).where('id', id).first(), before, `${what}: nothing changed`);
+      }
+    }
+  });
+}
+
+/** Registered for resources that create and have an action with `set`. */
+export function setChecks(test: Test, context: () => ResourceContext) {
+  test('set: an action leaves the values it sets on its record', async () => {
+    const ctx = context();
+    const { knex } = ctx.app;
+    for (const action of ctx.def.actions.values()) {
+      if (!action.set || action.on === 'collection') continue;
+      const created = await ctx.client.post(ctx.listPath, { token: ctx.token, body: validPayload(ctx.def, ctx.payload, 40) });
+      assert.is(created.status, 201, created.text);
+      const id = created.body.data.id as number;
+      // A record the action may run on: the first value `when` allows.
+      const allowed = Object.fromEntries(Object.entries(action.when ?? {}).map(([column, values]) => [column, values[0]]));
+      if (Object.keys(allowed).length > 0) await knex(ctx.def.table).where('id', id).update(allowed);
+      const response = await ctx.client.post(`${recordPath(ctx, id)}/${action.name}`, { token: ctx.token });
+      assert.is(response.status, action.creates ? 201 : 200, `${action.name}: ${response.text}`);
+      const row = await knex(ctx.def.table).where('id', id).first();
+      for (const [column, value] of Object.entries(action.set)) {
+        if (value === 'now') assert.ok(row[column], `${action.name}: ${column} set to now`);
+        else assert.is(String(row[column]), String(typeof value === 'boolean' ? Number(value) : value), `${action.name}: ${column}`);
       }
     }
   });
