@@ -1,7 +1,7 @@
 // The meta-schema: what a resource definition (one YAML file under resources/) may say.
 // Every object is closed (additionalProperties: false) so a typo stops the boot.
 import { Type, type Static } from '@sinclair/typebox';
-import { SequenceFormat } from './rules-format.ts';
+import { LockFormat, SequenceFormat } from './rules-format.ts';
 
 const Name = Type.String({ pattern: '^[a-z][a-z0-9_]*$' });
 const ResourceName = Type.String({ pattern: '^[a-z][a-z0-9-]*/[a-z][a-z0-9-]*$', description: 'module/name, e.g. support/banks' });
@@ -295,7 +295,14 @@ export const WalkthroughFormat = Type.Object(
 
 export const ActionFormat = Type.Object(
   {
-    behaviour: BehaviourName,
+    behaviour: Type.Optional(BehaviourName),
+    set: Type.Optional(
+      Type.Record(Name, Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()]), {
+        additionalProperties: false,
+        minProperties: 1,
+        description: 'the values the action writes on its record, after its behaviour if it has one (state: confirmed); `now` is the clock for a date or datetime field',
+      }),
+    ),
     message: Type.String({ minLength: 1, description: 'the message of a 200: "Receipt validated successfully."' }),
     change: Type.Optional(
       Type.String({ pattern: '^[a-z][a-z_]*$', description: "the kind of change the action records in the change feed (validated); default: the action's name" }),
@@ -432,6 +439,9 @@ export const ResourceFormat = Type.Object(
     defaultSort: Type.Optional(Type.String({ pattern: '^-?[a-z][a-z0-9_]*$' })),
     includes: Type.Optional(Type.Array(Type.String({ pattern: '^[a-z][A-Za-z0-9]*(\\.[a-z][A-Za-z0-9]*)*$' }), { uniqueItems: true })),
     messages: Type.Optional(MessagesFormat),
+    locks: Type.Optional(
+      Type.Array(LockFormat, { minItems: 1, description: 'what the stored state forbids: `{when: {state: [done]}, forbid: [update, delete] | fields: [...], message}`' }),
+    ),
     upsertOn: Type.Optional(
       Type.Array(Name, { minItems: 1, uniqueItems: true, description: 'create with the values of an existing record in these fields updates that record instead' }),
     ),

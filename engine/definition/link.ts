@@ -183,7 +183,8 @@ export function link(
     for (const action of def.actions.values()) {
       const at = `actions.${action.name}`;
       if ((Operations as readonly string[]).includes(action.name)) problem(at, `"${action.name}" is an operation's name`);
-      if (!actionNames.has(action.behaviour)) problem(`${at}.behaviour`, `unknown action behaviour "${action.behaviour}"${didYouMean(action.behaviour, actionNames)}`);
+      if (action.behaviour !== undefined && !actionNames.has(action.behaviour))
+        problem(`${at}.behaviour`, `unknown action behaviour "${action.behaviour}"${didYouMean(action.behaviour, actionNames)}`);
       if (action.result) knownResource(`${at}.result`, action.result);
       for (const column of Object.keys(action.when ?? {})) {
         if (!def.fields.get(column)?.stored) problem(`${at}.when.${column}`, `"${column}" is not a field of this resource${didYouMean(column, def.fields.keys())}`);

@@ -75,6 +75,7 @@ export function normalize(file: LoadedFile, walkthrough?: WalkthroughFormat): Re
       forceDeleted: raw.messages?.forceDeleted ?? `${raw.label} permanently deleted.`,
     },
     upsertOn: raw.upsertOn,
+    locks: raw.locks ?? [],
     walkthrough: {
       after: walkthrough?.after ?? [],
       records: (walkthrough?.records ?? []).map((record) => ({ actions: record.actions, with: record.with ?? {} })),

@@ -1,6 +1,7 @@
 // Resolved definitions: what the engine works with after load → normalize → link.
 import type { AccessDef } from './access.ts';
 import type { ActionFormat, FieldFormat, FilterKind, Operation, RelationFormat, ScopeValue } from './format.ts';
+import type { LockFormat } from './rules-format.ts';
 
 export interface FieldDef extends FieldFormat {
   name: string;
@@ -120,6 +121,8 @@ export interface ResourceDef {
   actions: ReadonlyMap<string, ActionDef>;
   /** How the runnable Postman collection orders this resource and walks its actions (engine/docs/postman-plan.ts). */
   walkthrough: Walkthrough;
+  /** What the stored state forbids (engine/rules/locks.ts). */
+  locks: readonly LockFormat[];
   /** Create with these columns equal to an existing record's updates it (a stock count). */
   upsertOn?: readonly string[];
   /** Permissions per operation and the row scopes of the authorization policy (access.ts). */

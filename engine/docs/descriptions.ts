@@ -3,6 +3,7 @@ import type { HTTPMethods } from 'fastify';
 import type { Operation } from '../definition/format.ts';
 import type { ResourceDef } from '../definition/types.ts';
 import { lowerLabel, withArticle } from '../definition/names.ts';
+import { describeLocks } from '../rules/locks.ts';
 
 export function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
@@ -43,10 +44,13 @@ export function describe(def: ResourceDef, op: Operation, method: string): strin
       parts.push(`Answers 201 with the stored record and the message “${def.messages.created}”${def.parent ? ' The record belongs to the parent named in the path.' : ''}`);
       break;
     case 'update':
-      parts.push(`Only the fields sent change${method === 'PATCH' ? ' (the same as PUT)' : ''}.`);
+      parts.push(`Only the fields sent change${method === 'PATCH' ? ' (the same as PUT)' : ''}.`, ...describeLocks(def, 'update'));
       break;
     case 'delete':
-      parts.push(def.softDelete ? 'A soft delete: the record is hidden from lists and shows until it is restored.' : 'The record is removed for good.');
+      parts.push(
+        def.softDelete ? 'A soft delete: the record is hidden from lists and shows until it is restored.' : 'The record is removed for good.',
+        ...describeLocks(def, 'delete'),
+      );
       break;
     case 'restore':
       parts.push('Brings a soft-deleted record back; restoring a live record answers the same.');

@@ -13,6 +13,7 @@ import { exportRow } from './export-operation.ts';
 import { orderedResources, resourceNames } from '../definition/names.ts';
 import { visibleToNames } from './descriptions.ts';
 import { bodyMarkdown } from './action-bodies.ts';
+import { describeLocks } from '../rules/locks.ts';
 import type { OpenApiDocument } from './openapi.ts';
 
 export interface MarkdownOptions {
@@ -88,6 +89,8 @@ function resourceSection(def: ResourceDef, heading: string, prefix: string): str
   if (def.access.owner) facts.push(`changes need the user's record scope on \`${def.access.owner}\``);
   if (def.description) out.push(def.description, '');
   out.push(`${facts.join('; ')}.`, '');
+  for (const sentence of [...describeLocks(def, 'update'), ...describeLocks(def, 'delete')]) out.push(`- ${sentence}`);
+  if (def.locks.length > 0) out.push('');
 
   out.push('| Method | Path | Operation | Success | Permission |', '|---|---|---|---|---|');
   for (const route of routeTable(def, prefix)) {

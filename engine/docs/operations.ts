@@ -15,6 +15,7 @@ import { IDEMPOTENCY_KEY, rateLimitHeaders } from './shared-components.ts';
 import { conditionalHeaders, pathParameters, queryParameters } from './parameters.ts';
 import { accessNote, capitalize, describe, summary } from './descriptions.ts';
 import { exportPathItem } from './export-operation.ts';
+import { describeSet } from '../rules/transitions.ts';
 import { badRequestDescription, badRequestExample, conflictDescription, conflictExample, validationExample } from './error-examples.ts';
 
 export type OperationObject = Record<string, any>;
@@ -158,6 +159,7 @@ function actionOperation(def: ResourceDef, route: RouteSpec, registry: Registry,
     const conditions = Object.entries(action.when).map(([column, values]) => `\`${column}\` is ${values.map((value) => `\`${value}\``).join(' or ')}`);
     parts.push(`Only when ${conditions.join(' and ')}; otherwise 422 “${action.refused}”.`);
   }
+  if (action.set) parts.push(describeSet(action));
   if (result.name !== def.name) parts.push(`Answers ${action.creates ? '201 ' : ''}with the ${lowerLabel(result.label)} it creates.`);
   if (action.body) parts.push('The body is checked before anything changes: a field breaking its rules is a 422 naming it (`moves.0.quantity`).');
   parts.push(accessNote(def, route.action!));

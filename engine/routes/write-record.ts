@@ -15,6 +15,7 @@ import type { NestedEntry, Values } from '../validation/body-validator.ts';
 import { applyValueRules, createNeedsValueRules, syncRelated } from '../values/index.ts';
 import { numberNewRecords, sequenceFields } from '../rules/sequence.ts';
 import { appendFields, appendLast } from '../rules/append.ts';
+import { refuseLockedUpdates } from '../rules/locks.ts';
 
 export interface WriteContext {
   trx: Knex.Transaction;
@@ -349,6 +350,7 @@ export async function runHooks(context: WriteContext, def: ResourceDef, phase: k
 
 /** The before-create or before-update rules of records written together: batch hooks once, single hooks per record. */
 async function runBefore(context: WriteContext, def: ResourceDef, mode: 'create' | 'update', hooks: HookContext[]): Promise<void> {
+  if (mode === 'update') refuseLockedUpdates(def, hooks);
   await applyValueRules(context, def, mode, hooks);
   if (mode === 'create') {
     await numberNewRecords(context.trx, context.registry, def, hooks);

@@ -34,4 +34,34 @@ export function checkRules(def: ResourceDef, resources: ReadonlyMap<string, Reso
     const on = sequence.on ?? 'create';
     if (on !== 'create' && !def.actions.has(on)) problem(`${at}.on`, `"${on}" is not an action of this resource${didYouMean(on, def.actions.keys())}`);
   }
+
+  def.locks.forEach((lock, index) => {
+    const at = `locks.${index}`;
+    for (const [column, values] of Object.entries(lock.when)) {
+      const found = def.fields.get(column);
+      field(`${at}.when.${column}`, column);
+      for (const value of values)
+        if (found?.enum && !found.enum.includes(String(value))) problem(`${at}.when.${column}`, `"${value}" is not one of ${column}'s values (${found.enum.join(', ')})`);
+    }
+    if ((lock.forbid === undefined) === (lock.fields === undefined))
+      problem(at, 'a lock says what it forbids: `forbid: [update, delete]`, or the `fields` an update may not change');
+    for (const name of lock.fields ?? [])
+      if (!def.fields.get(name)?.writable) problem(`${at}.fields`, `"${name}" is not a field a body may send${didYouMean(name, def.fields.keys())}`);
+  });
+
+  for (const action of def.actions.values()) {
+    const at = `actions.${action.name}`;
+    if (action.behaviour === undefined && action.set === undefined) problem(at, 'an action names a behaviour, or the values it sets (`set`), or both');
+    if (action.on === 'collection' && action.behaviour === undefined) problem(`${at}.on`, 'a collection action runs a behaviour on the parent record');
+    for (const [column, value] of Object.entries(action.set ?? {})) {
+      const target = def.fields.get(column);
+      field(`${at}.set.${column}`, column);
+      if (!target) continue;
+      if (value === 'now' && target.type !== 'date' && target.type !== 'datetime' && target.type !== 'string')
+        problem(`${at}.set.${column}`, '`now` sets a date or datetime field');
+      if (target.enum && !target.enum.includes(String(value))) problem(`${at}.set.${column}`, `"${value}" is not one of ${column}'s values (${target.enum.join(', ')})`);
+      const after = action.to?.[column];
+      if (after && !after.includes(String(value))) problem(`${at}.set.${column}`, `"${value}" is not among what \`to\` says ${column} becomes (${after.join(', ')})`);
+    }
+  }
 }

@@ -27,11 +27,11 @@ import {
   prepareQuantity,
   reservedQuantity,
 } from './inventories/quantities.ts';
-import { guardScrapDelete, prepareScrap } from './inventories/scraps/prepare-scrap.ts';
+import { prepareScrap } from './inventories/scraps/prepare-scrap.ts';
 import { validateScrap } from './inventories/scraps/validate-scrap.ts';
 import { cancelOrder, confirmOrder, setOrderAsQuotation, toggleOrderLock } from './sales/order-actions.ts';
 import { inverseRate } from './support/inverse-rate.ts';
-import { cancelAgreement, closeAgreement, confirmAgreement, nameAgreement, prepareAgreement } from './purchases/agreements.ts';
+import { nameAgreement, prepareAgreement } from './purchases/agreements.ts';
 import { computeOrderTotals as computePurchaseOrderTotals } from './purchases/compute-order-totals.ts';
 import {
   cancelOrder as cancelPurchaseOrder,
@@ -76,7 +76,6 @@ export const behaviours: Behaviours = {
     'inventories.guardOperationDelete': guardOperationDelete,
     'inventories.guardQuantityDelete': guardQuantityDelete,
     'inventories.prepareScrap': prepareScrap,
-    'inventories.guardScrapDelete': guardScrapDelete,
     'webhooks.prepareSubscription': prepareSubscription,
     'webhooks.queuePing': queuePing,
     'accounts.prepareMove': prepareMove,
@@ -140,9 +139,6 @@ export const behaviours: Behaviours = {
     'purchases.setToDraft': setOrderToDraft,
     'purchases.toggleLock': togglePurchaseOrderLock,
     'purchases.confirmReceiptDate': confirmReceiptDate,
-    'purchases.confirmAgreement': confirmAgreement,
-    'purchases.closeAgreement': closeAgreement,
-    'purchases.cancelAgreement': cancelAgreement,
     'products.syncVariants': syncVariants,
   },
 };

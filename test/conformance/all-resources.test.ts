@@ -21,7 +21,7 @@ import { nestedChecks, showChecks } from './capabilities/show.ts';
 import { sortChecks } from './capabilities/sorts.ts';
 import { updateChecks } from './capabilities/update.ts';
 import { hasValueRules, valueChecks } from './capabilities/values.ts';
-import { numberedOnCreate, sequenceChecks } from './capabilities/rules.ts';
+import { lockChecks, numberedOnCreate, sequenceChecks, setChecks } from './capabilities/rules.ts';
 import { hasStructureRules, structureChecks } from './capabilities/structure.ts';
 import { prepareContext, type ResourceContext } from './context.ts';
 
@@ -70,6 +70,8 @@ for (const target of databaseTargets()) {
     if (def.operations.has('create') && def.operations.has('update') && hasValueRules(def, registry)) valueChecks(test, current);
     if (def.operations.has('create') && numberedOnCreate(def).length > 0) sequenceChecks(test, current);
     if (def.operations.has('create') && hasStructureRules(def)) structureChecks(test, current);
+    if (def.operations.has('create') && def.locks.length > 0) lockChecks(test, current);
+    if (def.operations.has('create') && [...def.actions.values()].some((action) => action.set)) setChecks(test, current);
     if (def.operations.has('delete') && def.operations.has('create')) lifecycleChecks(test, current);
     if (def.operations.has('forceDelete') && def.operations.has('create')) forceDeleteChecks(test, current);
     if (def.operations.has('restore') && def.operations.has('create') && [...def.fields.values()].some((f) => f.unique === 'live' && f.writable))

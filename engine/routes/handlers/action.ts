@@ -12,6 +12,7 @@ import { inWriteUnit } from '../write-unit.ts';
 import { compileBodyValidator } from '../../validation/body-validator.ts';
 import { runActionBehaviour } from './run-action.ts';
 import { numberOnAction } from '../../rules/sequence.ts';
+import { applySet } from '../../rules/transitions.ts';
 
 /**
  * POST {id}/<action>: the record (404, the definition's scope included: a delivery is not a
@@ -23,7 +24,7 @@ import { numberOnAction } from '../../rules/sequence.ts';
 export function actionHandler(runtime: ResourceRuntime, name: string) {
   const { def, deps } = runtime;
   const action = def.actions.get(name)!;
-  const run = deps.behaviours.actions[action.behaviour]!;
+  const run = action.behaviour === undefined ? undefined : deps.behaviours.actions[action.behaviour]!;
   const body = action.body && compileBodyValidator(action.body, deps.registry, deps.bounds);
   const refuseUnlessAllowed = (record: Record<string, any>) => {
     for (const [column, allowed] of Object.entries(action.when ?? {})) {
@@ -46,7 +47,8 @@ export function actionHandler(runtime: ResourceRuntime, name: string) {
         // Checked again on the locked row: another request may have moved it on meanwhile.
         refuseUnlessAllowed(record);
         await numberOnAction(trx, deps.registry, def, name, record);
-        const outcome = await runActionBehaviour(runtime, request, run, trx, changes, record, input);
+        const outcome = run && (await runActionBehaviour(runtime, request, run, trx, changes, record, input));
+        await applySet(trx, def, action, id);
         // The record acted on changed as the action says (`validated`); what the action wrote
         // besides (a return's new operation, moves, stock) its behaviour adds itself.
         changes.add(def.name, id, action.change ?? name);

@@ -19,7 +19,8 @@ export function collectionActionHandler(runtime: ResourceRuntime, name: string) 
   const { def, deps } = runtime;
   const parentDef = runtime.parentDef!;
   const action = def.actions.get(name)!;
-  const run = deps.behaviours.actions[action.behaviour]!;
+  // A collection action has a behaviour (checked at boot).
+  const run = deps.behaviours.actions[action.behaviour!]!;
   // The answer's query but its conditions, written once: every live record, in the default sort (id breaks ties).
   const sorts = def.defaultSort.some((sort) => sort.name === 'id') ? def.defaultSort : [...def.defaultSort, { name: 'id', descending: false }];
   const select = `SELECT ${runtime.columns(def)} FROM ${quote(def.table)}`;

@@ -4,6 +4,7 @@ import { nowTimestamp } from '../../serialize/value-formats.ts';
 import { assertDeletable } from '../guards.ts';
 import { writeContext } from '../write-context.ts';
 import { runHooks } from '../write-record.ts';
+import { refuseLockedDelete } from '../../rules/locks.ts';
 import { authorizeChange, findParent, findRecord, visibleRows } from '../lookup.ts';
 import { assertIfMatch, assertIfMatchLocked, recordETag } from '../etag.ts';
 import { pathId } from '../path-params.ts';
@@ -23,6 +24,7 @@ export function deleteHandler(runtime: ResourceRuntime) {
       await inWriteUnit(runtime, request, async (trx, changes) => {
         await assertIfMatchLocked(runtime, request, trx, id);
         const context = writeContext(runtime, request, trx, changes);
+        refuseLockedDelete(def, record);
         await runHooks(context, def, 'beforeDelete', {
           trx,
           def,

@@ -3,6 +3,7 @@ import { clientErrorFromDb } from '../../errors/db-errors.ts';
 import { assertDeletable } from '../guards.ts';
 import { writeContext } from '../write-context.ts';
 import { runHooks } from '../write-record.ts';
+import { refuseLockedDelete } from '../../rules/locks.ts';
 import { authorizeChange, findParent, findRecord, visibleRows } from '../lookup.ts';
 import { assertIfMatch, assertIfMatchLocked, recordETag } from '../etag.ts';
 import { pathId } from '../path-params.ts';
@@ -22,6 +23,7 @@ export function forceDeleteHandler(runtime: ResourceRuntime) {
       await inWriteUnit(runtime, request, async (trx, changes) => {
         await assertIfMatchLocked(runtime, request, trx, id);
         const context = writeContext(runtime, request, trx, changes);
+        refuseLockedDelete(def, record);
         await runHooks(context, def, 'beforeDelete', {
           trx,
           def,

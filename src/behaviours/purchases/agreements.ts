@@ -1,6 +1,6 @@
-// Purchase agreements (reference §5.6): their dates and names, and the three actions. The state
-// each action needs, and the lines' defaults and checks, are declared in resources/purchases/.
-import { nowTimestamp, ValidationError, type Action, type Hook } from '../../../engine/index.ts';
+// Purchase agreements (reference §5.6): their dates and names. The states of the three actions,
+// and the lines' defaults and checks, are declared in resources/purchases/.
+import { ValidationError, type Hook } from '../../../engine/index.ts';
 
 /**
  * beforeCreate/beforeUpdate: a start for a blanket order, an end sent on or after the start sent
@@ -24,13 +24,3 @@ export const nameAgreement: Hook = async ({ trx, record }) => {
   const name = `${record!.type === 'blanket_order' ? 'BO' : 'PT'}/${record!.id}`;
   if (record!.name !== name) await trx('purchases_requisitions').where('id', record!.id).update({ name });
 };
-
-const moveTo =
-  (state: string): Action =>
-  async ({ trx, record }) => {
-    await trx('purchases_requisitions').where('id', record.id).update({ state, updated_at: nowTimestamp() });
-  };
-
-export const confirmAgreement = moveTo('confirmed');
-export const closeAgreement = moveTo('closed');
-export const cancelAgreement = moveTo('canceled');

@@ -1,12 +1,10 @@
 // beforeCreate/beforeUpdate of a sales order: the price list's currency, its access token, and
 // the rule that lines without a price need a price list (its number: `sequence` in resources/sales/orders.yaml).
 import { randomBytes } from 'node:crypto';
-import { ActionRefusedError, ValidationError, type Hook } from '../../../engine/index.ts';
+import { ValidationError, type Hook } from '../../../engine/index.ts';
 
 export const prepareOrder: Hook = async ({ trx, values, record }) => {
   const creating = record === undefined;
-  // A confirmed order is locked when its salesperson says so; unlock it to change it.
-  if (record?.locked && Number(record.locked)) throw new ActionRefusedError('A locked order cannot be changed. Unlock it first (toggle-lock).');
   const priceListId = (values.price_list_id ?? record?.price_list_id ?? null) as number | null;
   requirePricesWithoutPriceList(values.lines as Array<{ values: Record<string, unknown>; id?: number }> | undefined, priceListId);
 

@@ -1,10 +1,13 @@
 // The workflow vocabulary, checked from the definition alone: a document number (`sequence`) is
-// the prefix and the padded next number of its counter, one more for each record created.
+// the prefix and the padded next number of its counter, one more for each record created; a
+// record in a locked state (`locks`) refuses what the lock forbids with its message, unchanged;
+// an action that sets values (`set`) leaves them on its record.
 import type { Test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { ResourceDef } from '../../../engine/definition/types.ts';
 import { DEFAULT_PADDING, sequenceFields } from '../../../engine/rules/sequence.ts';
-import type { ResourceContext } from '../context.ts';
+import { referencedResource } from '../../../engine/definition/value-rules.ts';
+import { recordPath, type ResourceContext } from '../context.ts';
 import { validPayload } from '../payloads.ts';
 
 /** The fields numbered when their record is created. */
@@ -30,6 +33,71 @@ export function sequenceChecks(test: Test, context: () => ResourceContext) {
       assert.ok(first && second, `${field.name}: ${created.map((row) => row[field.name]).join(', ')} match ${shape}`);
       if (first![1] === second![1] && created[0]!.company_id === created[1]!.company_id)
         assert.is(Number(second![2]), Number(first![2]) + 1, `${field.name}: the next number, no gap`);
+    }
+  });
+}
+
+/** Registered for resources that create, update or delete, and declare locks. */
+export function lockChecks(test: Test, context: () => ResourceContext) {
+  test('locks: a record in a locked state refuses what the lock forbids (422 {message}), unchanged', async () => {
+    const ctx = context();
+    const { knex } = ctx.app;
+    const message = (text: string) => text.replaceAll('{label}', ctx.def.label.toLowerCase());
+    for (const lock of ctx.def.locks) {
+      const response = await ctx.client.post(ctx.listPath, { token: ctx.token, body: validPayload(ctx.def, ctx.payload, 39) });
+      assert.is(response.status, 201, response.text);
+      const id = response.body.data.id as number;
+      const path = recordPath(ctx, id);
+      await knex(ctx.def.table)
+        .where('id', id)
+        .update(Object.fromEntries(Object.entries(lock.when).map(([column, values]) => [column, values[0]])));
+      const before = await knex(ctx.def.table).where('id', id).first();
+      const attempts: Array<[string, () => Promise<{ status: number; body: any; text: string }>]> = [];
+      if (lock.forbid?.includes('update') && ctx.def.operations.has('update')) attempts.push(['update', () => ctx.client.put(path, { token: ctx.token, body: {} })]);
+      if (lock.forbid?.includes('delete') && ctx.def.operations.has('delete')) attempts.push(['delete', () => ctx.client.delete(path, { token: ctx.token })]);
+      // A field lock: one of its fields sent with another record than the stored one.
+      const field = (lock.fields ?? []).map((name) => ctx.def.fields.get(name)!).find((one) => one.type === 'integer' && referencedResource(ctx.def, one));
+      if (field && ctx.def.operations.has('update')) {
+        const target = ctx.registry.get(referencedResource(ctx.def, field)!);
+        const query = knex(target.table)
+          .whereNot('id', before[field.name] ?? 0)
+          .orderBy('id')
+          .first('id');
+        if (target.softDelete) query.whereNull('deleted_at');
+        const other = (await query)?.id;
+        if (other !== undefined) attempts.push([`update of ${field.name}`, () => ctx.client.put(path, { token: ctx.token, body: { [field.name]: other } })]);
+      }
+      assert.ok(attempts.length > 0, `${JSON.stringify(lock.when)}: something to refuse`);
+      for (const [what, attempt] of attempts) {
+        const refused = await attempt();
+        assert.is(refused.status, 422, `${what} when ${JSON.stringify(lock.when)}: ${refused.text}`);
+        assert.equal(refused.body, { message: message(lock.message) });
+        assert.equal(await knex(ctx.def.table).where('id', id).first(), before, `${what}: nothing changed`);
+      }
+    }
+  });
+}
+
+/** Registered for resources that create and have an action with `set`. */
+export function setChecks(test: Test, context: () => ResourceContext) {
+  test('set: an action leaves the values it sets on its record', async () => {
+    const ctx = context();
+    const { knex } = ctx.app;
+    for (const action of ctx.def.actions.values()) {
+      if (!action.set || action.on === 'collection') continue;
+      const created = await ctx.client.post(ctx.listPath, { token: ctx.token, body: validPayload(ctx.def, ctx.payload, 40) });
+      assert.is(created.status, 201, created.text);
+      const id = created.body.data.id as number;
+      // A record the action may run on: the first value `when` allows.
+      const allowed = Object.fromEntries(Object.entries(action.when ?? {}).map(([column, values]) => [column, values[0]]));
+      if (Object.keys(allowed).length > 0) await knex(ctx.def.table).where('id', id).update(allowed);
+      const response = await ctx.client.post(`${recordPath(ctx, id)}/${action.name}`, { token: ctx.token });
+      assert.is(response.status, action.creates ? 201 : 200, `${action.name}: ${response.text}`);
+      const row = await knex(ctx.def.table).where('id', id).first();
+      for (const [column, value] of Object.entries(action.set)) {
+        if (value === 'now') assert.ok(row[column], `${action.name}: ${column} set to now`);
+        else assert.is(String(row[column]), String(typeof value === 'boolean' ? Number(value) : value), `${action.name}: ${column}`);
+      }
     }
   });
 }

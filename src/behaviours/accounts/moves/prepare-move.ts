@@ -1,15 +1,11 @@
-// Before a document is written (reference-o2c-p2p §2.6): only drafts can change; a due date or a
-// payment term; a journal of its kind; its accounting date. (Its company, what it takes from its
+// Before a document is written (reference-o2c-p2p §2.6): a due date or a payment term; a journal of its kind; its accounting date. (Its company, what it takes from its
 // partner, and that its journal, payment term and fiscal position are of its company, are declared
-// in resources/accounts/move.yaml.)
+// in resources/accounts/move.yaml, with the locks of posted and cancelled ones.)
 import { ActionRefusedError, ValidationError, type Hook } from '../../../../engine/index.ts';
 import { fittingJournal, kindOf } from './kinds.ts';
 import { recomputeMove } from './compute-move.ts';
 
 export const prepareMove: Hook = async ({ trx, def, values, record }) => {
-  const noun = def.label.toLowerCase();
-  if (record?.state === 'posted') throw new ActionRefusedError(`Cannot update a posted ${noun}.`);
-  if (record?.state === 'cancel') throw new ActionRefusedError(`Cannot update a cancelled ${noun}: reset it to draft first.`);
   const kind = kindOf(String(values.move_type ?? record?.move_type ?? def.scope.move_type));
   const merged = (name: string) => (name in values ? values[name] : record?.[name]);
 
@@ -42,13 +38,9 @@ export const computeMove: Hook = async ({ trx, record }) => {
   await recomputeMove(trx, Number(record!.id));
 };
 
-/**
- * Only drafts can be deleted, and only drafts never confirmed: a confirmed document has its
- * number, and deleting it would leave a gap in the journal's numbering.
- */
+/** Only drafts never confirmed are deleted: a confirmed one has its number, and deleting it would leave a gap. */
 export const guardMoveDelete: Hook = async ({ def, record }) => {
   const noun = def.label.toLowerCase();
-  if (record!.state !== 'draft') throw new ActionRefusedError(`Cannot delete a posted or cancelled ${noun}.`);
   if (Number(record!.posted_before) || record!.name) {
     throw new ActionRefusedError(`Cannot delete the ${noun} ${record!.name}: it was confirmed before and its number would leave a gap. Cancel it instead.`);
   }

@@ -1,13 +1,12 @@
-// What a scrap's definition does not say (reference-projects-extras §4.4): a done scrap cannot
-// change, the unit is of the product's unit category, a product tracked by lot or serial number
+// What a scrap's definition does not say (reference-projects-extras §4.4): the unit is of the
+// product's unit category, a product tracked by lot or serial number
 // names its lot. Its number (SP/00001), defaults
 // (unit, locations, company) and the checks of its references (not a service, the lot of the
 // product, both locations of one company) are declared in resources/inventories/scraps.yaml.
-import { ActionRefusedError, ValidationError, type FieldErrors, type Hook } from '../../../../engine/index.ts';
+import { ValidationError, type FieldErrors, type Hook } from '../../../../engine/index.ts';
 import { unitsById } from '../units.ts';
 
 export const prepareScrap: Hook = async ({ trx, values, record }) => {
-  if (record?.state === 'done') throw new ActionRefusedError('Done scraps cannot be updated.');
   const pick = (field: string) => (values[field] !== undefined ? values[field] : record?.[field]);
   const product = await trx('products_products').where('id', pick('product_id')).first('name', 'tracking', 'uom_id');
   const errors: FieldErrors = {};
@@ -19,9 +18,4 @@ export const prepareScrap: Hook = async ({ trx, values, record }) => {
     errors.lot_id = [`The product '${product.name}' is tracked by ${product.tracking === 'lot' ? 'lot' : 'serial number'}: name the lot to scrap.`];
   }
   if (Object.keys(errors).length > 0) throw new ValidationError(errors);
-};
-
-/** beforeDelete: a done scrap is history (its stock move stays). */
-export const guardScrapDelete: Hook = ({ record }) => {
-  if (record!.state === 'done') throw new ActionRefusedError('Done scraps cannot be deleted.');
 };
