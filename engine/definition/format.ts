@@ -1,6 +1,7 @@
 // The meta-schema: what a resource definition (one YAML file under resources/) may say.
 // Every object is closed (additionalProperties: false) so a typo stops the boot.
 import { Type, type Static } from '@sinclair/typebox';
+import { TreeFormat } from './tree-format.ts';
 
 const Name = Type.String({ pattern: '^[a-z][a-z0-9_]*$' });
 const ResourceName = Type.String({ pattern: '^[a-z][a-z0-9-]*/[a-z][a-z0-9-]*$', description: 'module/name, e.g. support/banks' });
@@ -430,6 +431,7 @@ export const ResourceFormat = Type.Object(
     defaultSort: Type.Optional(Type.String({ pattern: '^-?[a-z][a-z0-9_]*$' })),
     includes: Type.Optional(Type.Array(Type.String({ pattern: '^[a-z][A-Za-z0-9]*(\\.[a-z][A-Za-z0-9]*)*$' }), { uniqueItems: true })),
     messages: Type.Optional(MessagesFormat),
+    tree: Type.Optional(TreeFormat),
     upsertOn: Type.Optional(
       Type.Array(Name, { minItems: 1, uniqueItems: true, description: 'create with the values of an existing record in these fields updates that record instead' }),
     ),

@@ -2,6 +2,7 @@
 import type { FieldFormat, WalkthroughFormat } from './format.ts';
 import type { LoadedFile } from './load.ts';
 import type { FieldDef, FilterDef, RelationDef, ResourceDef, SortDef } from './types.ts';
+import { normalizeTree } from './structure-rules.ts';
 
 /** Columns the engine manages itself; a definition may declare them to document them, never to write them. */
 export const MANAGED_FIELDS = new Set(['id', 'creator_id', 'created_at', 'updated_at', 'deleted_at']);
@@ -75,6 +76,7 @@ export function normalize(file: LoadedFile, walkthrough?: WalkthroughFormat): Re
       forceDeleted: raw.messages?.forceDeleted ?? `${raw.label} permanently deleted.`,
     },
     upsertOn: raw.upsertOn,
+    ...(raw.tree && { tree: normalizeTree(raw.tree) }),
     walkthrough: {
       after: walkthrough?.after ?? [],
       records: (walkthrough?.records ?? []).map((record) => ({ actions: record.actions, with: record.with ?? {} })),

@@ -14,6 +14,7 @@ import type { Row, Statements } from '../sql/statements.ts';
 import type { NestedEntry, Values } from '../validation/body-validator.ts';
 import { applyValueRules, createNeedsValueRules, syncRelated } from '../values/index.ts';
 import { appendFields, appendLast } from '../rules/append.ts';
+import { finishTreeInsert, moveSubtree, placeInTree } from '../rules/tree.ts';
 
 export interface WriteContext {
   trx: Knex.Transaction;
@@ -37,6 +38,7 @@ export async function insertRecord(context: WriteContext, def: ResourceDef, valu
   const [insertedId] = await trx(def.table).insert(columns(def, values));
   const id = Number(insertedId);
   context.changes.add(def.name, id, 'created');
+  await finishTreeInsert(trx, def, id, values);
   await writeCarried(context, def, id, values, 'create');
   if (def.behaviours.afterCreate.length > 0) {
     hook.record = await trx(def.table).where('id', id).first();
@@ -60,7 +62,7 @@ function completeNewRecord(def: ResourceDef, values: Values, fixed: Values, user
 /** A create that is one INSERT (no behaviours, nothing written to other tables) needs no transaction. */
 export function singleStatementCreate(def: ResourceDef, values: Values): boolean {
   if (def.behaviours.beforeCreate.length > 0 || def.behaviours.beforeCreateMany.length > 0 || def.behaviours.afterCreate.length > 0) return false;
-  if (createNeedsValueRules(def) || appendFields(def).length > 0) return false;
+  if (createNeedsValueRules(def) || appendFields(def).length > 0 || def.tree) return false;
   return ![...def.fields.values()].some((field) => (field.type === 'ids' || field.type === 'records') && values[field.name] != null);
 }
 
@@ -122,6 +124,7 @@ export async function updateRecord(context: WriteContext, def: ResourceDef, id: 
     if (def.timestamps) changes.updated_at = nowTimestamp();
     await trx(def.table).where('id', id).update(changes);
     await syncRelated(context, def, [{ id, columns: changes, current }]);
+    await moveSubtree(context, def, current, values);
   }
   await writeCarried(context, def, id, values, 'update');
   if (def.behaviours.afterUpdate.length > 0) {
@@ -256,7 +259,7 @@ async function updateChildren(context: WriteContext, child: ResourceDef, updates
 
 async function insertChildren(context: WriteContext, child: ResourceDef, creates: Placed, fixed: Values, kept: number[], foreignKey: string, ownerId: number): Promise<void> {
   const nestedRecords = [...child.fields.values()].some((field) => field.type === 'records');
-  if (nestedRecords || child.behaviours.afterCreate.length > 0) {
+  if (nestedRecords || child.behaviours.afterCreate.length > 0 || child.tree) {
     // Children with records of their own or after-create rules are written one by one.
     for (const { entry, index } of creates) {
       try {
@@ -350,6 +353,7 @@ export async function runHooks(context: WriteContext, def: ResourceDef, phase: k
 async function runBefore(context: WriteContext, def: ResourceDef, mode: 'create' | 'update', hooks: HookContext[]): Promise<void> {
   await applyValueRules(context, def, mode, hooks);
   if (mode === 'create') await appendLast(context.trx, def, hooks);
+  await placeInTree(context.trx, def, hooks);
   const batch = mode === 'create' ? def.behaviours.beforeCreateMany : def.behaviours.beforeUpdateMany;
   for (const name of batch) await context.behaviours.batches[name]!(hooks);
   for (const hook of hooks) {

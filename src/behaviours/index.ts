@@ -2,7 +2,7 @@
 import type { Behaviours } from '../../engine/index.ts';
 import { addDefaultDueTerm } from './accounts/add-default-due-term.ts';
 import { inventoryMasterDataHooks } from './inventories/master-data.ts';
-import { categoryDescendants, categoryNotInUse, categoryPath } from './products/category-path.ts';
+import { categoryNotInUse } from './products/category-not-in-use.ts';
 import { syncVariants } from './products/sync-variants.ts';
 import { holdOfferedOptions, writeOfferedOptions } from './products/offered-options.ts';
 import { productAttributeNotInUse, productAttributeOptions, writeProductAttributeValues } from './products/product-attributes.ts';
@@ -56,11 +56,9 @@ import { liveSubtaskCount, liveTaskCount } from './projects/counts.ts';
 
 export const behaviours: Behaviours = {
   hooks: {
-    'products.categoryPath': categoryPath,
     'inventories.prepareOperation': prepareOperation,
     'sales.prepareOrder': prepareOrder,
     'sales.computeOrderTotals': computeOrderTotals,
-    'products.categoryDescendants': categoryDescendants,
     'products.categoryNotInUse': categoryNotInUse,
     'accounts.addDefaultDueTerm': addDefaultDueTerm,
     ...inventoryMasterDataHooks,

@@ -1,4 +1,4 @@
-// Boot failures on bad structure rules (append): each names the file, the place and the line.
+// Boot failures on bad structure rules (append, tree): each names the file, the place and the line.
 // No database.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -52,9 +52,32 @@ test.after(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
+const TREE_FIELDS = `  parent_path: { type: string, readOnly: true }
+  full_name: { type: string, readOnly: true }
+  kind: { type: string, enum: [view, plain] }
+`;
+const TREE = `tree:
+  parent: parent_id
+  path: { field: parent_path, self: true }
+  fullName: { field: full_name, from: name, separator: ' / ', nameOnlyWhere: { kind: view } }
+  cycleMessage: Not under itself.
+`;
+
 test('every key loads when it is used as documented', () => {
-  const { problems } = load({ 'support/things.yaml': `${THINGS}  sort: { type: integer, minimum: 0, append: true }\n` });
+  const { problems } = load({ 'support/things.yaml': `${THINGS}  sort: { type: integer, minimum: 0, append: true }\n${TREE_FIELDS}${TREE}` });
   assert.is(problems, undefined, JSON.stringify(problems));
+  const { problems: short } = load({ 'support/things.yaml': `${THINGS}${TREE_FIELDS}tree: { parent: parent_id, path: parent_path }\n` });
+  assert.is(short, undefined, JSON.stringify(short));
+});
+
+test('a tree names stored fields of its resource; the path and full name are read-only text', () => {
+  const from = onlyProblem(TREE_FIELDS, TREE.replace('from: name', 'from: nme'));
+  assert.equal([from.at, from.line, from.message], ['tree.fullName.from', 15, '"nme" is not a stored field of this resource']);
+  const writable = onlyProblem(TREE_FIELDS.replace('parent_path: { type: string, readOnly: true }', 'parent_path: { type: string }'), TREE);
+  assert.equal([writable.at, writable.line], ['tree.path', 14]);
+  assert.match(writable.message, /"parent_path" is written by the engine: mark it readOnly: true/);
+  const unknown = onlyProblem(TREE_FIELDS, `${TREE}  sideways: true\n`);
+  assert.match(unknown.message, /unknown key/);
 });
 
 test('append needs a stored integer field that is not required', () => {
