@@ -125,6 +125,32 @@ export const FieldFormat = Type.Object(
         description: 'a boolean field of the record: this time is set when it becomes true (an earlier one kept), cleared when it becomes false (read-only)',
       }),
     ),
+    aggregate: Type.Optional(
+      Type.Object(
+        {
+          count: Type.Optional(
+            Type.String({
+              pattern: '^[a-z][A-Za-z0-9]*(\\.[a-z][a-z0-9_]*)?$',
+              description: 'a hasMany relation: how many live related records; relation.column: how many different values of that column they have',
+            }),
+          ),
+          sum: Type.Optional(
+            Type.String({ pattern: RelatedPath.pattern, description: 'relation.column of a hasMany relation: the total over the live related records (0 with none)' }),
+          ),
+          where: Type.Optional(
+            Type.Record(Type.String({ pattern: '^([a-z][A-Za-z0-9]*\\.)?[a-z][a-z0-9_]*$' }), ScopeValueFormat, {
+              additionalProperties: false,
+              description: "only related records with these column values (a comparison: {'>': 0}); relation.column reads a record a related record's belongsTo relation names",
+            }),
+          ),
+        },
+        {
+          additionalProperties: false,
+          minProperties: 1,
+          description: 'a read-only count or sum over related records, worked out by the database with each row (no column)',
+        },
+      ),
+    ),
     append: Type.Optional(Type.Boolean({ description: 'an integer sort field: a record created without it goes last (the highest value in its table + 1); a value sent is kept' })),
     numericString: Type.Optional(Type.Boolean({ description: 'an integer field that also accepts digits sent as a string' })),
     unique: Type.Optional(

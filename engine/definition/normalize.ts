@@ -105,7 +105,7 @@ export const DEFAULT_MAX_ITEMS = 1000;
 export function toFieldDef(name: string, format: FieldFormat): FieldDef {
   const managed = MANAGED_FIELDS.has(name);
   // A computed field is worked out from the row; a subquery field is read by SQL with it. Neither has a column.
-  const computed = format.computed !== undefined || format.subquery !== undefined;
+  const computed = format.computed !== undefined || format.subquery !== undefined || format.aggregate !== undefined;
   // ids and records are written to other tables and shown through their relation's include.
   const throughRelation = format.type === 'ids' || format.type === 'records';
   const list = format.type === 'ids' || format.type === 'records' || format.type === 'strings';

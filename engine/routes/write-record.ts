@@ -102,7 +102,7 @@ const withSubqueries = new WeakMap<ResourceDef, boolean>();
 /** Worked out once per resource, not per request. */
 function hasSubqueryFields(def: ResourceDef): boolean {
   let has = withSubqueries.get(def);
-  if (has === undefined) withSubqueries.set(def, (has = [...def.fields.values()].some((field) => field.subquery)));
+  if (has === undefined) withSubqueries.set(def, (has = [...def.fields.values()].some((field) => field.subquery || field.aggregate)));
   return has;
 }
 

@@ -63,7 +63,7 @@ for (const target of databaseTargets()) {
       if (def.includes.length > 0) includeChecks(test, current);
     }
     if (def.operations.has('create') && def.operations.has('update') && hasValueRules(def, registry)) valueChecks(test, current);
-    if (def.operations.has('create') && hasStructureRules(def)) structureChecks(test, current);
+    if (hasStructureRules(def)) structureChecks(test, current);
     if (def.operations.has('delete') && def.operations.has('create')) lifecycleChecks(test, current);
     if (def.operations.has('forceDelete') && def.operations.has('create')) forceDeleteChecks(test, current);
     if (def.operations.has('restore') && def.operations.has('create') && [...def.fields.values()].some((f) => f.unique === 'live' && f.writable))

@@ -1,18 +1,20 @@
 // The structure vocabulary, checked from the definition alone: a record created without an
 // `append` field goes last (the highest value of its table + 1), and a value sent is kept; a
 // `tree` keeps its paths and full names through creates, renames and moves (each rewritten
-// descendant in the change feed), and refuses a cycle.
+// descendant in the change feed), and refuses a cycle; an `aggregate` shows what the related
+// records add up to.
 import type { Test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { scopeTest } from '../../../engine/definition/scope.ts';
 import type { ResourceDef } from '../../../engine/definition/types.ts';
 import { MAX_SORT } from '../../../engine/rules/append.ts';
 import { cycleMessage } from '../../../engine/definition/structure-rules.ts';
-import { recordPath, type ResourceContext } from '../context.ts';
+import { liveRows, recordPath, type ResourceContext } from '../context.ts';
 import { validPayload } from '../payloads.ts';
 
 export function structureRules(def: ResourceDef) {
   const fields = [...def.fields.values()];
-  return { appended: fields.filter((field) => field.append), trees: def.tree ? [def.tree] : [] };
+  return { appended: fields.filter((field) => field.append), trees: def.tree ? [def.tree] : [], aggregates: fields.filter((field) => field.aggregate && field.output) };
 }
 
 export function hasStructureRules(def: ResourceDef): boolean {
@@ -99,5 +101,37 @@ export function structureChecks(test: Test, context: () => ResourceContext) {
     }
     assert.equal(await row(a), unchanged, 'nothing written');
     assert.is((await row(b))[tree.path.field], pathOf([a, c], b), 'a move reaches the grandchild');
+  });
+
+  test('aggregate: a count or sum shown is what the live related records add up to', async () => {
+    const ctx = context();
+    const { def, app, registry } = ctx;
+    if (!def.operations.has('show')) return;
+    const rows = await liveRows(ctx).orderBy(`${def.table}.id`, 'desc').limit(5).select(`${def.table}.id`);
+    for (const field of structureRules(def).aggregates) {
+      const { count, sum, where } = field.aggregate!;
+      const [relationName, column] = (count ?? sum)!.split('.') as [string, string | undefined];
+      const relation = def.relations.get(relationName)!;
+      const child = registry.get(relation.resource);
+      for (const { id } of rows) {
+        const query = app.knex(child.table).where(relation.foreignKey, id);
+        if (child.softDelete) query.whereNull('deleted_at');
+        for (const [name, value] of Object.entries(relation.where ?? {})) Array.isArray(value) ? query.whereIn(name, value) : query.where(name, value);
+        for (const [key, value] of Object.entries(where ?? {})) {
+          const { operator, operand } = scopeTest(value);
+          const [first, second] = key.split('.') as [string, string | undefined];
+          if (second === undefined) query.where(first, operator, operand);
+          else {
+            const through = child.relations.get(first)!;
+            query.whereIn(through.foreignKey, app.knex(registry.get(through.resource).table).where(second, operator, operand).select('id'));
+          }
+        }
+        const expected =
+          sum !== undefined ? await query.sum({ n: column! }).first() : column ? await query.countDistinct({ n: column }).first() : await query.count({ n: '*' }).first();
+        const shown = await ctx.client.get(recordPath(ctx, id), { token: ctx.token });
+        assert.is(shown.status, 200, shown.text);
+        assert.is(Number(shown.body.data[field.name]), Number(expected?.n ?? 0), `${field.name} of ${def.name} ${id}`);
+      }
+    }
   });
 }
