@@ -2,6 +2,7 @@
 // Every object is closed (additionalProperties: false) so a typo stops the boot.
 import { Type, type Static } from '@sinclair/typebox';
 import { LockFormat, SequenceFormat } from './rules-format.ts';
+import { TreeFormat } from './tree-format.ts';
 
 const Name = Type.String({ pattern: '^[a-z][a-z0-9_]*$' });
 const ResourceName = Type.String({ pattern: '^[a-z][a-z0-9-]*/[a-z][a-z0-9-]*$', description: 'module/name, e.g. support/banks' });
@@ -126,6 +127,32 @@ export const FieldFormat = Type.Object(
       }),
     ),
     sequence: Type.Optional(SequenceFormat),
+    aggregate: Type.Optional(
+      Type.Object(
+        {
+          count: Type.Optional(
+            Type.String({
+              pattern: '^[a-z][A-Za-z0-9]*(\\.[a-z][a-z0-9_]*)?$',
+              description: 'a hasMany relation: how many live related records; relation.column: how many different values of that column they have',
+            }),
+          ),
+          sum: Type.Optional(
+            Type.String({ pattern: RelatedPath.pattern, description: 'relation.column of a hasMany relation: the total over the live related records (0 with none)' }),
+          ),
+          where: Type.Optional(
+            Type.Record(Type.String({ pattern: '^([a-z][A-Za-z0-9]*\\.)?[a-z][a-z0-9_]*$' }), ScopeValueFormat, {
+              additionalProperties: false,
+              description: "only related records with these column values (a comparison: {'>': 0}); relation.column reads a record a related record's belongsTo relation names",
+            }),
+          ),
+        },
+        {
+          additionalProperties: false,
+          minProperties: 1,
+          description: 'a read-only count or sum over related records, worked out by the database with each row (no column)',
+        },
+      ),
+    ),
     append: Type.Optional(Type.Boolean({ description: 'an integer sort field: a record created without it goes last (the highest value in its table + 1); a value sent is kept' })),
     numericString: Type.Optional(Type.Boolean({ description: 'an integer field that also accepts digits sent as a string' })),
     unique: Type.Optional(
@@ -442,6 +469,7 @@ export const ResourceFormat = Type.Object(
     locks: Type.Optional(
       Type.Array(LockFormat, { minItems: 1, description: 'what the stored state forbids: `{when: {state: [done]}, forbid: [update, delete] | fields: [...], message}`' }),
     ),
+    tree: Type.Optional(TreeFormat),
     upsertOn: Type.Optional(
       Type.Array(Name, { minItems: 1, uniqueItems: true, description: 'create with the values of an existing record in these fields updates that record instead' }),
     ),

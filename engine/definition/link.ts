@@ -95,7 +95,7 @@ export function link(
 
     checkValueRules(def, resources, problem);
     checkRules(def, resources, problem);
-    checkStructureRules(def, problem);
+    checkStructureRules(def, resources, problem);
 
     for (const filter of def.filters.values()) {
       const at = `filters.${filter.name}`;

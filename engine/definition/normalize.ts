@@ -2,6 +2,7 @@
 import type { FieldFormat, WalkthroughFormat } from './format.ts';
 import type { LoadedFile } from './load.ts';
 import type { FieldDef, FilterDef, RelationDef, ResourceDef, SortDef } from './types.ts';
+import { normalizeTree } from './structure-rules.ts';
 
 /** Columns the engine manages itself; a definition may declare them to document them, never to write them. */
 export const MANAGED_FIELDS = new Set(['id', 'creator_id', 'created_at', 'updated_at', 'deleted_at']);
@@ -76,6 +77,7 @@ export function normalize(file: LoadedFile, walkthrough?: WalkthroughFormat): Re
     },
     upsertOn: raw.upsertOn,
     locks: raw.locks ?? [],
+    ...(raw.tree && { tree: normalizeTree(raw.tree) }),
     walkthrough: {
       after: walkthrough?.after ?? [],
       records: (walkthrough?.records ?? []).map((record) => ({ actions: record.actions, with: record.with ?? {} })),
@@ -104,7 +106,7 @@ export const DEFAULT_MAX_ITEMS = 1000;
 export function toFieldDef(name: string, format: FieldFormat): FieldDef {
   const managed = MANAGED_FIELDS.has(name);
   // A computed field is worked out from the row; a subquery field is read by SQL with it. Neither has a column.
-  const computed = format.computed !== undefined || format.subquery !== undefined;
+  const computed = format.computed !== undefined || format.subquery !== undefined || format.aggregate !== undefined;
   // ids and records are written to other tables and shown through their relation's include.
   const throughRelation = format.type === 'ids' || format.type === 'records';
   const list = format.type === 'ids' || format.type === 'records' || format.type === 'strings';

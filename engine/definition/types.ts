@@ -1,5 +1,6 @@
 // Resolved definitions: what the engine works with after load → normalize → link.
 import type { AccessDef } from './access.ts';
+import type { TreeDef } from './structure-rules.ts';
 import type { ActionFormat, FieldFormat, FilterKind, Operation, RelationFormat, ScopeValue } from './format.ts';
 import type { LockFormat } from './rules-format.ts';
 
@@ -125,6 +126,8 @@ export interface ResourceDef {
   locks: readonly LockFormat[];
   /** Create with these columns equal to an existing record's updates it (a stock count). */
   upsertOn?: readonly string[];
+  /** Records under a parent, with a stored path and full name (engine/rules/tree.ts). */
+  tree?: TreeDef;
   /** Permissions per operation and the row scopes of the authorization policy (access.ts). */
   access: AccessDef;
 }

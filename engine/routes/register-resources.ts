@@ -42,7 +42,7 @@ export function registerResources(app: FastifyInstance, deps: EngineDeps): Reado
   const responseSchemas = registerResponseSchemas(app, registry, deps.prefix);
 
   const runtimes = new Map<string, ResourceRuntime>();
-  const columns = columnsOf(deps.behaviours);
+  const columns = columnsOf(deps.behaviours, registry);
   const changes = changeRecorder(registry, columns, serializers, deps.knex);
   // Built on first use (a behaviour that reads another resource): serving never needs them.
   let models = deps.models;

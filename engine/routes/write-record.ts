@@ -16,6 +16,7 @@ import { applyValueRules, createNeedsValueRules, syncRelated } from '../values/i
 import { numberNewRecords, sequenceFields } from '../rules/sequence.ts';
 import { appendFields, appendLast } from '../rules/append.ts';
 import { refuseLockedUpdates } from '../rules/locks.ts';
+import { finishTreeInsert, moveSubtree, placeInTree } from '../rules/tree.ts';
 
 export interface WriteContext {
   trx: Knex.Transaction;
@@ -39,6 +40,7 @@ export async function insertRecord(context: WriteContext, def: ResourceDef, valu
   const [insertedId] = await trx(def.table).insert(columns(def, values));
   const id = Number(insertedId);
   context.changes.add(def.name, id, 'created');
+  await finishTreeInsert(trx, def, id, values);
   await writeCarried(context, def, id, values, 'create');
   if (def.behaviours.afterCreate.length > 0) {
     hook.record = await trx(def.table).where('id', id).first();
@@ -62,7 +64,7 @@ function completeNewRecord(def: ResourceDef, values: Values, fixed: Values, user
 /** A create that is one INSERT (no behaviours, nothing written to other tables) needs no transaction. */
 export function singleStatementCreate(def: ResourceDef, values: Values): boolean {
   if (def.behaviours.beforeCreate.length > 0 || def.behaviours.beforeCreateMany.length > 0 || def.behaviours.afterCreate.length > 0) return false;
-  if (createNeedsValueRules(def) || sequenceFields(def).length > 0 || appendFields(def).length > 0) return false;
+  if (createNeedsValueRules(def) || sequenceFields(def).length > 0 || appendFields(def).length > 0 || def.tree) return false;
   return ![...def.fields.values()].some((field) => (field.type === 'ids' || field.type === 'records') && values[field.name] != null);
 }
 
@@ -102,7 +104,7 @@ const withSubqueries = new WeakMap<ResourceDef, boolean>();
 /** Worked out once per resource, not per request. */
 function hasSubqueryFields(def: ResourceDef): boolean {
   let has = withSubqueries.get(def);
-  if (has === undefined) withSubqueries.set(def, (has = [...def.fields.values()].some((field) => field.subquery)));
+  if (has === undefined) withSubqueries.set(def, (has = [...def.fields.values()].some((field) => field.subquery || field.aggregate)));
   return has;
 }
 
@@ -124,6 +126,7 @@ export async function updateRecord(context: WriteContext, def: ResourceDef, id: 
     if (def.timestamps) changes.updated_at = nowTimestamp();
     await trx(def.table).where('id', id).update(changes);
     await syncRelated(context, def, [{ id, columns: changes, current }]);
+    await moveSubtree(context, def, current, values);
   }
   await writeCarried(context, def, id, values, 'update');
   if (def.behaviours.afterUpdate.length > 0) {
@@ -258,7 +261,7 @@ async function updateChildren(context: WriteContext, child: ResourceDef, updates
 
 async function insertChildren(context: WriteContext, child: ResourceDef, creates: Placed, fixed: Values, kept: number[], foreignKey: string, ownerId: number): Promise<void> {
   const nestedRecords = [...child.fields.values()].some((field) => field.type === 'records');
-  if (nestedRecords || child.behaviours.afterCreate.length > 0) {
+  if (nestedRecords || child.behaviours.afterCreate.length > 0 || child.tree) {
     // Children with records of their own or after-create rules are written one by one.
     for (const { entry, index } of creates) {
       try {
@@ -356,6 +359,7 @@ async function runBefore(context: WriteContext, def: ResourceDef, mode: 'create'
     await numberNewRecords(context.trx, context.registry, def, hooks);
     await appendLast(context.trx, def, hooks);
   }
+  await placeInTree(context.trx, def, hooks);
   const batch = mode === 'create' ? def.behaviours.beforeCreateMany : def.behaviours.beforeUpdateMany;
   for (const name of batch) await context.behaviours.batches[name]!(hooks);
   for (const hook of hooks) {

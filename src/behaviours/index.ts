@@ -2,7 +2,7 @@
 import type { Behaviours } from '../../engine/index.ts';
 import { addDefaultDueTerm } from './accounts/add-default-due-term.ts';
 import { inventoryMasterDataHooks } from './inventories/master-data.ts';
-import { categoryDescendants, categoryNotInUse, categoryPath } from './products/category-path.ts';
+import { categoryNotInUse } from './products/category-not-in-use.ts';
 import { syncVariants } from './products/sync-variants.ts';
 import { holdOfferedOptions, writeOfferedOptions } from './products/offered-options.ts';
 import { productAttributeNotInUse, productAttributeOptions, writeProductAttributeValues } from './products/product-attributes.ts';
@@ -15,18 +15,7 @@ import { accessChanged, keepOwnUserManagement } from './security/access-changed.
 import { detachRole, guardRoleGrants, protectAdminRole } from './security/roles.ts';
 import { guardUserDelete, guardUserGrants, prepareUser } from './security/users.ts';
 import { cancelStockOperation, checkAvailability, returnOperation, todoOperation, validateStockOperation } from './inventories/operation-actions.ts';
-import {
-  applyCount,
-  clearCount,
-  freeQuantity,
-  guardQuantityDelete,
-  lotQuantity,
-  onHandQuantity,
-  packageProductCount,
-  packageQuantity,
-  prepareQuantity,
-  reservedQuantity,
-} from './inventories/quantities.ts';
+import { applyCount, clearCount, freeQuantity, guardQuantityDelete, prepareQuantity } from './inventories/quantities.ts';
 import { prepareScrap } from './inventories/scraps/prepare-scrap.ts';
 import { validateScrap } from './inventories/scraps/validate-scrap.ts';
 import { cancelOrder, confirmOrder, setOrderAsQuotation, toggleOrderLock } from './sales/order-actions.ts';
@@ -52,15 +41,12 @@ import { prepareInvoiceLines } from './accounts/moves/prepare-invoice-lines.ts';
 import { reverseMove } from './accounts/moves/reverse.ts';
 import { createInvoice } from './sales/create-invoice.ts';
 import { createBill } from './purchases/create-bill.ts';
-import { liveSubtaskCount, liveTaskCount } from './projects/counts.ts';
 
 export const behaviours: Behaviours = {
   hooks: {
-    'products.categoryPath': categoryPath,
     'inventories.prepareOperation': prepareOperation,
     'sales.prepareOrder': prepareOrder,
     'sales.computeOrderTotals': computeOrderTotals,
-    'products.categoryDescendants': categoryDescendants,
     'products.categoryNotInUse': categoryNotInUse,
     'accounts.addDefaultDueTerm': addDefaultDueTerm,
     ...inventoryMasterDataHooks,
@@ -102,14 +88,7 @@ export const behaviours: Behaviours = {
     'purchases.prepareOrderLines': preparePurchaseOrderLines,
   },
   subqueries: {
-    'inventories.onHandQuantity': onHandQuantity,
-    'inventories.reservedQuantity': reservedQuantity,
     'inventories.freeQuantity': freeQuantity,
-    'projects.liveTaskCount': liveTaskCount,
-    'projects.liveSubtaskCount': liveSubtaskCount,
-    'inventories.lotQuantity': lotQuantity,
-    'inventories.packageQuantity': packageQuantity,
-    'inventories.packageProductCount': packageProductCount,
   },
   actions: {
     'webhooks.rotateSecret': rotateSecret,

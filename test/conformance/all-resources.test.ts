@@ -69,7 +69,7 @@ for (const target of databaseTargets()) {
     }
     if (def.operations.has('create') && def.operations.has('update') && hasValueRules(def, registry)) valueChecks(test, current);
     if (def.operations.has('create') && numberedOnCreate(def).length > 0) sequenceChecks(test, current);
-    if (def.operations.has('create') && hasStructureRules(def)) structureChecks(test, current);
+    if (hasStructureRules(def)) structureChecks(test, current);
     if (def.operations.has('create') && def.locks.length > 0) lockChecks(test, current);
     if (def.operations.has('create') && [...def.actions.values()].some((action) => action.set)) setChecks(test, current);
     if (def.operations.has('delete') && def.operations.has('create')) lifecycleChecks(test, current);

@@ -43,7 +43,7 @@ export async function exportResource(options: ExportResourceOptions): Promise<{ 
   const where = whereClause(conditions);
   const [counted] = await statements.all(`SELECT COUNT(*) AS ${quote('total')} FROM ${quote(def.table)}${where.sql}`, where.params);
   const batches = exportBatches(
-    { def, statements, columns: columnsOf(options.behaviours), serialize: buildSerializers(registry, options.behaviours).get(def.name)!, conditions, sort: list.sort },
+    { def, statements, columns: columnsOf(options.behaviours, registry), serialize: buildSerializers(registry, options.behaviours).get(def.name)!, conditions, sort: list.sort },
     columns,
   );
   let done = 0;

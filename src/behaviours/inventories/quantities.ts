@@ -83,23 +83,6 @@ export const clearCount: Action = async ({ trx, record }) => {
   await trx('inventories_product_quantities').where('id', record.id).update({ counted_quantity: null, updated_at: nowTimestamp() });
 };
 
-/** A product's stock over all internal locations: on hand, reserved, and free (on hand less reserved). */
-const sumOverInternal =
-  (expression: string): Subquery =>
-  (table) =>
-    `SELECT COALESCE(SUM(${expression}), 0) FROM \`inventories_product_quantities\` q INNER JOIN \`inventories_locations\` l ON l.\`id\` = q.\`location_id\` AND l.\`type\` = 'internal' WHERE q.\`product_id\` = ${table}.\`id\``;
-
-export const onHandQuantity = sumOverInternal('q.`quantity`');
-export const reservedQuantity = sumOverInternal('q.`reserved_quantity`');
-export const freeQuantity = sumOverInternal('q.`quantity` - q.`reserved_quantity`');
-
-/** What a lot or package holds, summed over its quants in internal locations (`owner`: the quants' column naming it). */
-const heldIn =
-  (owner: 'lot_id' | 'package_id', expression: string): Subquery =>
-  (table) =>
-    `SELECT COALESCE(${expression}, 0) FROM \`inventories_product_quantities\` q INNER JOIN \`inventories_locations\` l ON l.\`id\` = q.\`location_id\` AND l.\`type\` = 'internal' WHERE q.\`${owner}\` = ${table}.\`id\``;
-
-export const lotQuantity = heldIn('lot_id', 'SUM(q.`quantity`)');
-export const packageQuantity = heldIn('package_id', 'SUM(q.`quantity`)');
-/** How many products a package holds some of. */
-export const packageProductCount = heldIn('package_id', 'COUNT(DISTINCT CASE WHEN q.`quantity` > 0 THEN q.`product_id` END)');
+/** A product's free stock over all internal locations: on hand less reserved (on hand and reserved are declared sums: resources/inventories/products.yaml). */
+export const freeQuantity: Subquery = (table) =>
+  `SELECT COALESCE(SUM(q.\`quantity\` - q.\`reserved_quantity\`), 0) FROM \`inventories_product_quantities\` q INNER JOIN \`inventories_locations\` l ON l.\`id\` = q.\`location_id\` AND l.\`type\` = 'internal' WHERE q.\`product_id\` = ${table}.\`id\``;

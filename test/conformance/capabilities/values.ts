@@ -120,8 +120,9 @@ export function valueChecks(test: Test, context: () => ResourceContext) {
   test('defaultFrom: a record created without the field gets what its default reads (none found: a 422 where it must)', async () => {
     const ctx = context();
     const admin = await ctx.app.knex('users').where('email', 'admin@example.com').first('default_company_id');
-    for (const field of valueRules(ctx.def).defaults) {
-      const payload = validPayload(ctx.def, ctx.payload, 31);
+    for (const [index, field] of valueRules(ctx.def).defaults.entries()) {
+      // A payload of its own for each field: a unique field (a location's barcode) differs.
+      const payload = validPayload(ctx.def, ctx.payload, 31 + 1000 * index);
       delete payload[field.name];
       // The user's default company comes first, where the company scope fills it (the policy).
       const policyFills = ctx.def.access.companyScope?.assign && field.name === ctx.def.access.companyScope.column && field.writable;
