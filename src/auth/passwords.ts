@@ -8,9 +8,9 @@ import { hash, verify } from '@node-rs/bcrypt';
 const COST = 10;
 
 export function hashPassword(password: string): Promise<string> {
-  // $2y$, as PHP writes it: PHP reads $2b$ too, but names it an unknown algorithm (a Laravel that
-  // checks the algorithm refuses such a hash).
-  return inTurn(() => hash(password, { cost: COST, version: '2y' }));
+  // $2y$, as PHP writes it (and as this library does): PHP reads $2b$ too, but names it an unknown
+  // algorithm, and a Laravel that checks the algorithm refuses such a hash.
+  return inTurn(() => hash(password, COST));
 }
 
 /** Whether the password matches; a stored value that is not a bcrypt hash matches nothing. */
