@@ -1,7 +1,7 @@
 // The meta-schema: what a resource definition (one YAML file under resources/) may say.
 // Every object is closed (additionalProperties: false) so a typo stops the boot.
 import { Type, type Static } from '@sinclair/typebox';
-import { LockFormat, SequenceFormat } from './rules-format.ts';
+import { LockFormat, MatchValue, SequenceFormat } from './rules-format.ts';
 import { TreeFormat } from './tree-format.ts';
 
 const Name = Type.String({ pattern: '^[a-z][a-z0-9_]*$' });
@@ -341,9 +341,9 @@ export const ActionFormat = Type.Object(
       ),
     ),
     when: Type.Optional(
-      Type.Record(Name, Type.Array(Type.String(), { minItems: 1 }), {
+      Type.Record(Name, Type.Array(MatchValue, { minItems: 1 }), {
         additionalProperties: false,
-        description: 'the column values the record must have (state: [draft]); otherwise a 422 with `refused`',
+        description: 'the column values the record must have (state: [draft]; a boolean column: [false]); otherwise a 422 with `refused`',
       }),
     ),
     refused: Type.Optional(Type.String({ minLength: 1, description: 'the message of that 422' })),

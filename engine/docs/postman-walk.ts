@@ -51,13 +51,14 @@ function initialState(def: ResourceDef): State {
 
 function startValue(field: FieldDef | undefined): string | undefined {
   if (field?.default !== undefined) return String(field.default);
+  if (field?.type === 'boolean') return 'false'; // the column's default
   return field?.enum?.[0];
 }
 
 function allows(action: ActionDef, state: State): boolean {
   return Object.entries(action.when ?? {}).every(([column, values]) => {
     const possible = state.get(column);
-    return possible !== undefined && possible.size > 0 && [...possible].every((value) => values.includes(value));
+    return possible !== undefined && possible.size > 0 && [...possible].every((value) => values.map(String).includes(value));
   });
 }
 

@@ -25,7 +25,6 @@ import { computeOrderTotals as computePurchaseOrderTotals } from './purchases/co
 import {
   cancelOrder as cancelPurchaseOrder,
   confirmOrder as confirmPurchaseOrder,
-  confirmReceiptDate,
   setOrderToDraft,
   toggleOrderLock as togglePurchaseOrderLock,
 } from './purchases/order-actions.ts';
@@ -34,7 +33,7 @@ import { prepareOrder as preparePurchaseOrder } from './purchases/prepare-order.
 import { prepareVendorPrice } from './purchases/prepare-vendor-price.ts';
 import { prepareSubscription, queuePing, rotateSecret } from './webhooks/subscriptions.ts';
 import { replayDelivery } from './webhooks/deliveries.ts';
-import { cancelMove, checkMove, confirmMove, resetMoveToDraft } from './accounts/moves/move-actions.ts';
+import { cancelMove, confirmMove, resetMoveToDraft } from './accounts/moves/move-actions.ts';
 import { payMove } from './accounts/moves/pay.ts';
 import { computeMove, guardMoveDelete, prepareMove } from './accounts/moves/prepare-move.ts';
 import { prepareInvoiceLines } from './accounts/moves/prepare-invoice-lines.ts';
@@ -112,12 +111,10 @@ export const behaviours: Behaviours = {
     'accounts.payMove': payMove,
     'accounts.reverseMove': reverseMove,
     'accounts.resetMoveToDraft': resetMoveToDraft,
-    'accounts.checkMove': checkMove,
     'purchases.confirm': confirmPurchaseOrder,
     'purchases.cancel': cancelPurchaseOrder,
     'purchases.setToDraft': setOrderToDraft,
     'purchases.toggleLock': togglePurchaseOrderLock,
-    'purchases.confirmReceiptDate': confirmReceiptDate,
     'products.syncVariants': syncVariants,
   },
 };

@@ -13,6 +13,7 @@ import { compileBodyValidator } from '../../validation/body-validator.ts';
 import { runActionBehaviour } from './run-action.ts';
 import { numberOnAction } from '../../rules/sequence.ts';
 import { applySet } from '../../rules/transitions.ts';
+import { matches } from '../../rules/match.ts';
 
 /**
  * POST {id}/<action>: the record (404, the definition's scope included: a delivery is not a
@@ -27,9 +28,7 @@ export function actionHandler(runtime: ResourceRuntime, name: string) {
   const run = action.behaviour === undefined ? undefined : deps.behaviours.actions[action.behaviour]!;
   const body = action.body && compileBodyValidator(action.body, deps.registry, deps.bounds);
   const refuseUnlessAllowed = (record: Record<string, any>) => {
-    for (const [column, allowed] of Object.entries(action.when ?? {})) {
-      if (!allowed.includes(String(record[column]))) throw new ActionRefusedError(action.refused!);
-    }
+    if (action.when && !matches(def, action.when, record)) throw new ActionRefusedError(action.refused!);
   };
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const id = pathId(request, 'id');

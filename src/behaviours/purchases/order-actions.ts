@@ -1,5 +1,6 @@
-// The workflow actions of purchase orders (reference §5.2): confirm, cancel, draft, toggle-lock
-// and confirm-receipt-date, each in the action's one transaction (the original ran none in one).
+// The workflow actions of purchase orders (reference §5.2): confirm, cancel, draft and toggle-lock,
+// each in the action's one transaction (the original ran none in one); confirm-receipt-date only
+// sets a flag (resources/purchases/purchase-orders.yaml).
 // Confirming makes the receipt; cancelling cancels the receipts not done. The state each needs is
 // declared in resources/purchases/purchase-orders.yaml; every one ends with the order's recompute.
 import { ActionRefusedError, nowTimestamp, type Action } from '../../../engine/index.ts';
@@ -39,10 +40,4 @@ export const toggleOrderLock: Action = async ({ trx, record }) => {
     .where('id', record.id)
     .update({ state: record.state === 'purchase' ? 'done' : 'purchase', updated_at: nowTimestamp() });
   await recomputePurchaseOrders(trx, [record.id]);
-};
-
-export const confirmReceiptDate: Action = async ({ trx, record }) => {
-  // `when` checks the state; this is the guard's other half (a flag the declarative guard cannot compare portably).
-  if (Number(record.mail_reminder_confirmed)) throw new ActionRefusedError('Only unconfirmed purchase or done orders can confirm receipt date.');
-  await trx('purchases_orders').where('id', record.id).update({ mail_reminder_confirmed: true, updated_at: nowTimestamp() });
 };

@@ -53,7 +53,8 @@ export function guardChecks(test: Test, context: () => ResourceContext) {
       if (!action.when) continue; // actions without a guard have nothing to refuse
       const id = await target(ctx, 210);
       for (const [column, allowed] of Object.entries(action.when)) {
-        const other = ctx.def.fields.get(column)?.enum?.find((value) => !allowed.includes(value)) ?? `not-${allowed[0]}`;
+        const field = ctx.def.fields.get(column);
+        const other = field?.type === 'boolean' ? !allowed[0] : (field?.enum?.find((value) => !allowed.map(String).includes(value)) ?? `not-${allowed[0]}`);
         await ctx.app
           .knex(ctx.def.table)
           .where('id', id)

@@ -1,6 +1,6 @@
 // The workflow of invoices, credit notes, bills and refunds (reference-o2c-p2p §2.4, §2.5, §2.9):
-// confirm, cancel, reset to draft and set as checked. The state each needs is declared with the
-// action in resources/accounts/move.yaml; pay and reverse have files of their own.
+// confirm, cancel and reset to draft (set as checked only sets a flag). The state each needs is
+// declared with the action in resources/accounts/move.yaml; pay and reverse have files of their own.
 import { ActionRefusedError, nowTimestamp, type Action } from '../../../../engine/index.ts';
 import { recomputeMove } from './compute-move.ts';
 import { kindOf } from './kinds.ts';
@@ -65,11 +65,6 @@ export const resetMoveToDraft: Action = async ({ trx, record }) => {
   await refreshResiduals(trx, others);
   await markPaymentsMatched(trx, others);
   await afterMoveStateChange(trx, [Number(record.id), ...others]);
-};
-
-export const checkMove: Action = async ({ trx, def, record }) => {
-  if (Number(record.checked)) throw new ActionRefusedError(def.actions.get('set-as-checked')!.refused!);
-  await trx('accounts_account_moves').where('id', record.id).update({ checked: true, updated_at: nowTimestamp() });
 };
 
 /** A payment is reconciled while its journal entry has nothing left to match. */
