@@ -1,15 +1,12 @@
 // Boot failures on bad structure rules (append, tree, aggregate): each names the file, the place and the line.
 // No database.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { DefinitionError, type DefinitionProblem } from '../../engine/definition/definition-error.ts';
-import { loadRegistry } from '../../engine/definition/registry.ts';
+import type { DefinitionProblem } from '../../engine/definition/definition-error.ts';
+import { definitionFixtures } from '../helpers/definition-fixtures.ts';
 
 const test = suite('structure rules in definitions');
-const dirs: string[] = [];
+const fixtures = definitionFixtures('erp-structure-rules');
 
 // A thing (lines 1-8 of things.yaml), its extra fields from line 9 on.
 const THINGS = `table: things
@@ -22,22 +19,7 @@ fields:
   parent_id: { type: integer, references: support/things }
 `;
 
-function load(files: Record<string, string>): { fixture: (path: string) => string; problems?: DefinitionProblem[] } {
-  const dir = mkdtempSync(join(tmpdir(), 'erp-structure-rules-'));
-  dirs.push(dir);
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, path)), { recursive: true });
-    writeFileSync(join(dir, path), text);
-  }
-  const fixture = (path: string) => relative(process.cwd(), join(dir, path));
-  try {
-    loadRegistry(dir, new Set());
-    return { fixture };
-  } catch (error) {
-    if (!(error instanceof DefinitionError)) throw error;
-    return { fixture, problems: error.problems };
-  }
-}
+const { load } = fixtures;
 
 /** The one problem reported for support/things.yaml with these lines added (fields first, then top-level keys). */
 function onlyProblem(fields: string, topLevel = ''): DefinitionProblem {
@@ -48,9 +30,7 @@ function onlyProblem(fields: string, topLevel = ''): DefinitionProblem {
   return problems![0]!;
 }
 
-test.after(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
+test.after(() => fixtures.removeAll());
 
 // Things own parts (lines 1-7 of parts.yaml).
 const PARTS = `table: parts

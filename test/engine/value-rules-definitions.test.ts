@@ -1,15 +1,12 @@
 // Boot failures on bad value rules (related, defaultFrom, referencesWhere on own values,
 // checkCompany, stampedBy, nullMeans): each names the file, the place and the line. No database.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { DefinitionError, type DefinitionProblem } from '../../engine/definition/definition-error.ts';
-import { loadRegistry } from '../../engine/definition/registry.ts';
+import type { DefinitionProblem } from '../../engine/definition/definition-error.ts';
+import { definitionFixtures, type LoadedFixture } from '../helpers/definition-fixtures.ts';
 
 const test = suite('value rules in definitions');
-const dirs: string[] = [];
+const fixtures = definitionFixtures('erp-value-rules');
 
 // An owner with a company, and a thing that points at it (lines 1-13 of things.yaml).
 const OWNERS = `table: owners
@@ -36,21 +33,8 @@ relations:
 /** `THINGS` with these field lines added after its fields (from line 10 on). */
 const things = (fields: string) => THINGS.replace('relations:', `${fields}relations:`);
 
-function load(files: Record<string, string>): { fixture: (path: string) => string; problems?: DefinitionProblem[] } {
-  const dir = mkdtempSync(join(tmpdir(), 'erp-value-rules-'));
-  dirs.push(dir);
-  for (const [path, text] of Object.entries({ 'support/owners.yaml': OWNERS, ...files })) {
-    mkdirSync(dirname(join(dir, path)), { recursive: true });
-    writeFileSync(join(dir, path), text);
-  }
-  const fixture = (path: string) => relative(process.cwd(), join(dir, path));
-  try {
-    loadRegistry(dir, new Set());
-    return { fixture };
-  } catch (error) {
-    if (!(error instanceof DefinitionError)) throw error;
-    return { fixture, problems: error.problems };
-  }
+function load(files: Record<string, string>): LoadedFixture {
+  return fixtures.load({ 'support/owners.yaml': OWNERS, ...files });
 }
 
 /** The one problem reported for support/things.yaml. */
@@ -62,9 +46,7 @@ function onlyProblem(fields: string): DefinitionProblem {
   return problems![0]!;
 }
 
-test.after(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
+test.after(() => fixtures.removeAll());
 
 test('every key loads when it names what exists; copies and stamps are read-only', () => {
   const { problems } = load({
