@@ -1,7 +1,7 @@
 // Cross-file checks: every name a definition uses must point at something real.
 import { underWalk } from './walkthroughs.ts';
 import { checkValueRules } from './value-rules-check.ts';
-import { checkRules } from '../rules/check.ts';
+import { checkRules } from './rules-check.ts';
 import { checkStructureRules } from './structure-rules.ts';
 import type { DefinitionProblem } from './definition-error.ts';
 import type { LoadedFile } from './load.ts';

@@ -5,7 +5,7 @@
 import type { ConditionValue, DefaultSourceFormat, OwnValue, ScopeValue } from './format.ts';
 import { describeStructureRules } from './structure-rules.ts';
 import type { FieldDef, ResourceDef } from './types.ts';
-import { describeSequence } from '../rules/sequence.ts';
+import { describeSequence } from './sequence-rules.ts';
 
 export function isOwnValue(condition: ConditionValue): condition is OwnValue {
   return typeof condition === 'object' && 'field' in condition;

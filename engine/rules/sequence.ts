@@ -6,6 +6,7 @@ import type { Knex } from 'knex';
 import type { SequenceFormat } from '../definition/rules-format.ts';
 import type { FieldDef, ResourceDef } from '../definition/types.ts';
 import type { Registry } from '../definition/registry.ts';
+import { DEFAULT_PADDING, perCompany, templatePaths } from '../definition/sequence-rules.ts';
 import { nowTimestamp } from '../serialize/value-formats.ts';
 
 export interface SequenceKey {
@@ -38,8 +39,6 @@ export async function nextInSequence(trx: Knex.Transaction, key: SequenceKey): P
   return `${sequence.prefix ?? ''}${String(Number(sequence.next_number) - 1).padStart(Number(sequence.padding ?? 0), '0')}`;
 }
 
-export const DEFAULT_PADDING = 5;
-
 /** The fields a resource numbers, worked out once per definition. */
 export function sequenceFields(def: ResourceDef): FieldDef[] {
   let found = numbered.get(def);
@@ -48,15 +47,6 @@ export function sequenceFields(def: ResourceDef): FieldDef[] {
 }
 
 const numbered = new WeakMap<ResourceDef, FieldDef[]>();
-
-export function perCompany(def: ResourceDef, sequence: SequenceFormat): boolean {
-  return sequence.perCompany ?? def.fields.get('company_id')?.stored === true;
-}
-
-/** `{year}` and `{field}` / `{relation.column}` placeholders of a code or prefix. */
-export function templatePaths(template: string): string[] {
-  return [...template.matchAll(/\{([a-zA-Z0-9_.]+)\}/g)].map((match) => match[1]!).filter((path) => path !== 'year');
-}
 
 /** Fills a code or prefix from the record's values (those written, else the stored ones). */
 async function fill(trx: Knex.Transaction, registry: Registry, def: ResourceDef, template: string, sequence: SequenceFormat, value: (name: string) => unknown): Promise<string> {
@@ -112,17 +102,4 @@ export async function numberOnAction(trx: Knex.Transaction, registry: Registry, 
       .where('id', record.id)
       .update({ [field.name]: record[field.name] });
   }
-}
-
-/** The field's numbering in words, for the API reference. */
-export function describeSequence(def: ResourceDef, field: FieldDef): string[] {
-  const sequence = field.sequence;
-  if (!sequence) return [];
-  const example = `${sequence.prefix ?? ''}${'1'.padStart(sequence.padding ?? DEFAULT_PADDING, '0')}`;
-  const on = (sequence.on ?? 'create') === 'create' ? 'when the record is created' : `when \`${sequence.on}\` runs on a record that has none`;
-  const scope = [perCompany(def, sequence) && 'company', ...templatePaths(sequence.code).map((path) => `\`${path}\``), sequence.code.includes('{year}') && 'year']
-    .filter(Boolean)
-    .join(', ')
-    .replace(/, ([^,]+)$/, ' and $1');
-  return [`Numbered ${on}, without gaps: \`${example}\`, then the next${scope ? ` (one counter per ${scope})` : ''}.`];
 }

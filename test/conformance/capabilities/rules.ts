@@ -5,7 +5,8 @@
 import type { Test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { ResourceDef } from '../../../engine/definition/types.ts';
-import { DEFAULT_PADDING, sequenceFields } from '../../../engine/rules/sequence.ts';
+import { DEFAULT_PADDING } from '../../../engine/definition/sequence-rules.ts';
+import { sequenceFields } from '../../../engine/rules/sequence.ts';
 import { referencedResource } from '../../../engine/definition/value-rules.ts';
 import { recordPath, type ResourceContext } from '../context.ts';
 import { validPayload } from '../payloads.ts';

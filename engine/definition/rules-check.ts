@@ -1,8 +1,8 @@
 // Boot checks of the workflow vocabulary (called by engine/definition/link.ts): what a sequence,
 // a lock or an action's `set` names must exist and fit. Each problem names the file and line.
-import type { ResourceDef } from '../definition/types.ts';
-import { didYouMean } from '../definition/suggest.ts';
-import { templatePaths } from './sequence.ts';
+import type { ResourceDef } from './types.ts';
+import { didYouMean } from './suggest.ts';
+import { templatePaths } from './sequence-rules.ts';
 
 type Problem = (at: string, message: string) => void;
 
