@@ -60,6 +60,16 @@ async function sharedCounters(app: FastifyInstance, url: string): Promise<Redis>
   app.addHook('onClose', async () => {
     redis.disconnect();
   });
+  // Commands fail at once until the connection is up, and a failed count lets the request through:
+  // without this wait the first requests after a boot were not limited. Bounded: a Redis that is
+  // down does not hold the boot longer than its connect timeout.
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, 1500);
+    redis.once('ready', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
   return redis;
 }
 

@@ -19,6 +19,15 @@ async function open(env: Record<string, string>, knex?: TestApp['knex']): Promis
   return app;
 }
 
+// Counters of an earlier run (within its minute) would count against this one: start from none.
+test.before(async () => {
+  const { Redis } = await import('ioredis');
+  const redis = new Redis(REDIS.toString());
+  const keys = await redis.keys('erp-rate-limit:*');
+  if (keys.length > 0) await redis.del(...keys);
+  redis.disconnect();
+});
+
 test.after(async () => {
   for (const app of opened.reverse()) await app.close();
 });
