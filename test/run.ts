@@ -31,8 +31,9 @@ async function main(): Promise<number> {
     await closeSharedApps();
     if (mysql) await mysql.drop();
   }
-  const { total, passed, skipped } = counts();
+  const { total, passed, skipped, slowest } = counts();
   const failed = total - passed - skipped;
+  console.log(`slowest files: ${slowest().join(', ')}`);
   console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
   return failed > 0 || process.exitCode ? 1 : 0;
 }
@@ -99,18 +100,32 @@ async function runHalvesSideBySide(): Promise<number> {
   return halves.every((result) => result.code === 0) && sum.failed === 0 ? 0 : 1;
 }
 
-/** uvu prints "Total: / Passed: / Skipped:"; read them as it writes them. */
+/** uvu prints "Total: / Passed: / Skipped:"; read them as it writes them, and time each file from its name line to the next. */
 function captureUvuCounts() {
   const seen = { total: 0, passed: 0, skipped: 0 };
+  const durations: Array<[string, number]> = [];
+  let current: { file: string; started: number } | undefined;
+  const finishFile = () => {
+    if (current) durations.push([current.file, performance.now() - current.started]);
+    current = undefined;
+  };
   const write = process.stdout.write.bind(process.stdout);
   process.stdout.write = ((chunk: any, ...rest: any[]) => {
     // biome-ignore lint/suspicious/noControlCharactersInRegex: strips the terminal's colour codes (ESC [ ... m)
     const text = String(chunk).replace(/\x1b\[[0-9;]*m/g, '');
     const match = /^\s*(Total|Passed|Skipped):\s+(\d+)/.exec(text);
     if (match) seen[match[1]!.toLowerCase() as keyof typeof seen] += Number(match[2]);
+    const file = /^(\S+\.test\.ts)\s/.exec(text);
+    if (file || match) finishFile();
+    if (file) current = { file: file[1]!, started: performance.now() };
     return write(chunk, ...rest);
   }) as typeof process.stdout.write;
-  return () => seen;
+  const slowest = () =>
+    durations
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 10)
+      .map(([name, ms]) => `${name} ${(ms / 1000).toFixed(1)} s`);
+  return () => ({ ...seen, slowest });
 }
 
 main().then(

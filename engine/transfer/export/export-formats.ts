@@ -4,8 +4,8 @@
 // written to the zip as they come, never held as a workbook).
 import { PassThrough, Readable } from 'node:stream';
 import { setImmediate } from 'node:timers/promises';
-import ExcelJS from 'exceljs';
 import { cellText, csvLine } from '../csv-write.ts';
+import { loadExcel } from '../load-excel.ts';
 
 export const EXPORT_FORMATS = ['csv', 'jsonl', 'xlsx'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -52,14 +52,14 @@ async function* jsonlChunks(names: readonly string[], batches: Batches): AsyncGe
  */
 function xlsxStream(names: readonly string[], batches: Batches): Readable {
   const output = new PassThrough();
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: output, useSharedStrings: false, useStyles: false });
-  const sheet = workbook.addWorksheet('export');
   // The zip is compressed off the main thread: a pause lets it catch up, and a full output waits for the reader.
   const drained = async () => {
     await setImmediate();
     if (output.writableNeedDrain) await new Promise<void>((resolve) => output.once('drain', resolve));
   };
   (async () => {
+    const workbook = new (await loadExcel()).stream.xlsx.WorkbookWriter({ stream: output, useSharedStrings: false, useStyles: false });
+    const sheet = workbook.addWorksheet('export');
     sheet.addRow([...names]).commit();
     for await (const rows of batches) {
       for (const row of rows) sheet.addRow(row.map(xlsxValue)).commit();

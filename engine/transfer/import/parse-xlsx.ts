@@ -1,12 +1,13 @@
 // A spreadsheet (.xlsx): the first worksheet, its first row naming the columns. Every cell is
 // read as text (a date as YYYY-MM-DD, or ISO 8601 with a time), then by its field's type as a
 // CSV cell is, so that a code typed as a number stays a code.
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import { BadRequestError } from '../../errors/http-errors.ts';
+import { loadExcel } from '../load-excel.ts';
 import type { ParsedRow } from './parsed-rows.ts';
 
 export async function parseXlsx(buffer: Buffer): Promise<ParsedRow[]> {
-  const workbook = new ExcelJS.Workbook();
+  const workbook = new (await loadExcel()).Workbook();
   try {
     await workbook.xlsx.load(buffer as unknown as ArrayBuffer);
   } catch {
