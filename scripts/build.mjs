@@ -5,6 +5,7 @@
 // the same sources reuse it. Builds take turns under dist/.lock (one compile for N processes);
 // under the same lock each start records its process id in the folder it runs (`.users/`) and
 // old folders are deleted only when none of the processes recorded in them is alive.
+import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
@@ -21,6 +22,8 @@ const LOCK_STALE_MS = 30_000;
 const LOCK_TOUCH_MS = 5_000;
 const LOCK_WAIT_MS = 10 * 60_000;
 const USERS = '.users';
+/** The argument that makes this script the child that transpiles. */
+const TRANSPILE = '--transpile-into';
 
 /** The folder holding the compiled sources as they are now (built if needed); `user` records a process that runs from it. */
 export async function build({ user } = {}) {
@@ -55,29 +58,37 @@ function filesUnder(path) {
 
 /**
  * Transpiles each file on its own (types are `npm run typecheck`'s job, as under `npm run dev`):
- * a second or two instead of the minute a checking compile takes on a small machine, which every
- * first `npm start` of a change waited for. The settings are tsconfig.build.json's.
+ * a few seconds instead of the minute a checking compile takes on a small machine, which every
+ * first `npm start` of a change waited for. It runs in a child process, so that the compiler's
+ * ~100 MB never stay in the server's heap. The settings are tsconfig.build.json's.
  */
 async function compileInto(folder) {
   const temporary = join(DIST, `.build-${process.pid}-${randomBytes(4).toString('hex')}`);
   try {
-    const ts = createRequire(import.meta.url)(join(ROOT, 'node_modules/typescript'));
-    const config = ts.getParsedCommandLineOfConfigFile(join(ROOT, 'tsconfig.build.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
-    if (!config || config.errors.length) throw new Error('tsconfig.build.json cannot be read; dist/ is unchanged');
-    const options = { ...config.options, outDir: undefined, noEmit: false, sourceMap: true, inlineSources: false };
-    for (const file of config.fileNames) {
-      const out = join(temporary, relative(ROOT, file)).replace(/\.ts$/, '.js');
-      const { outputText, sourceMapText, diagnostics } = ts.transpileModule(readFileSync(file, 'utf8'), { fileName: file, compilerOptions: options, reportDiagnostics: true });
-      if (diagnostics?.length) throw new Error(`${relative(ROOT, file)}: ${ts.flattenDiagnosticMessageText(diagnostics[0].messageText, '\n')}; dist/ is unchanged`);
-      const map = JSON.parse(sourceMapText);
-      map.sources = [relative(dirname(out), file)]; // read from the sources where they are, as tsc's own maps do
-      mkdirSync(dirname(out), { recursive: true });
-      writeFileSync(out, outputText);
-      writeFileSync(`${out}.map`, JSON.stringify(map));
-    }
+    const args = [fileURLToPath(import.meta.url), TRANSPILE, temporary];
+    const code = await new Promise((resolve) => spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] }).once('exit', resolve));
+    if (code !== 0) throw new Error(`the sources could not be translated (exit ${code}); dist/ is unchanged`);
     renameSync(temporary, folder); // whole or not at all: no process sees a folder half-written
   } finally {
     rmSync(temporary, { recursive: true, force: true });
+  }
+}
+
+/** The child's work: every source of tsconfig.build.json as JavaScript and its source map under `out`. */
+function transpileAll(outDir) {
+  const ts = createRequire(import.meta.url)(join(ROOT, 'node_modules/typescript'));
+  const config = ts.getParsedCommandLineOfConfigFile(join(ROOT, 'tsconfig.build.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
+  if (!config || config.errors.length) throw new Error('tsconfig.build.json cannot be read');
+  const options = { ...config.options, outDir: undefined, noEmit: false, sourceMap: true };
+  for (const file of config.fileNames) {
+    const out = join(outDir, relative(ROOT, file)).replace(/\.ts$/, '.js');
+    const { outputText, sourceMapText, diagnostics } = ts.transpileModule(readFileSync(file, 'utf8'), { fileName: file, compilerOptions: options, reportDiagnostics: true });
+    if (diagnostics?.length) throw new Error(`${relative(ROOT, file)}: ${ts.flattenDiagnosticMessageText(diagnostics[0].messageText, '\n')}`);
+    const map = JSON.parse(sourceMapText);
+    map.sources = [relative(dirname(out), file)]; // read from the sources where they are, as tsc's own maps do
+    mkdirSync(dirname(out), { recursive: true });
+    writeFileSync(out, outputText);
+    writeFileSync(`${out}.map`, JSON.stringify(map));
   }
 }
 
@@ -142,7 +153,14 @@ async function withLock(work) {
   }
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
+if (process.argv[1] === fileURLToPath(import.meta.url) && process.argv[2] === TRANSPILE) {
+  try {
+    transpileAll(process.argv[3]);
+  } catch (error) {
+    console.error(error.message);
+    process.exit(1);
+  }
+} else if (process.argv[1] === fileURLToPath(import.meta.url)) {
   build().then(
     (folder) => console.log(relative(process.cwd(), folder)),
     (error) => {

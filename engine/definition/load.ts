@@ -7,7 +7,7 @@ import { Value } from '@sinclair/typebox/value';
 import { AbstractFormat, ResourceFormat, type ResourceFormat as RawResource } from './format.ts';
 import { withBase, type ParsedDefinition } from './extends.ts';
 import type { DefinitionProblem } from './definition-error.ts';
-import { openParseCache } from './parse-cache.ts';
+import { openParseCache, type ParseCache } from './parse-cache.ts';
 import { yaml } from './yaml.ts';
 import { didYouMean } from './suggest.ts';
 
@@ -38,10 +38,12 @@ interface ParsedFile extends ParsedDefinition {
   lineOf(at: string): number | undefined;
 }
 
-export function loadDefinitionFiles(dir: string, problems: DefinitionProblem[]): LoadedFile[] {
+/** `cache`: one shared with the other files read from `dir` (saved by the caller); by default one of its own. */
+export function loadDefinitionFiles(dir: string, problems: DefinitionProblem[], cache?: ParseCache): LoadedFile[] {
   const parsed: ParsedFile[] = [];
   const fileOfName = new Map<string, string>();
-  const cache = openParseCache(dir);
+  const ownCache = cache === undefined;
+  cache ??= openParseCache(dir);
   for (const full of listDefinitionFiles(dir)) {
     const file = relative(process.cwd(), full);
     const parts = relative(dir, full).split(sep);
@@ -78,7 +80,7 @@ export function loadDefinitionFiles(dir: string, problems: DefinitionProblem[]):
     }
     parsed.push({ name, module, file, raw: raw as Record<string, unknown>, lineOf });
   }
-  cache.save();
+  if (ownCache) cache.save();
 
   const byName = new Map(parsed.map((definition) => [definition.name, definition]));
   const loaded: LoadedFile[] = [];

@@ -6,6 +6,7 @@ import { link } from './link.ts';
 import { loadDefinitionFiles, type LoadedFile } from './load.ts';
 import { normalize } from './normalize.ts';
 import { didYouMean } from './suggest.ts';
+import { openParseCache } from './parse-cache.ts';
 import { loadWalkthroughs } from './walkthroughs.ts';
 import type { ResourceDef } from './types.ts';
 
@@ -26,8 +27,11 @@ export class Registry {
 /** Loads resources/ and throws one DefinitionError listing every problem found. */
 export function loadRegistry(dir: string, behaviourNames: ReadonlySet<string>, actionNames: ReadonlySet<string> = new Set()): Registry {
   const problems: DefinitionProblem[] = [];
-  const files = loadDefinitionFiles(dir, problems);
-  const walkthroughs = loadWalkthroughs(dir, problems);
+  // One parse cache for both: it keeps only the texts read through it.
+  const cache = openParseCache(dir);
+  const files = loadDefinitionFiles(dir, problems, cache);
+  const walkthroughs = loadWalkthroughs(dir, problems, cache);
+  cache.save();
   const byName = new Map<string, LoadedFile>(files.map((file) => [file.name, file]));
   const resources = new Map<string, ResourceDef>(files.map((file) => [file.name, normalize(file, walkthroughs.get(file.name)?.walkthrough)]));
   for (const [name, source] of walkthroughs) {

@@ -8,7 +8,7 @@ import { Value } from '@sinclair/typebox/value';
 import type { DefinitionProblem } from './definition-error.ts';
 import { WalkthroughFormat } from './format.ts';
 import { describeFormatError, firstErrorPerPlace, linesOf, WALKTHROUGHS_FILE } from './load.ts';
-import { yaml } from './yaml.ts';
+import type { ParseCache } from './parse-cache.ts';
 
 const WalkthroughsFormat = Type.Record(Type.String({ pattern: '^[a-z][a-z0-9-]*/[a-z][a-z0-9-]*$' }), WalkthroughFormat, { additionalProperties: false });
 
@@ -20,7 +20,7 @@ export interface WalkthroughSource {
 }
 
 /** The walkthrough of each resource that has one; none when the file is absent. */
-export function loadWalkthroughs(dir: string, problems: DefinitionProblem[]): Map<string, WalkthroughSource> {
+export function loadWalkthroughs(dir: string, problems: DefinitionProblem[], cache: ParseCache): Map<string, WalkthroughSource> {
   const full = join(dir, WALKTHROUGHS_FILE);
   const found = new Map<string, WalkthroughSource>();
   if (!existsSync(full)) return found;
@@ -29,7 +29,7 @@ export function loadWalkthroughs(dir: string, problems: DefinitionProblem[]): Ma
   const lineOf = linesOf(text);
   let raw: unknown;
   try {
-    raw = yaml().parse(text) ?? {};
+    raw = cache.parse(text) ?? {};
   } catch (error) {
     problems.push({ file, at: '', message: `YAML: ${(error as Error).message.split('\n')[0]}` });
     return found;

@@ -5,7 +5,7 @@
 // the network) and at most 64 KB of the answer is read, so a slow or hostile receiver costs one
 // attempt, never the API.
 import { Webhook } from 'standardwebhooks';
-import { Agent, request } from 'undici';
+import type { Agent } from 'undici';
 import { guardedLookup, type TargetScope } from './target-guard.ts';
 
 export interface Delivery {
@@ -27,8 +27,10 @@ export interface Outcome {
 
 const MAX_ANSWER_BYTES = 64 * 1024;
 const agents = new Map<TargetScope, Agent>();
+/** undici is loaded by the first delivery, not at boot: ~20 MB resident that a process with no subscription never needs. */
+let undici: Promise<typeof import('undici')> | undefined;
 
-function agentFor(scope: TargetScope): Agent {
+function agentFor(Agent: typeof import('undici').Agent, scope: TargetScope): Agent {
   let agent = agents.get(scope);
   if (!agent) {
     agent = new Agent({ connect: { lookup: guardedLookup(scope) as never }, keepAliveTimeout: 10_000 });
@@ -41,9 +43,10 @@ export async function sendWebhook(delivery: Delivery): Promise<Outcome> {
   const timestamp = new Date();
   const signature = new Webhook(delivery.secret).sign(delivery.messageId, timestamp, delivery.payload);
   try {
+    const { Agent, request } = await (undici ??= import('undici'));
     const response = await request(delivery.url, {
       method: 'POST',
-      dispatcher: agentFor(delivery.scope),
+      dispatcher: agentFor(Agent, delivery.scope),
       headers: {
         'content-type': 'application/json',
         'user-agent': 'erp-admin-api-webhooks',
