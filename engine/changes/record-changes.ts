@@ -49,7 +49,11 @@ export function changeRecorder(registry: Registry, columns: Columns, serializers
     }
     for (const [resource, ids] of byResource) {
       const def = registry.get(resource);
-      const rows = await statements.all(`SELECT ${columns(def)} FROM ${quote(def.table)} WHERE ${quote(`${def.table}.id`)} IN (${placeholders(ids.length)})`, ids);
+      const select = columns(def);
+      const rows = await statements.all(`SELECT ${select.sql} FROM ${quote(def.table)} WHERE ${quote(`${def.table}.id`)} IN (${placeholders(ids.length)})`, [
+        ...select.params,
+        ...ids,
+      ]);
       await loadRelations(statements, registry, columns, def, rows, includeTree(def.embed));
       for (const row of rows) current.set(`${resource} ${Number(row.id)}`, row);
     }

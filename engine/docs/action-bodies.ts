@@ -8,6 +8,7 @@ import type { JsonSchema } from '../serialize/response-schemas.ts';
 import { ValidationError } from '../errors/http-errors.ts';
 import { describeInvalid, messages } from '../validation/messages.ts';
 import { inputExample } from './examples.ts';
+import { escapeCell, valueRuleWords } from './markdown-cells.ts';
 
 /** The JSON Schema of a body: an object of its fields, unknown keys ignored. */
 export function bodySchema(body: FieldSet, title?: string): JsonSchema {
@@ -76,7 +77,7 @@ export function bodyValidationExample(body: FieldSet): unknown {
 }
 
 /** The Markdown lines of an action's body (`path`: its route): a table of its fields, a list's entries as `moves.*.quantity`. */
-export function bodyMarkdown(path: string, body: FieldSet, escapeCell: (text: string) => string): string[] {
+export function bodyMarkdown(path: string, body: FieldSet): string[] {
   const rows: string[] = [];
   const add = (field: FieldDef, name: string) => {
     rows.push(`| \`${name}\` | ${BODY_TYPES[field.type] ?? field.type} | ${field.required ? 'required' : 'optional'} | ${escapeCell(bodyRules(field))} |`);
@@ -94,14 +95,7 @@ const BODY_TYPES: Partial<Record<FieldDef['type'], string>> = {
 };
 
 function bodyRules(field: FieldDef): string {
-  const parts: string[] = [];
-  if (field.description) parts.push(field.description);
-  if (field.enum) parts.push(`one of ${field.enum.map((value) => `\`${value}\``).join(', ')}`);
-  if (field.maxLength !== undefined) parts.push(`at most ${field.maxLength} characters`);
-  if (field.minimum !== undefined) parts.push(`at least ${field.minimum}`);
-  if (field.maximum !== undefined) parts.push(`at most ${field.maximum}`);
-  if (field.format) parts.push(field.format === 'hex-color' ? 'hex colour' : field.format === 'email' ? 'e-mail address' : 'URL');
-  if (field.references) parts.push(`id of a \`${field.references}\` record`);
+  const parts = valueRuleWords(field);
   if (field.entries) parts.push(`at most ${field.maxItems} entries`);
   return parts.join('; ');
 }

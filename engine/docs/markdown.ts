@@ -13,6 +13,7 @@ import { exportRow } from './export-operation.ts';
 import { orderedResources, resourceNames } from '../definition/names.ts';
 import { visibleToNames } from './descriptions.ts';
 import { bodyMarkdown } from './action-bodies.ts';
+import { escapeCell, valueRuleWords } from './markdown-cells.ts';
 import { describeLocks } from '../rules/locks.ts';
 import type { OpenApiDocument } from './openapi.ts';
 
@@ -113,7 +114,7 @@ function resourceSection(def: ResourceDef, heading: string, prefix: string): str
   out.push('');
   for (const route of routeTable(def, prefix)) {
     const body = route.action ? def.actions.get(route.action)?.body : undefined;
-    if (body) out.push(...bodyMarkdown(route.path, body, escapeCell));
+    if (body) out.push(...bodyMarkdown(route.path, body));
   }
 
   out.push('**Fields**', '', '| Field | Type | Null | Body | Rules |', '|---|---|---|---|---|');
@@ -211,14 +212,7 @@ function bodyUse(field: FieldDef): string {
 }
 
 function rules(field: FieldDef, def: ResourceDef): string {
-  const parts: string[] = [];
-  if (field.description) parts.push(field.description);
-  if (field.enum) parts.push(`one of ${field.enum.map((value) => `\`${value}\``).join(', ')}`);
-  if (field.maxLength !== undefined) parts.push(`at most ${field.maxLength} characters`);
-  if (field.minimum !== undefined) parts.push(`at least ${field.minimum}`);
-  if (field.maximum !== undefined) parts.push(`at most ${field.maximum}`);
-  if (field.format) parts.push(field.format === 'hex-color' ? 'hex colour' : field.format === 'email' ? 'e-mail address' : 'URL');
-  if (field.references) parts.push(`id of a \`${field.references}\` record`);
+  const parts = valueRuleWords(field);
   if (field.numericString) parts.push('digits as a string accepted');
   if (field.unique) parts.push(field.unique === 'live' ? 'unique among live records' : 'unique');
   if (field.until) parts.push(`sent together with \`${field.until}\`, not after it`);
@@ -266,8 +260,4 @@ export function anchor(heading: string): string {
     .toLowerCase()
     .replace(/[^\p{L}\p{N}\s_-]/gu, '')
     .replace(/\s/g, '-');
-}
-
-function escapeCell(text: string): string {
-  return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 }

@@ -162,8 +162,8 @@ export async function withRelations(runtime: ResourceRuntime, record: Row, inclu
 export async function lockRecord(runtime: ResourceRuntime, trx: Knex.Transaction, id: number): Promise<Row | undefined> {
   const { def } = runtime;
   const mysql = trx.client.config.client !== 'better-sqlite3';
-  const read = async (sql: string) => {
-    const result = await trx.raw(sql, [id]);
+  const read = async (sql: string, params: unknown[] = []) => {
+    const result = await trx.raw(sql, [...(params as Knex.RawBinding[]), id]);
     return ((mysql ? result[0] : result) as Row[])[0];
   };
   const byId = ` FROM ${quote(def.table)} WHERE ${quote(`${def.table}.id`)} = ?`;
@@ -171,7 +171,8 @@ export async function lockRecord(runtime: ResourceRuntime, trx: Knex.Transaction
   // product's stock rows). The transaction's first plain read then sees what was committed before
   // the lock was granted.
   if (mysql && !(await read(`SELECT ${quote('id')}${byId} FOR UPDATE`))) return undefined;
-  const row = await read(`SELECT ${runtime.columns(def)}${byId}`);
+  const columns = runtime.columns(def);
+  const row = await read(`SELECT ${columns.sql}${byId}`, columns.params);
   return row ? withRelations(runtime, row) : undefined;
 }
 
@@ -182,5 +183,5 @@ async function selectById(runtime: ResourceRuntime, def: ResourceDef, id: number
 
 function byId(runtime: ResourceRuntime, def: ResourceDef, id: number, conditions: Condition[]): OneRowRead {
   const where = allOf([condition(`${quote(`${def.table}.id`)} = ?`, id), ...conditions]);
-  return { columns: { sql: runtime.columns(def), params: [] }, from: { table: quote(def.table), where } };
+  return { columns: runtime.columns(def), from: { table: quote(def.table), where } };
 }

@@ -169,10 +169,11 @@ async function checkUpdated(runtime: ResourceRuntime, request: FastifyRequest, p
   if (ids.length === 0) return;
   const found = new Map<number, Record<string, unknown>>();
   const visible = resourceRows(def, deps.registry, { parentId: parent?.id, rows: visibleRows(runtime, request) });
+  const columns = runtime.columns(def);
   for (let start = 0; start < ids.length; start += 500) {
     const chunk = ids.slice(start, start + 500);
     const where = whereClause([condition(`${quote(`${def.table}.id`)} IN (${placeholders(chunk.length)})`, ...chunk), ...visible]);
-    for (const row of await deps.statements.all(`SELECT ${runtime.columns(def)} FROM ${quote(def.table)}${where.sql}`, where.params)) found.set(Number(row.id), row);
+    for (const row of await deps.statements.all(`SELECT ${columns.sql} FROM ${quote(def.table)}${where.sql}`, [...columns.params, ...where.params])) found.set(Number(row.id), row);
   }
   for (const row of planned) {
     if (row.id === undefined) continue;

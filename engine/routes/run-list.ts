@@ -83,8 +83,8 @@ function listQueries(runtime: ResourceRuntime, request: FastifyRequest, list: Li
   return {
     count: { read: { columns }, parent, limit },
     page: {
-      sql: `SELECT ${runtime.columns(def)} FROM ${table}${where.sql} ORDER BY ${order} LIMIT ? OFFSET ?`,
-      params: [...where.params, list.perPage, offset],
+      sql: `SELECT ${runtime.columns(def).sql} FROM ${table}${where.sql} ORDER BY ${order} LIMIT ? OFFSET ?`,
+      params: [...runtime.columns(def).params, ...where.params, list.perPage, offset],
     },
   };
 }

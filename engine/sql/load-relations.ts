@@ -44,7 +44,7 @@ async function loadRelation(statements: Pick<Statements, 'all'>, registry: Regis
 
   if (relation.kind === 'belongsTo') {
     const keys = unique(rows.map((row) => row[relation.foreignKey]));
-    const found = keys.length === 0 ? [] : await select(statements, `SELECT ${columns(target)} FROM ${table}`, [inList(`${target.table}.id`, keys), ...filters]);
+    const found = keys.length === 0 ? [] : await select(statements, columns(target), ` FROM ${table}`, [inList(`${target.table}.id`, keys), ...filters]);
     const byId = new Map(found.map((row) => [Number(row.id), row]));
     for (const row of rows) row[relation.name] = row[relation.foreignKey] == null ? null : (byId.get(Number(row[relation.foreignKey])) ?? null);
     return found;
@@ -54,14 +54,15 @@ async function loadRelation(statements: Pick<Statements, 'all'>, registry: Regis
   let found: Row[];
   let ownerOf: (row: Row) => number;
   if (relation.kind === 'hasMany') {
-    found = await select(statements, `SELECT ${columns(target)} FROM ${table}`, [inList(`${target.table}.${relation.foreignKey}`, ids), ...filters], `${target.table}.id`);
+    found = await select(statements, columns(target), ` FROM ${table}`, [inList(`${target.table}.${relation.foreignKey}`, ids), ...filters], `${target.table}.id`);
     ownerOf = (row) => Number(row[relation.foreignKey]);
   } else {
     const { table: pivot, from, to } = relation.through!;
     const join = ` INNER JOIN ${quote(pivot)} ON ${quote(`${pivot}.${to}`)} = ${quote(`${target.table}.id`)}`;
     found = await select(
       statements,
-      `SELECT ${columns(target)}, ${quote(`${pivot}.${from}`)} AS ${quote('__owner')} FROM ${table}${join}`,
+      columns(target),
+      `, ${quote(`${pivot}.${from}`)} AS ${quote('__owner')} FROM ${table}${join}`,
       [inList(`${pivot}.${from}`, ids), ...filters],
       `${target.table}.id`,
     );
@@ -92,9 +93,10 @@ function inList(column: string, values: readonly unknown[]): Condition {
   return { sql: `${quote(column)} IN (${placeholders(values.length)})`, params: [...values] };
 }
 
-async function select(statements: Pick<Statements, 'all'>, head: string, conditions: Condition[], orderBy?: string): Promise<Row[]> {
+/** SELECT `columns`, then `rest` (FROM ...), the conditions and the order. */
+async function select(statements: Pick<Statements, 'all'>, columns: Condition, rest: string, conditions: Condition[], orderBy?: string): Promise<Row[]> {
   const where = whereClause(conditions);
-  return statements.all(`${head}${where.sql}${orderBy ? ` ORDER BY ${quote(orderBy)}` : ''}`, where.params);
+  return statements.all(`SELECT ${columns.sql}${rest}${where.sql}${orderBy ? ` ORDER BY ${quote(orderBy)}` : ''}`, [...columns.params, ...where.params]);
 }
 
 function unique(values: unknown[]): unknown[] {

@@ -2,7 +2,6 @@
 import type { Behaviours } from '../../engine/index.ts';
 import { addDefaultDueTerm } from './accounts/add-default-due-term.ts';
 import { inventoryMasterDataHooks } from './inventories/master-data.ts';
-import { categoryNotInUse } from './products/category-not-in-use.ts';
 import { syncVariants } from './products/sync-variants.ts';
 import { holdOfferedOptions, writeOfferedOptions } from './products/offered-options.ts';
 import { productAttributeNotInUse, productAttributeOptions, writeProductAttributeValues } from './products/product-attributes.ts';
@@ -32,7 +31,6 @@ import { prepareOrderLines as preparePurchaseOrderLines } from './purchases/prep
 import { prepareOrder as preparePurchaseOrder } from './purchases/prepare-order.ts';
 import { prepareVendorPrice } from './purchases/prepare-vendor-price.ts';
 import { prepareSubscription, queuePing, rotateSecret } from './webhooks/subscriptions.ts';
-import { replayDelivery } from './webhooks/deliveries.ts';
 import { cancelMove, confirmMove, resetMoveToDraft } from './accounts/moves/move-actions.ts';
 import { payMove } from './accounts/moves/pay.ts';
 import { computeMove, guardMoveDelete, prepareMove } from './accounts/moves/prepare-move.ts';
@@ -46,7 +44,6 @@ export const behaviours: Behaviours = {
     'inventories.prepareOperation': prepareOperation,
     'sales.prepareOrder': prepareOrder,
     'sales.computeOrderTotals': computeOrderTotals,
-    'products.categoryNotInUse': categoryNotInUse,
     'accounts.addDefaultDueTerm': addDefaultDueTerm,
     ...inventoryMasterDataHooks,
     'security.accessChanged': accessChanged,
@@ -91,7 +88,6 @@ export const behaviours: Behaviours = {
   },
   actions: {
     'webhooks.rotateSecret': rotateSecret,
-    'webhooks.replayDelivery': replayDelivery,
     'inventories.todo': todoOperation,
     'inventories.checkAvailability': checkAvailability,
     'inventories.validate': validateStockOperation,

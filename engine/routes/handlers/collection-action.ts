@@ -23,7 +23,8 @@ export function collectionActionHandler(runtime: ResourceRuntime, name: string) 
   const run = deps.behaviours.actions[action.behaviour!]!;
   // The answer's query but its conditions, written once: every live record, in the default sort (id breaks ties).
   const sorts = def.defaultSort.some((sort) => sort.name === 'id') ? def.defaultSort : [...def.defaultSort, { name: 'id', descending: false }];
-  const select = `SELECT ${runtime.columns(def)} FROM ${quote(def.table)}`;
+  const columns = runtime.columns(def);
+  const select = `SELECT ${columns.sql} FROM ${quote(def.table)}`;
   const order = ` ORDER BY ${sorts.map((sort) => `${quote(`${def.table}.${sort.name}`)} ${sort.descending ? 'DESC' : 'ASC'}`).join(', ')}`;
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const includes = parseIncludes(request.query as RawQuery, def);
@@ -41,7 +42,7 @@ export function collectionActionHandler(runtime: ResourceRuntime, name: string) 
     }
 
     const where = whereClause(resourceRows(def, deps.registry, { parentId: parent.id, rows: visibleRows(runtime, request) }));
-    const rows = await runtime.statements.all(`${select}${where.sql}${order}`, where.params);
+    const rows = await runtime.statements.all(`${select}${where.sql}${order}`, [...columns.params, ...where.params]);
     await loadRelations(runtime.statements, deps.registry, runtime.columns, def, rows, includeTree(runtime.loaded(includes)));
     return reply.code(200).send({ data: rows.map((row) => runtime.serialize(row)), message: action.message });
   };

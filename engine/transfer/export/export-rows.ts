@@ -53,7 +53,8 @@ function readBatch(source: ExportSource, last: Row | undefined, size: number): P
   const conditions = last ? [...source.conditions, after(def.table, sort, last)] : source.conditions;
   const where = whereClause(conditions);
   const order = sort.map((key) => `${quote(`${def.table}.${key.name}`)} ${key.descending ? 'DESC' : 'ASC'}`).join(', ');
-  return source.statements.all(`SELECT ${source.columns(def)} FROM ${quote(def.table)}${where.sql} ORDER BY ${order} LIMIT ?`, [...where.params, size]);
+  const select = source.columns(def);
+  return source.statements.all(`SELECT ${select.sql} FROM ${quote(def.table)}${where.sql} ORDER BY ${order} LIMIT ?`, [...select.params, ...where.params, size]);
 }
 
 /** The rows after `last` in this order: equal on the first keys and after it on the next, for some key. */
