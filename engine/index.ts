@@ -5,6 +5,7 @@ export { registerResources } from './routes/register-resources.ts';
 export { DEFAULT_IMPORT_LIMITS, registerImports } from './routes/import-route.ts';
 export { buildModels } from './models/build-models.ts';
 export { ChangeSet, changesOf, type ChangeKind } from './behaviours/change-set.ts';
+export { recordsOf } from './behaviours/records-of.ts';
 export { assignPositions } from './changes/sequencer.ts';
 export { purgeChanges } from './changes/retention.ts';
 export { feedResources, mayReadChanges, newestCursor, oldestCursor, readChanges, type FeedChange, type FeedPage } from './changes/read-changes.ts';
@@ -23,7 +24,22 @@ export { registerFormats } from './schema/string-formats.ts';
 export { listTables, missingColumns, readSchemaBounds, type SchemaBounds } from './schema/column-bounds.ts';
 export { generateMigration } from './schema/make-migration.ts';
 export { actionNames, behaviourNames } from './behaviours/types.ts';
-export type { Behaviours, Models, AuthUser, Hook, BatchHook, HookContext, ComputedField, Subquery, Action, ActionContext, ActionResult } from './behaviours/types.ts';
+export type {
+  Behaviours,
+  Models,
+  AuthUser,
+  Hook,
+  BatchHook,
+  HookContext,
+  ComputedField,
+  Subquery,
+  Action,
+  ActionContext,
+  ActionResult,
+  Records,
+  RecordWriter,
+  WriteOptions,
+} from './behaviours/types.ts';
 export type { EngineDeps, Policy, AccessCheck, RowScope } from './contract/index.ts';
 export { permissionCatalogue, permissionName, type PermissionEntry } from './definition/access.ts';
 export type { ResourceDef, FieldDef } from './definition/types.ts';

@@ -17,6 +17,38 @@ export interface AuthUser {
   email: string;
 }
 
+/** How a behaviour writes another resource's records (engine/routes/record-writer.ts). */
+export interface WriteOptions {
+  /**
+   * A write of the system rather than of a client: fields a body may not send (readOnly: a
+   * document's state, its link to the order it comes from) may be given too. They are checked
+   * as any other (type, bounds, the record a reference names).
+   */
+  system?: boolean;
+}
+
+/**
+ * One resource's records, written the way a client's request writes them, in the current
+ * transaction and as the acting user: the body validated by the resource's definition, then its
+ * defaults, value rules, behaviours, nested records, timestamps, creator and change feed entry.
+ */
+export interface RecordWriter {
+  /** Creates a record (with the nested records its body carries); returns its id. */
+  create(body: Record<string, unknown>, options?: WriteOptions): Promise<number>;
+  /** Updates the fields given of the record with this id (its locks and hooks apply). */
+  update(id: number, patch: Record<string, unknown>, options?: WriteOptions): Promise<void>;
+  /**
+   * A set-based update, one UPDATE whatever the number of rows: the records with these ids (or
+   * that `where` selects, read once for the feed) get `values` (and updated_at). No validation or
+   * hooks run: for values the caller computed (a line's delivered quantity), not a client's body.
+   * Each changed record goes to the change feed as `kind` (default `updated`) with the fields set.
+   */
+  updateMany(where: readonly number[] | ((query: Knex.QueryBuilder) => void), values: Record<string, unknown>, kind?: string): Promise<number[]>;
+}
+
+/** The writers of every resource, by resource name. */
+export type Records = (resource: string) => RecordWriter;
+
 export interface HookContext {
   trx: Knex.Transaction;
   def: ResourceDef;
@@ -31,6 +63,8 @@ export interface HookContext {
   models: Models;
   /** What the unit changed, for the change feed: a hook that writes another resource adds it here. */
   changes: ChangeSet;
+  /** Another resource's records, written through the engine (validation, defaults, hooks, feed). */
+  records: Records;
 }
 
 export type Hook = (context: HookContext) => Promise<void> | void;
@@ -61,6 +95,8 @@ export interface ActionContext<Input = Record<string, any>> {
   models: Models;
   /** What the unit changed, for the change feed: an action that writes other records adds them here. */
   changes: ChangeSet;
+  /** Other resources' records, written through the engine (validation, defaults, hooks, feed). */
+  records: Records;
 }
 
 /** The record to answer with, when not the one acted on (a return answers with the new operation). */

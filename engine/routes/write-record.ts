@@ -3,7 +3,8 @@
 // update handlers, and for every nested record they write.
 import type { Knex } from 'knex';
 import type { ChangeSet } from '../behaviours/change-set.ts';
-import type { AuthUser, Behaviours, HookContext, Models } from '../behaviours/types.ts';
+import type { AuthUser, Behaviours, HookContext, Models, Records } from '../behaviours/types.ts';
+import type { SchemaBounds } from '../schema/column-bounds.ts';
 import type { Registry } from '../definition/registry.ts';
 import { applyScope, ownScope } from '../definition/scope.ts';
 import type { Behaviours as PhaseNames, FieldDef, ResourceDef } from '../definition/types.ts';
@@ -29,6 +30,10 @@ export interface WriteContext {
   userCompany(): number | null;
   params: Record<string, string>;
   models: Models;
+  /** What each column stores: bounds the bodies behaviours write (engine/schema/column-bounds.ts). */
+  bounds?: SchemaBounds;
+  /** Other resources' records, written through this same path (record-writer.ts). */
+  records: Records;
 }
 
 /** Inserts a record (and what it carries); returns its id. `fixed` holds columns set by the engine (parent key). */
@@ -341,6 +346,7 @@ function hookContext(context: WriteContext, def: ResourceDef, values: Values, re
     record,
     params: context.params,
     changes: context.changes,
+    records: context.records,
     get models() {
       return context.models;
     },

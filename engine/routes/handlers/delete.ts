@@ -33,6 +33,7 @@ export function deleteHandler(runtime: ResourceRuntime) {
           record,
           params: context.params,
           changes,
+          records: context.records,
           get models() {
             return context.models;
           },

@@ -32,6 +32,7 @@ export function forceDeleteHandler(runtime: ResourceRuntime) {
           record,
           params: context.params,
           changes,
+          records: context.records,
           get models() {
             return context.models;
           },

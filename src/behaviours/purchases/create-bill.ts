@@ -4,10 +4,10 @@
 // lines linked to the order lines. Answers 201 with the bill.
 import type { Action } from '../../../engine/index.ts';
 import { draftDocumentOfOrder, type OrderSide } from '../accounts/moves/from-order.ts';
-import { changedIds } from '../support/changed-rows.ts';
 import { recomputePurchaseOrders } from './recompute-orders.ts';
 
 const BILL: OrderSide = {
+  resource: 'accounts/bills',
   moveType: 'in_invoice',
   lines: { table: 'purchases_order_lines', taxes: 'purchases_order_line_taxes', uomColumn: 'uom_id', link: 'purchase_order_line_id' },
   nothingLeft: 'There is nothing to bill: every line is billed, or waits for its receipt.',
@@ -19,19 +19,16 @@ interface DraftInput {
   invoice_date?: string | null;
 }
 
-export const createBill: Action<DraftInput> = async ({ trx, record: order, input, user }) => {
+export const createBill: Action<DraftInput> = async ({ trx, record: order, input, records }) => {
   await recomputePurchaseOrders(trx, [Number(order.id)]);
-  const id = await draftDocumentOfOrder(trx, user.id, order, BILL, Number(order.partner_id), input.invoice_date, (common) => ({
+  const id = await draftDocumentOfOrder(trx, records, order, BILL, Number(order.partner_id), input.invoice_date, (common) => ({
     ...common,
     reference: order.partner_reference,
-    // Without a payment term the bill is due on its date.
-    invoice_date_due: order.payment_term_id ? null : common.date,
     partner_id: order.partner_id,
     commercial_partner_id: order.partner_id,
     partner_shipping_id: order.partner_id,
     purchase_order_id: order.id,
   }));
   await recomputePurchaseOrders(trx, [Number(order.id)]);
-  changedIds(trx, 'accounts/bills', [id], 'created');
   return { id, resource: 'accounts/bills' };
 };

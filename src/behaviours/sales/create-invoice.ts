@@ -4,10 +4,10 @@
 // prices, discounts and taxes, its lines linked to the order lines. Answers 201 with the invoice.
 import type { Action } from '../../../engine/index.ts';
 import { draftDocumentOfOrder, type OrderSide } from '../accounts/moves/from-order.ts';
-import { changedIds } from '../support/changed-rows.ts';
 import { recomputeInvoicedQuantities } from './invoiced-quantities.ts';
 
 const INVOICE: OrderSide = {
+  resource: 'accounts/invoices',
   moveType: 'out_invoice',
   lines: { table: 'sales_order_lines', taxes: 'sales_order_line_taxes', uomColumn: 'product_uom_id', link: 'sale_order_line_id' },
   nothingLeft: 'There is nothing to invoice: every line is invoiced, or waits for its delivery.',
@@ -19,11 +19,11 @@ interface DraftInput {
   invoice_date?: string | null;
 }
 
-export const createInvoice: Action<DraftInput> = async ({ trx, record: order, input, user }) => {
+export const createInvoice: Action<DraftInput> = async ({ trx, record: order, input, records }) => {
   // What is left to invoice, as of now.
   await recomputeInvoicedQuantities(trx, [Number(order.id)]);
   const invoiced = Number(order.partner_invoice_id ?? order.partner_id);
-  const id = await draftDocumentOfOrder(trx, user.id, order, INVOICE, invoiced, input.invoice_date, (common) => ({
+  const id = await draftDocumentOfOrder(trx, records, order, INVOICE, invoiced, input.invoice_date, (common) => ({
     ...common,
     reference: order.client_order_ref,
     partner_id: invoiced,
@@ -35,6 +35,5 @@ export const createInvoice: Action<DraftInput> = async ({ trx, record: order, in
     medium_id: order.medium_id,
   }));
   await recomputeInvoicedQuantities(trx, [Number(order.id)]);
-  changedIds(trx, 'accounts/invoices', [id], 'created');
   return { id: Number(id), resource: 'accounts/invoices' };
 };

@@ -4,7 +4,6 @@
 // first. Unlike the original, an amount above what remains due is refused: the excess would sit
 // unmatched on the partner's account with nobody told.
 import { ActionRefusedError, ValidationError, nowTimestamp, type Action } from '../../../../engine/index.ts';
-import { changedIds } from '../../support/changed-rows.ts';
 import { roundTo } from '../money.ts';
 import { debitCredit } from './compute-move.ts';
 import { kindOf } from './kinds.ts';
@@ -20,7 +19,7 @@ interface PayInput {
   communication?: string | null;
 }
 
-export const payMove: Action<PayInput> = async ({ trx, def, record, input, user }) => {
+export const payMove: Action<PayInput> = async ({ trx, def, record, input, user, records }) => {
   const noun = def.label.toLowerCase();
   const kind = kindOf(record.move_type);
   const open = await openLines(trx, [Number(record.id)]);
@@ -53,6 +52,8 @@ export const payMove: Action<PayInput> = async ({ trx, def, record, input, user 
   const bankBalance = roundTo(bankCurrency / rate, 4);
   const { name, prefix } = await nextMoveName(trx, journal as { id: number; code: string }, Number(record.company_id), date, 'P');
   const now = nowTimestamp();
+  // The payment's journal entry and its two lines are the ledger's own rows (no resource shows an
+  // entry), written as the bookkeeping they are; the payment is a record, created as one below.
   const [entryId] = await trx('accounts_account_moves').insert({
     journal_id: journal.id,
     company_id: record.company_id,
@@ -116,32 +117,32 @@ export const payMove: Action<PayInput> = async ({ trx, def, record, input, user 
       amount_residual_currency: -bankCurrency,
     },
   ]);
-  const [paymentId] = await trx('accounts_account_payments').insert({
-    name,
-    state: 'paid',
-    payment_type: kind.paymentType,
-    partner_type: kind.partnerType,
-    memo: input.communication ?? record.name,
-    date,
-    amount,
-    amount_company_currency_signed: bankBalance,
-    journal_id: journal.id,
-    company_id: record.company_id,
-    partner_id: record.commercial_partner_id ?? record.partner_id,
-    currency_id: record.currency_id,
-    move_id: entryId,
-    outstanding_account_id: journal.default_account_id,
-    destination_account_id: counterpartAccount,
-    is_reconciled: false,
-    creator_id: user.id,
-    created_at: now,
-    updated_at: now,
-  });
+  const paymentId = await records('accounts/payments').create(
+    {
+      name,
+      state: 'paid',
+      payment_type: kind.paymentType,
+      partner_type: kind.partnerType,
+      memo: input.communication ?? record.name,
+      date,
+      amount,
+      amount_company_currency_signed: bankBalance,
+      journal_id: journal.id,
+      company_id: record.company_id,
+      partner_id: record.commercial_partner_id ?? record.partner_id,
+      currency_id: record.currency_id,
+      move_id: entryId,
+      outstanding_account_id: journal.default_account_id,
+      destination_account_id: counterpartAccount,
+      is_reconciled: false,
+    },
+    { system: true },
+  );
+  // The document's own list of its payments (its `payments` relation).
   await trx('accounts_accounts_move_payment').insert({ invoice_id: record.id, payment_id: paymentId });
   await reconcile(trx, open, await openLines(trx, [Number(entryId)]), { companyId: Number(record.company_id), userId: user.id, limit: amount });
   await refreshResiduals(trx, [Number(record.id), Number(entryId)]);
   await markPaymentsMatched(trx, [Number(entryId)]);
-  changedIds(trx, 'accounts/payments', [paymentId], 'created');
 };
 
 /** The journal given (a bank or cash journal of the document's company), else the company's first. */

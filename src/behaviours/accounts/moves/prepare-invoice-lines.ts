@@ -79,11 +79,12 @@ export const prepareInvoiceLines: BatchHook = async (contexts) => {
         );
       }
       const description = kind.journalType === 'sale' ? product.description_sale : product.description_purchase;
-      values.name = description ? `${product.name}\n${description}` : product.name;
+      // A label and account given by a system write (a reversal copies the original's) stay.
+      values.name ??= description ? `${product.name}\n${description}` : product.name;
       const account =
         product[kind.productAccount] ?? categoryAccount(product.category_id, kind.productAccount) ?? journals.get(Number(move.journal_id))?.default_account_id ?? null;
       const mapped = accountMaps.find((row) => row.fiscal_position_id === move.fiscal_position_id && Number(row.account_source_id) === Number(account));
-      values.account_id = mapped?.account_destination_id ?? account;
+      values.account_id ??= mapped?.account_destination_id ?? account;
     }
     values.discount ??= record ? undefined : 0;
     if (!record) values.sort = nextSort++;
