@@ -20,7 +20,16 @@ const NAMES = ['id', 'name', 'type', 'factor', 'rounding', 'category_id', 'activ
 /** The rows a UOM export reads, batch by batch, as the database would hand them. */
 async function* batches() {
   for (let start = 0; start < ROWS; start += BATCH) {
-    yield Array.from({ length: BATCH }, (_, j) => [start + j + 1, `unit ${start + j} <&>`, 'bigger', '1.000000', '0.010000', 7, (start + j) % 2 === 0, '2025-01-31T09:30:00.000000Z']);
+    yield Array.from({ length: BATCH }, (_, j) => [
+      start + j + 1,
+      `unit ${start + j} <&>`,
+      'bigger',
+      '1.000000',
+      '0.010000',
+      7,
+      (start + j) % 2 === 0,
+      '2025-01-31T09:30:00.000000Z',
+    ]);
     await setImmediate();
   }
 }
