@@ -14,16 +14,19 @@ import { recordExample } from './examples.ts';
 import { csvLine } from '../transfer/csv-write.ts';
 import { exportableColumns, exportColumns } from '../transfer/export/export-columns.ts';
 import { CONTENT_TYPES, EXPORT_FORMATS } from '../transfer/export/export-formats.ts';
-import { exportPath } from '../transfer/export/export-query.ts';
+import { allParentsExportPath, exportPath } from '../transfer/export/export-query.ts';
 
-/** `GET <list path>/export`, as an OpenAPI path item, for a resource with a list. */
-export function exportPathItem(def: ResourceDef, registry: Registry, names: NameTable, prefix: string): [string, Record<string, JsonSchema>] | undefined {
-  if (!def.operations.has('list')) return undefined;
+/** `GET <list path>/export`, and a nested resource's `GET /<module>/<name>/export`, as OpenAPI path items, for a resource with a list. */
+export function exportPathItems(def: ResourceDef, registry: Registry, names: NameTable, prefix: string): Array<[string, Record<string, JsonSchema>]> {
+  if (!def.operations.has('list')) return [];
   const path = exportPath(def, prefix);
-  return [path, { get: exportOperation(def, registry, names, path) }];
+  const items: Array<[string, Record<string, JsonSchema>]> = [[path, { get: exportOperation(def, registry, names, path, false) }]];
+  const everyParent = allParentsExportPath(def, prefix);
+  if (everyParent) items.push([everyParent, { get: exportOperation(def, registry, names, everyParent, true) }]);
+  return items;
 }
 
-function exportOperation(def: ResourceDef, registry: Registry, names: NameTable, path: string): JsonSchema {
+function exportOperation(def: ResourceDef, registry: Registry, names: NameTable, path: string, everyParent: boolean): JsonSchema {
   const resourceNames = names.get(def.name)!;
   const columns = exportColumns(def, registry, []);
   const displays = [...exportableColumns(def, registry).values()].filter((column) => column.kind === 'display');
@@ -34,19 +37,24 @@ function exportOperation(def: ResourceDef, registry: Registry, names: NameTable,
   const listParameters = queryParameters(def, 'list').filter((parameter) => parameter.name !== 'include' && !String(parameter.$ref ?? '').match(/\/(page|per_page)$/));
   return {
     tags: [resourceNames.tag],
-    summary: `Export ${lowerLabel(resourceNames.plural)}`,
+    summary: everyParent
+      ? `Export ${lowerLabel(resourceNames.plural)} of every ${lowerLabel(registry.get(def.parent!.resource).label)}`
+      : `Export ${lowerLabel(resourceNames.plural)}`,
     description: [
       `Every ${lowerLabel(def.label)} the list would show (its filters, sort, company and record scope), not a page: a CSV file (RFC 4180, UTF-8 with a byte order mark, a header of field names), JSON Lines (one record per line), or an XLSX workbook. Streamed: the first rows arrive before the last are read.`,
       `Values are written as the API writes them (dates, decimals); a list as JSON. A text cell that a spreadsheet would run as a formula (beginning with \`=\`, \`+\`, \`-\`, \`@\`, a tab or a carriage return, unless it is a number) is written with a leading \`'\` in CSV and XLSX.`,
       displays.length > 0
         ? `\`fields\` may also name ${displays.map((column) => `\`${column.name}\``).join(', ')}: the display name of the record \`${displays[0]!.relation.foreignKey}\` points at, beside its id.`
         : '',
-      def.parent ? `The rows of the parent named in the path, each with its \`${def.parent.foreignKey}\`.` : '',
+      def.parent && !everyParent ? `The rows of the parent named in the path, each with its \`${def.parent.foreignKey}\`.` : '',
+      everyParent
+        ? `The rows of every ${lowerLabel(registry.get(def.parent!.resource).label)} the user may see (live, in their companies), each with its \`${def.parent!.foreignKey}\`; \`${exportPath(def, '')}\` exports one parent's.`
+        : '',
       accessNote(def, 'list'),
     ]
       .filter(Boolean)
       .join('\n\n'),
-    operationId: operationId(def, 'list', 'GET').replace(/List$/, 'Export'),
+    operationId: operationId(def, 'list', 'GET').replace(/List$/, everyParent ? 'ExportAll' : 'Export'),
     'x-permissions': def.access.permissions.list ?? [],
     parameters: [
       ...pathParameters(def, { operation: 'list', method: 'GET', path }),
@@ -88,7 +96,7 @@ function exportOperation(def: ResourceDef, registry: Registry, names: NameTable,
       ),
       401: { $ref: '#/components/responses/Unauthenticated' },
       403: { $ref: '#/components/responses/Forbidden' },
-      ...(def.parent && { 404: error(`No such parent ${registry.get(def.parent.resource).label}.`, ERROR_MESSAGES.notFound) }),
+      ...(def.parent && !everyParent && { 404: error(`No such parent ${registry.get(def.parent.resource).label}.`, ERROR_MESSAGES.notFound) }),
       ...(invalidFilter !== undefined && {
         422: { description: 'A filter value is not valid.', content: { 'application/json': { schema: ref(SHARED.validationError), example: invalidFilter } } },
       }),
@@ -108,8 +116,18 @@ function filterError(def: ResourceDef): Record<string, unknown> | undefined {
   return undefined;
 }
 
-/** The export's row in a resource's table of the Markdown reference. */
-export function exportRow(def: ResourceDef, prefix: string): string {
+/** The export's rows in a resource's table of the Markdown reference. */
+export function exportRows(def: ResourceDef, prefix: string): string[] {
   const permissions = (def.access.permissions.list ?? []).map((name) => `\`${name}\``).join(' + ');
-  return `| GET | \`${exportPath(def, prefix)}\` | Export | 200 every matching record as \`format=csv|jsonl|xlsx\` | ${permissions} |`;
+  const rows = [`| GET | \`${exportPath(def, prefix)}\` | Export | 200 every matching record as \`format=csv|jsonl|xlsx\` | ${permissions} |`];
+  const everyParent = allParentsExportPath(def, prefix);
+  if (everyParent)
+    rows.push(`| GET | \`${everyParent}\` | Export (every parent) | 200 the records of every parent, each with its \`${def.parent!.foreignKey}\` | ${permissions} |`);
+  return rows;
+}
+
+/** Every export path of the resources (for the references' lists of generated routes). */
+export function exportPaths(def: ResourceDef, prefix: string): string[] {
+  const everyParent = allParentsExportPath(def, prefix);
+  return def.operations.has('list') ? [exportPath(def, prefix), ...(everyParent ? [everyParent] : [])] : [];
 }

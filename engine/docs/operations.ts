@@ -14,7 +14,7 @@ import { bodyExample, bodySchema, bodyValidationExample } from './action-bodies.
 import { IDEMPOTENCY_KEY, rateLimitHeaders } from './shared-components.ts';
 import { conditionalHeaders, pathParameters, queryParameters } from './parameters.ts';
 import { accessNote, capitalize, describe, summary } from './descriptions.ts';
-import { exportPathItem } from './export-operation.ts';
+import { exportPathItems } from './export-operation.ts';
 import { describeSet } from '../rules/transitions.ts';
 import { badRequestDescription, badRequestExample, conflictDescription, conflictExample, validationExample } from './error-examples.ts';
 
@@ -34,8 +34,7 @@ export function resourcePaths(registry: Registry, names: NameTable, prefix: stri
       paths[route.path] ??= {};
       paths[route.path]![route.method.toLowerCase()] = resourceOperation(def, route, registry, names);
     }
-    const exported = exportPathItem(def, registry, names, prefix);
-    if (exported) paths[exported[0]] = exported[1];
+    for (const [path, item] of exportPathItems(def, registry, names, prefix)) paths[path] = item;
   }
   Object.assign(paths, importPaths(registry, names, prefix, order));
   return paths;

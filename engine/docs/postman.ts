@@ -11,6 +11,7 @@ import { routeTable, type RouteSpec } from '../definition/route-table.ts';
 import { IMPORT_MARK } from './import-operation.ts';
 import { importPath, JSON_LINES } from '../transfer/import/formats.ts';
 import { exportPath } from '../transfer/export/export-query.ts';
+import { exportPaths } from './export-operation.ts';
 import type { OpenApiDocument } from './openapi.ts';
 import { actionBody, type BodyOptions, childVariable, createBody, idVariable, keyColumns, keyVariable, runOrder, updateBody } from './postman-plan.ts';
 import { COLLECTION_TEST, expectations, storeCreated, storeFirstChild, storeFirstListed, unlessRetrying } from './postman-scripts.ts';
@@ -66,7 +67,9 @@ export function buildPostmanCollection(document: OpenApiDocument, { registry, pr
   }
   const render = (spec: RequestSpec) => postmanRequest(document, spec, operations.get(`${spec.method} ${spec.path}`) ?? {});
 
-  const generated = new Set(registry.all().flatMap((def) => [...routeTable(def, prefix).map((route) => `${route.method} ${route.path}`), `GET ${exportPath(def, prefix)}`]));
+  const generated = new Set(
+    registry.all().flatMap((def) => [...routeTable(def, prefix).map((route) => `${route.method} ${route.path}`), ...exportPaths(def, prefix).map((path) => `GET ${path}`)]),
+  );
   const first: any[] = [];
   const last: any[] = [];
   const service = new Map<string, any[]>();

@@ -2,14 +2,19 @@
 // sort and trashed, the same permission, company and record scope), not a page, streamed
 // (engine/transfer/export/). The query, the parent, the permission and the first batch are
 // settled before the answer starts, so each of those failures is an ordinary error response;
-// the rest of the rows follow as the client reads them.
+// the rest of the rows follow as the client reads them. A nested resource is also exported
+// across all its parents (GET /<module>/<name>/export: every order's lines), each row with its
+// parent's id, among the parents the user may see.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { fastifyPath } from '../definition/route-table.ts';
 import { NotFoundError } from '../errors/http-errors.ts';
 import { parseListQuery, type RawQuery } from '../list/parse-list-query.ts';
 import { exportColumns } from '../transfer/export/export-columns.ts';
 import { CONTENT_TYPES, exportStream } from '../transfer/export/export-formats.ts';
-import { listPart, exportPath, parseExportQuery } from '../transfer/export/export-query.ts';
+import { allParentsExportPath, listPart, exportPath, parseExportQuery } from '../transfer/export/export-query.ts';
+import { quote, whereClause, type Condition } from '../sql/quote.ts';
+import { resourceRows } from '../sql/resource-rows.ts';
+import type { AuthUser } from '../behaviours/types.ts';
 import { exportBatches } from '../transfer/export/export-rows.ts';
 import { authorize, lookUpParent } from './lookup.ts';
 import { listConditions } from './run-list.ts';
@@ -23,12 +28,27 @@ export function registerExports(app: FastifyInstance, runtimes: Iterable<Resourc
     app.get(fastifyPath(exportPath(def, deps.prefix)), {
       onRequest: deps.authenticate,
       config: { resource: def.name, operation: 'export' },
-      handler: exportHandler(runtime),
+      handler: exportHandler(runtime, false),
     });
+    const everyParent = allParentsExportPath(def, deps.prefix);
+    if (everyParent) app.get(everyParent, { onRequest: deps.authenticate, config: { resource: def.name, operation: 'export' }, handler: exportHandler(runtime, true) });
   }
 }
 
-function exportHandler(runtime: ResourceRuntime) {
+/** The rows whose parent the user may see (live, in their companies), as the parent's path would find it. */
+function visibleParents(runtime: ResourceRuntime, user: AuthUser): Condition {
+  const { def, parentDef, deps } = runtime;
+  const where = whereClause(resourceRows(parentDef!, deps.registry, { rows: deps.policy.rowScope(user, parentDef!) }));
+  // Inside the subquery the parent's table is the nearest: its conditions name it even when it is the
+  // nested resource's own table (a product's variants).
+  return {
+    sql: `${quote(`${def.table}.${def.parent!.foreignKey}`)} IN (SELECT ${quote(`${parentDef!.table}.id`)} FROM ${quote(parentDef!.table)}${where.sql})`,
+    params: where.params,
+  };
+}
+
+/** `everyParent`: a nested resource's rows under every parent the user may see, each with its parent's id. */
+function exportHandler(runtime: ResourceRuntime, everyParent: boolean) {
   const { def, deps } = runtime;
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const query = request.query as RawQuery;
@@ -36,16 +56,18 @@ function exportHandler(runtime: ResourceRuntime) {
     const list = parseListQuery(listPart(query), def);
     const columns = exportColumns(def, deps.registry, fields);
     // A missing parent is a 404 before any 403, as the list answers; the permission is the list's.
-    const parent = await lookUpParent(runtime, request);
+    const parent = everyParent ? undefined : await lookUpParent(runtime, request);
     if (parent === null) throw new NotFoundError();
     authorize(runtime, request, 'list', {});
+    const conditions = listConditions(runtime, list, parent?.id, request.authUser!);
+    if (everyParent) conditions.push(visibleParents(runtime, request.authUser!));
     const batches = exportBatches(
       {
         def,
         statements: runtime.statements,
         columns: runtime.columns,
         serialize: runtime.serialize,
-        conditions: listConditions(runtime, list, parent?.id, request.authUser!),
+        conditions,
         sort: list.sort,
       },
       columns,

@@ -20,7 +20,7 @@ import { inTransaction } from '../sql/retry.ts';
 import type { Statements } from '../sql/statements.ts';
 import { transactionStatements } from '../sql/transaction-statements.ts';
 import type { Values } from '../validation/body-validator.ts';
-import { coerceCells } from '../transfer/import/coerce-cells.ts';
+import { coerceCells, readValues } from '../transfer/import/coerce-cells.ts';
 import type { ParsedRow } from '../transfer/import/parsed-rows.ts';
 import { namedRelations, resolveNames } from '../transfer/import/resolve-names.ts';
 
@@ -144,7 +144,7 @@ export async function runImport(runtime: ResourceRuntime, request: FastifyReques
 
 /** A parsed row as a body: CSV cells read by type, the `id` taken out, a nested resource's parent filled in. */
 function plan(runtime: ResourceRuntime, row: ParsedRow, fixed: Values): PlannedRow {
-  const body = row.text ? coerceCells(runtime.def, row.values) : { ...row.values };
+  const body = row.text ? coerceCells(runtime.def, row.values) : readValues(runtime.def, row.values);
   const errors: FieldErrors = {};
   const sentId = body.id;
   delete body.id;

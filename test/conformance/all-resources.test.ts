@@ -17,6 +17,7 @@ import { forceDeleteChecks, lifecycleChecks, restoreUniqueChecks } from './capab
 import { listChecks } from './capabilities/list.ts';
 import { permissionChecks } from './capabilities/permissions.ts';
 import { ownScopeColumns, scopeChecks } from './capabilities/scope.ts';
+import { roundTripChecks } from './capabilities/round-trip.ts';
 import { nestedChecks, showChecks } from './capabilities/show.ts';
 import { sortChecks } from './capabilities/sorts.ts';
 import { updateChecks } from './capabilities/update.ts';
@@ -66,6 +67,7 @@ for (const target of databaseTargets()) {
       sortChecks(test, current);
       if (def.includes.length > 0) includeChecks(test, current);
       exportChecks(test, current);
+      if (def.operations.has('create')) roundTripChecks(test, current);
     }
     if (def.operations.has('create') && def.operations.has('update') && hasValueRules(def, registry)) valueChecks(test, current);
     if (def.operations.has('create') && numberedOnCreate(def).length > 0) sequenceChecks(test, current);

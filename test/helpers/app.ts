@@ -14,7 +14,7 @@ import { seed } from '../../src/seed/index.ts';
 import { syncPermissions } from '../../src/access/permissions.ts';
 import { buildServer, loadResources } from '../../src/app/build-app.ts';
 import { Client } from './http.ts';
-import type { Target } from './targets.ts';
+import { freshDatabase, type Target } from './targets.ts';
 
 export const ADMIN = { email: 'admin@example.com', password: 'admin-password-1', name: 'Administrator' };
 export const API = '/admin/api/v1';
@@ -128,9 +128,31 @@ export async function sharedApp(target: Target): Promise<TestApp & { token: stri
   return Object.assign(testApp, { token: (testApp as any).token ?? ((testApp as any).token = await testApp.login()) });
 }
 
+const drops: Array<() => Promise<void>> = [];
+
+/**
+ * A second installation for this target, shared like the first: a fresh database of the same
+ * seed, for tests that carry data from one installation to another (an export imported elsewhere).
+ */
+export async function secondApp(target: Target): Promise<TestApp & { token: string }> {
+  const key = `${target.name}:second`;
+  if (!shared.has(key)) {
+    shared.set(
+      key,
+      freshDatabase(target, 'second').then(({ target: databaseTarget, drop }) => {
+        drops.push(drop);
+        return startApp(databaseTarget);
+      }),
+    );
+  }
+  const testApp = await shared.get(key)!;
+  return Object.assign(testApp, { token: (testApp as any).token ?? ((testApp as any).token = await testApp.login()) });
+}
+
 /** Closes the shared apps; test/run.ts's uvu process calls it once all suites ran. */
 export async function closeSharedApps(): Promise<void> {
   for (const app of shared.values()) await (await app).close();
   shared.clear();
+  for (const drop of drops.splice(0)) await drop();
   for (const dir of sharedFiles.splice(0)) rmSync(dir, { recursive: true, force: true });
 }

@@ -9,6 +9,15 @@ export function exportPath(def: ResourceDef, prefix: string): string {
   return `${prefix}${def.path}/export`;
 }
 
+/**
+ * A nested resource's export across every parent (every order's lines): at the resource's name,
+ * which no path holds (`/sales/order-lines/export` beside `/sales/orders/{order_id}/lines`).
+ * None for a top-level resource, whose export is already its every row.
+ */
+export function allParentsExportPath(def: ResourceDef, prefix: string): string | undefined {
+  return def.parent && def.operations.has('list') ? `${prefix}/${def.name}/export` : undefined;
+}
+
 export interface ExportRequest {
   format: ExportFormat;
   fields: string[];

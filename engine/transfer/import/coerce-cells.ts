@@ -17,6 +17,21 @@ export function coerceCells(def: ResourceDef, cells: Record<string, unknown>): R
   return body;
 }
 
+/**
+ * A JSON row's values as a create takes them: a date as the API writes it (and so an export,
+ * `2025-01-31T00:00:00.000000Z`) is read as the day it names, so that an export imports back.
+ */
+export function readValues(def: ResourceDef, values: Record<string, unknown>): Record<string, unknown> {
+  const body: Record<string, unknown> = { ...values };
+  for (const [name, value] of Object.entries(body)) if (def.fields.get(name)?.type === 'date' && typeof value === 'string') body[name] = writtenDay(value);
+  return body;
+}
+
+/** `2025-01-31T00:00:00.000000Z` (a date as the API writes it) → `2025-01-31`; any other text as it is. */
+function writtenDay(text: string): string {
+  return /^\d{4}-\d{2}-\d{2}T00:00:00(\.0+)?Z$/.test(text) ? text.slice(0, 10) : text;
+}
+
 export function coerceCell(field: Pick<FieldDef, 'type'>, written: string): unknown {
   const cell = unneutralised(written);
   const text = cell.trim();
@@ -30,6 +45,8 @@ export function coerceCell(field: Pick<FieldDef, 'type'>, written: string): unkn
       const lower = text.toLowerCase();
       return TRUE.has(lower) ? true : FALSE.has(lower) ? false : cell;
     }
+    case 'date':
+      return writtenDay(text) === text ? cell : writtenDay(text);
     case 'strings':
     case 'ids':
     case 'records':

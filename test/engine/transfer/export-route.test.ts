@@ -141,6 +141,37 @@ for (const target of databaseTargets()) {
     );
   });
 
+  test('a nested resource across every parent: GET /support/uoms/export, each row with its category_id', async () => {
+    const categories = [];
+    for (const name of [`Every ${tag} A`, `Every ${tag} B`]) {
+      const category = (await app.client.post(`${API}/support/uom-categories`, { token, body: { name } })).body.data;
+      const uom = await app.client.post(`${API}/support/uom-categories/${category.id}/uoms`, {
+        token,
+        body: { type: 'reference', name: `unit ${name}`, factor: 1, rounding: 0.01, category_id: category.id },
+      });
+      assert.is(uom.status, 201, uom.text);
+      categories.push(category);
+    }
+    const response = await fetchRaw(app, `${API}/support/uoms/export?format=jsonl&fields=name,category_id,category&filter[name]=${encodeURIComponent(`Every ${tag}`)}`, token);
+    assert.is(response.status, 200, response.body.toString('utf8'));
+    const lines = response.body
+      .toString('utf8')
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    assert.equal(
+      lines,
+      categories.map((category) => ({ name: `unit ${category.name}`, category_id: category.id, category: category.name })),
+    );
+    // Without a filter: every live UOM, whatever its category.
+    const all = await fetchRaw(app, `${API}/support/uoms/export?format=csv&fields=id`, token);
+    const stored = await app.knex('unit_of_measures').whereNull('deleted_at').count({ n: '*' }).first();
+    assert.is(all.body.toString('utf8').trimEnd().split('\r\n').length - 1, Number(stored!.n));
+    const { token: outsider } = await userWith(app, { only: ['view_any_support_bank'] });
+    assert.is((await app.client.get(`${API}/support/uoms/export`, { token: outsider })).status, 403);
+    assert.is((await app.client.get(`${API}/support/uoms/export`)).status, 401);
+  });
+
   test('the list permission: 403 without it; a missing parent is a 404', async () => {
     const { token: outsider } = await userWith(app, { only: ['view_any_support_bank'] });
     const denied = await app.client.get(`${API}/support/uom-categories/1/uoms/export`, { token: outsider });
