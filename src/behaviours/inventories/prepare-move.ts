@@ -1,10 +1,10 @@
 // Before the moves of an operation are written (all of them at once): what each takes from its
-// operation (its locations, the destination's warehouse, its state and date), and its quantity in
-// the product's unit (converted, rounded half-up to that unit's rounding). Its name, unit, the
+// operation (its locations, the destination's warehouse, its state), and its quantity in
+// the product's unit (converted, rounded half-up to that unit's rounding). Its name, unit, date, the
 // operation's reference, type, partner and company, and the checks of its product and lot, are
 // declared in resources/inventories/moves.yaml. The operation, the products and the units are read
 // once for all moves.
-import { nowTimestamp, ValidationError, type BatchHook } from '../../../engine/index.ts';
+import { ValidationError, type BatchHook } from '../../../engine/index.ts';
 import { convertWith, unitsById } from './units.ts';
 
 export const prepareMoves: BatchHook = async (contexts) => {
@@ -60,6 +60,5 @@ export const prepareMoves: BatchHook = async (contexts) => {
       destination_location_id: operation.destination_location_id,
       warehouse_id: destinations.get(Number(operation.destination_location_id))?.warehouse_id ?? null,
     });
-    if (!record) values.scheduled_at ??= operation.scheduled_at ?? nowTimestamp();
   }
 };
