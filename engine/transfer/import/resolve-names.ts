@@ -1,7 +1,7 @@
 // Relations given by name, as Odoo resolves them: a row may name the record a belongsTo relation
 // points at in a column named after the relation (`category` = "Weight" for `category_id`), by the
 // field an export writes there (the target's `name`, else `full_name`, `title`, `code`...; see
-// DISPLAY_FIELDS), or else by its `code`. Each relation's names are looked up once
+// displayField), or else by its `code`. Each relation's names are looked up once
 // for the whole file, among the rows the user may see; a name that matches no record, or more
 // than one, is that row's error. A name given wins over an id in the same row (an export carries
 // both, and ids differ from one database to another).
@@ -10,6 +10,7 @@ import type { RelationDef, ResourceDef } from '../../definition/types.ts';
 import type { FieldErrors } from '../../errors/http-errors.ts';
 import type { RowScope } from '../../sql/resource-rows.ts';
 import { resourceRows } from '../../sql/resource-rows.ts';
+import { displayField } from '../export/export-columns.ts';
 import { condition, placeholders, quote, whereClause } from '../../sql/quote.ts';
 import type { Statements } from '../../sql/statements.ts';
 
@@ -23,9 +24,6 @@ export interface NamedRelation {
   by: string[];
 }
 
-/** The fields that name a record to a person, in order of preference: the first the target has (as the export writes them). */
-export const DISPLAY_FIELDS = ['name', 'full_name', 'display_name', 'title', 'code', 'reference', 'email', 'label'] as const;
-
 /** The belongsTo relations whose foreign key is a writable field, and whose target has a code or a name. */
 export function namedRelations(def: ResourceDef, registry: Registry): NamedRelation[] {
   const found: NamedRelation[] = [];
@@ -37,7 +35,7 @@ export function namedRelations(def: ResourceDef, registry: Registry): NamedRelat
       const field = target.fields.get(name);
       return field?.stored === true && field.output && (field.type === 'string' || field.type === 'text');
     };
-    const by = [...new Set([DISPLAY_FIELDS.find(text), text('code') ? 'code' : undefined])].filter((name): name is string => name !== undefined);
+    const by = [...new Set([displayField(target), text('code') ? 'code' : undefined])].filter((name): name is string => name !== undefined);
     if (by.length > 0) found.push({ relation, target, column: relation.outputKey, by });
   }
   return found;
