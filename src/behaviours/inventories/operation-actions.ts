@@ -1,8 +1,7 @@
 // The workflow actions of stock operations (receipts, deliveries, internal transfers, dropships):
 // todo, check-availability, validate, cancel and return (reference §3.9). The state each needs is
 // declared with the action in the resource's definition (`when`); these do the rest.
-import { ActionRefusedError, ValidationError, nowTimestamp, type Action } from '../../../engine/index.ts';
-import { changedIds } from '../support/changed-rows.ts';
+import { ActionRefusedError, ValidationError, nowTimestamp, recordsOf, type Action } from '../../../engine/index.ts';
 import { recomputeOrdersOfOperation } from '../purchases/recompute-orders.ts';
 import { recomputeDeliveredQuantities } from '../sales/delivered-quantities.ts';
 import { confirmOperation } from './stock/confirm.ts';
@@ -38,18 +37,16 @@ export const cancelStockOperation: Action = async ({ trx, record }) => {
 export async function cancelOperation(trx: Trx, operationId: number): Promise<void> {
   const moves = await trx('inventories_moves').where('operation_id', operationId).whereNotIn('state', ['done', 'cancel']);
   await releaseReservations(trx, moves);
-  await trx('inventories_moves').where('operation_id', operationId).whereNotIn('state', ['done', 'cancel']).update({ state: 'cancel' });
-  await trx('inventories_operations').where('id', operationId).update({ state: 'cancel' });
+  const records = recordsOf(trx);
+  await records('inventories/moves').updateMany(
+    moves.map((move) => Number(move.id)),
+    { state: 'cancel' },
+  );
   const operation = await trx('inventories_operations')
     .join('inventories_operation_types', 'inventories_operation_types.id', 'inventories_operations.operation_type_id')
     .where('inventories_operations.id', operationId)
     .first('inventories_operation_types.type');
-  changedIds(trx, OPERATION_RESOURCES[operation.type]!, [operationId]);
-  changedIds(
-    trx,
-    'inventories/moves',
-    moves.map((move) => move.id),
-  );
+  await records(OPERATION_RESOURCES[operation.type]!).updateMany([operationId], { state: 'cancel' });
 }
 
 /** The body `return` declares (resources/inventories/stock-operation.yaml), validated by the engine: which moves, how much of each. */
