@@ -17,6 +17,7 @@ export { breathe, SLICE_MS, turnTaken } from './sql/breather.ts';
 export { createStatements, OPENS_REQUEST, SQLITE_PAGE_CACHE_KIB, type Row, type StatementOptions, type Statements } from './sql/statements.ts';
 export { AUTH_COLUMN_PREFIX, checkAlone, type AuthenticationCheck, type PendingAuthentication } from './routes/pending-authentication.ts';
 export { quote } from './sql/quote.ts';
+export { updateEach } from './sql/update-each.ts';
 export { supportsInsertReturning } from './sql/dialect.ts';
 export { routeTable } from './definition/route-table.ts';
 export { errorHandler, notFoundHandler } from './routes/error-handler.ts';

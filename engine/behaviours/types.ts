@@ -44,6 +44,11 @@ export interface RecordWriter {
    * Each changed record goes to the change feed as `kind` (default `updated`) with the fields set.
    */
   updateMany(where: readonly number[] | ((query: Knex.QueryBuilder) => void), values: Record<string, unknown>, kind?: string): Promise<number[]>;
+  /**
+   * Set-based too, each record with values of its own (every entry the same fields): one
+   * statement per few dozen records, not one per record. Recorded as updateMany's are.
+   */
+  updateEach(rows: ReadonlyArray<{ id: number; values: Record<string, unknown> }>, kind?: string): Promise<void>;
 }
 
 /** The writers of every resource, by resource name. */

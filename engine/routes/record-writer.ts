@@ -12,6 +12,7 @@ import type { FieldDef, ResourceDef } from '../definition/types.ts';
 import { nowTimestamp } from '../serialize/value-formats.ts';
 import type { Statements } from '../sql/statements.ts';
 import { transactionStatements } from '../sql/transaction-statements.ts';
+import { updateEach } from '../sql/update-each.ts';
 import { compileBodyValidator, type NestedEntry, type Values } from '../validation/body-validator.ts';
 import { insertRecord, updateRecord, type WriteContext } from './write-record.ts';
 
@@ -53,6 +54,16 @@ function recordWriter(context: WriteContext, def: ResourceDef): RecordWriter {
       await trx(def.table).whereIn('id', ids).update(row);
       context.changes.add(def.name, ids, kind, Object.keys(values));
       return ids;
+    },
+    async updateEach(rows, kind = 'updated') {
+      if (rows.length === 0) return;
+      const stamp = def.timestamps ? { updated_at: nowTimestamp() } : {};
+      await updateEach(
+        trx,
+        def.table,
+        rows.map(({ id, values }) => ({ id, values: { ...values, ...stamp } })),
+      );
+      for (const { id, values } of rows) context.changes.add(def.name, id, kind, Object.keys(values));
     },
   };
 }

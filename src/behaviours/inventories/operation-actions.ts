@@ -1,11 +1,9 @@
 // The workflow actions of stock operations (receipts, deliveries, internal transfers, dropships):
 // todo, check-availability, validate, cancel and return (reference §3.9). The state each needs is
 // declared with the action in the resource's definition (`when`); these do the rest.
-import { ActionRefusedError, ValidationError, nowTimestamp, type Action } from '../../../engine/index.ts';
-import { changedIds, changedRows } from '../support/changed-rows.ts';
+import { ActionRefusedError, ValidationError, nowTimestamp, recordsOf, type Action } from '../../../engine/index.ts';
 import { recomputeOrdersOfOperation } from '../purchases/recompute-orders.ts';
 import { recomputeDeliveredQuantities } from '../sales/delivered-quantities.ts';
-import { nextOperationName } from './operation-type-sequence.ts';
 import { confirmOperation } from './stock/confirm.ts';
 import { qty, type Trx } from './stock/ledger.ts';
 import { OPERATION_RESOURCES } from './stock/operation-resources.ts';
@@ -39,18 +37,16 @@ export const cancelStockOperation: Action = async ({ trx, record }) => {
 export async function cancelOperation(trx: Trx, operationId: number): Promise<void> {
   const moves = await trx('inventories_moves').where('operation_id', operationId).whereNotIn('state', ['done', 'cancel']);
   await releaseReservations(trx, moves);
-  await trx('inventories_moves').where('operation_id', operationId).whereNotIn('state', ['done', 'cancel']).update({ state: 'cancel' });
-  await trx('inventories_operations').where('id', operationId).update({ state: 'cancel' });
+  const records = recordsOf(trx);
+  await records('inventories/moves').updateMany(
+    moves.map((move) => Number(move.id)),
+    { state: 'cancel' },
+  );
   const operation = await trx('inventories_operations')
     .join('inventories_operation_types', 'inventories_operation_types.id', 'inventories_operations.operation_type_id')
     .where('inventories_operations.id', operationId)
     .first('inventories_operation_types.type');
-  changedIds(trx, OPERATION_RESOURCES[operation.type]!, [operationId]);
-  changedIds(
-    trx,
-    'inventories/moves',
-    moves.map((move) => move.id),
-  );
+  await records(OPERATION_RESOURCES[operation.type]!).updateMany([operationId], { state: 'cancel' });
 }
 
 /** The body `return` declares (resources/inventories/stock-operation.yaml), validated by the engine: which moves, how much of each. */
@@ -63,74 +59,53 @@ interface ReturnInput {
  * the same type), from where the goods went back to where they came from, for the quantities
  * done, or those of the body (`{"moves": [{"id": <move id>, "quantity": 1}]}`); ready to validate.
  */
-export const returnOperation: Action<ReturnInput> = async ({ trx, record, user, input }) => {
+export const returnOperation: Action<ReturnInput> = async ({ trx, record, user, input, records }) => {
   const moves = (await trx('inventories_moves').where('operation_id', record.id).where('state', 'done').orderBy('id')).filter((move) => qty(move.quantity) > 0);
   const quantities = returnQuantities(input.moves, moves);
   const type = await trx('inventories_operation_types').where('id', record.operation_type_id).first();
   const returnType =
     (type.return_operation_type_id && (await trx('inventories_operation_types').where('id', type.return_operation_type_id).whereNull('deleted_at').first())) || type;
-  const now = nowTimestamp();
-  const name = await nextOperationName(trx, returnType, record.company_id);
-  const [id] = await trx('inventories_operations').insert({
-    name,
-    origin: `Return of ${record.name}`,
-    move_type: record.move_type,
-    state: 'draft',
-    scheduled_at: now,
-    partner_id: record.partner_id,
-    operation_type_id: returnType.id,
-    source_location_id: record.destination_location_id,
-    destination_location_id: record.source_location_id,
-    user_id: user.id,
-    company_id: record.company_id,
-    return_id: record.id,
-    sale_order_id: record.sale_order_id,
-    purchase_order_id: record.purchase_order_id,
-    creator_id: user.id,
-    created_at: now,
-    updated_at: now,
-  });
-  changedIds(trx, OPERATION_RESOURCES[returnType.type]!, [id], 'created');
   const returned = moves.filter((move) => quantities.has(Number(move.id)));
   if (returned.length === 0) throw new ActionRefusedError('Nothing to return: no done quantity is left to send back.');
-  await trx('inventories_moves').insert(
-    returned.map((move) => {
-      const quantity = quantities.get(Number(move.id))!;
-      const ratio = qty(move.quantity) === 0 ? 1 : quantity / qty(move.quantity);
-      return {
+  const now = nowTimestamp();
+  // Created as a POST of the return's resource would (its name from the type's sequence, its
+  // moves' locations from it), as a system write: its links to what it returns are no client's.
+  const resource = OPERATION_RESOURCES[returnType.type]!;
+  const id = await records(resource).create(
+    {
+      origin: `Return of ${record.name}`,
+      move_type: record.move_type,
+      scheduled_at: now,
+      partner_id: record.partner_id,
+      operation_type_id: returnType.id,
+      source_location_id: record.destination_location_id,
+      destination_location_id: record.source_location_id,
+      user_id: user.id,
+      company_id: record.company_id,
+      return_id: record.id,
+      sale_order_id: record.sale_order_id,
+      purchase_order_id: record.purchase_order_id,
+      moves: returned.map((move) => ({
         name: move.name,
-        state: 'draft',
-        procure_method: 'make_to_stock',
-        reference: name,
         product_id: move.product_id,
         // Goods go back as they came: of the same lot and in the same package.
         lot_id: move.lot_id,
         package_id: move.package_id,
         uom_id: move.uom_id,
-        product_uom_qty: quantity,
-        product_qty: qty(Number(move.product_qty) * ratio),
-        source_location_id: move.destination_location_id,
-        destination_location_id: move.source_location_id,
-        operation_id: id,
-        operation_type_id: returnType.id,
-        partner_id: move.partner_id,
+        product_uom_qty: quantities.get(Number(move.id))!,
         warehouse_id: move.warehouse_id,
-        company_id: move.company_id,
         origin_returned_move_id: move.id,
         sale_order_line_id: move.sale_order_line_id,
         purchase_order_line_id: move.purchase_order_line_id,
         scheduled_at: now,
-        creator_id: user.id,
-        created_at: now,
-        updated_at: now,
-      };
-    }),
+      })),
+    },
+    { system: true },
   );
-  await changedRows(trx, 'inventories/moves', trx('inventories_moves').where('operation_id', id), 'created');
-  await confirmOperation(trx, Number(id));
+  await confirmOperation(trx, id);
   // A return under way makes the order's receipts partial again.
   await recomputeOrdersOfOperation(trx, record);
-  return { id: Number(id), resource: OPERATION_RESOURCES[returnType.type] };
+  return { id, resource };
 };
 
 /**

@@ -58,7 +58,8 @@ export const prepareMoves: BatchHook = async (contexts) => {
     Object.assign(values, {
       source_location_id: operation.source_location_id,
       destination_location_id: operation.destination_location_id,
-      warehouse_id: destinations.get(Number(operation.destination_location_id))?.warehouse_id ?? null,
+      // A system write's warehouse stays (an order's delivery: the order's warehouse).
+      warehouse_id: values.warehouse_id !== undefined ? values.warehouse_id : (destinations.get(Number(operation.destination_location_id))?.warehouse_id ?? null),
     });
   }
 };

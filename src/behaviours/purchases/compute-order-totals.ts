@@ -2,14 +2,12 @@
 // quantity, unit price, discount and taxes (the tax engine sales lines use), at the currency's
 // precision and stored with 4 decimals, then the order's sums. The lines are read and written in
 // a fixed number of statements, however many there are; only rows whose values change are written.
-import { nowTimestamp, ValidationError, type Hook } from '../../../engine/index.ts';
+import { ValidationError, type Hook } from '../../../engine/index.ts';
 import { computeLine, type TaxRule } from '../accounts/compute-taxes.ts';
 import { roundTo } from '../accounts/money.ts';
-import { changedIds } from '../support/changed-rows.ts';
-import { updateRows } from '../support/update-rows.ts';
 import { MAX_AMOUNT } from '../sales/compute-order-totals.ts';
 
-export const computeOrderTotals: Hook = async ({ trx, record }) => {
+export const computeOrderTotals: Hook = async ({ trx, record, records }) => {
   const order = record as Record<string, any>;
   const currency = await trx('currencies').where('id', order.currency_id).first('decimal_places');
   const precision = Number(currency?.decimal_places ?? 2);
@@ -48,7 +46,7 @@ export const computeOrderTotals: Hook = async ({ trx, record }) => {
       price_total: amounts.total,
       price_total_cc: inCompanyCurrency(amounts.total),
     };
-    if (Object.entries(values).some(([column, value]) => Number(line[column]) !== value)) updates.push({ id: Number(line.id), values: { ...values, updated_at: nowTimestamp() } });
+    if (Object.entries(values).some(([column, value]) => Number(line[column]) !== value)) updates.push({ id: Number(line.id), values });
     untaxed += amounts.subtotal;
     tax += amounts.tax;
     if (line.planned_at && (latest === null || String(line.planned_at) > latest)) latest = String(line.planned_at);
@@ -57,12 +55,7 @@ export const computeOrderTotals: Hook = async ({ trx, record }) => {
   if (Math.abs(total) > MAX_AMOUNT) {
     throw new ValidationError({ lines: [`The order total (${total}) is more than an amount can hold (${MAX_AMOUNT}): split the order.`] });
   }
-  await updateRows(trx, 'purchases_order_lines', updates);
-  changedIds(
-    trx,
-    'purchases/purchase-order-lines',
-    updates.map((update) => update.id),
-  );
+  await records('purchases/purchase-order-lines').updateEach(updates);
   await trx('purchases_orders')
     .where('id', order.id)
     .update({

@@ -3,7 +3,7 @@
 // the API and failed half-way), from that type's source (the vendors' location) to the
 // warehouse's stock, one move per line of a stocked product in the line's unit, confirmed and
 // ready to validate. Everything in the action's transaction.
-import { ActionRefusedError } from '../../../engine/index.ts';
+import { ActionRefusedError, type Records } from '../../../engine/index.ts';
 import type { Trx } from '../inventories/stock/ledger.ts';
 import { OPERATION_RESOURCES } from '../inventories/stock/operation-resources.ts';
 import { createOrderOperation } from '../inventories/stock/order-operation.ts';
@@ -12,7 +12,7 @@ import { createOrderOperation } from '../inventories/stock/order-operation.ts';
 const STOCKED = ['goods', 'consu'];
 
 /** Creates and confirms the order's receipt; its id and operation type, or undefined when nothing is to be received. */
-export async function createReceipt(trx: Trx, order: Record<string, any>, userId: number): Promise<{ id: number; operationTypeId: number } | undefined> {
+export async function createReceipt(trx: Trx, records: Records, order: Record<string, any>, userId: number): Promise<{ id: number; operationTypeId: number } | undefined> {
   const lines = (
     await trx('purchases_order_lines')
       .join('products_products', 'products_products.id', 'purchases_order_lines.product_id')
@@ -29,7 +29,7 @@ export async function createReceipt(trx: Trx, order: Record<string, any>, userId
   if (!type) throw new ActionRefusedError('The purchase order cannot be confirmed: its company has no receipt operation type.');
   const destination = warehouse?.lot_stock_location_id ?? type.destination_location_id;
   const scheduledAt = order.planned_at ?? order.ordered_at;
-  const id = await createOrderOperation(trx, {
+  const id = await createOrderOperation(trx, records, {
     type,
     columns: {
       origin: order.name,
@@ -41,23 +41,14 @@ export async function createReceipt(trx: Trx, order: Record<string, any>, userId
       company_id: order.company_id,
       purchase_order_id: order.id,
     },
-    moveColumns: {
-      source_location_id: type.source_location_id,
-      destination_location_id: destination,
-      partner_id: order.partner_id,
-      warehouse_id: warehouse?.id ?? null,
-      company_id: order.company_id,
-    },
+    moveColumns: { warehouse_id: warehouse?.id ?? null },
     lines: lines.map((line) => ({
-      name: line.product_name,
       product_id: line.product_id,
       uom_id: line.uom_id,
-      product_uom: line.product_uom,
       quantity: Number(line.product_qty),
       columns: { final_location_id: line.final_location_id ?? null, purchase_order_line_id: line.id, scheduled_at: line.planned_at ?? scheduledAt },
     })),
     resource: OPERATION_RESOURCES.incoming!,
-    userId,
   });
   return { id: Number(id), operationTypeId: Number(type.id) };
 }

@@ -11,8 +11,8 @@ import { recomputePurchaseOrders } from './recompute-orders.ts';
 
 // No approval step: the original's (an amount above which a manager approves) is off by default
 // and has no setting here, so confirming always purchases.
-export const confirmOrder: Action = async ({ trx, record, user }) => {
-  const receipt = await createReceipt(trx, record, user.id);
+export const confirmOrder: Action = async ({ trx, record, user, records }) => {
+  const receipt = await createReceipt(trx, records, record, user.id);
   const now = nowTimestamp();
   await trx('purchases_orders')
     .where('id', record.id)

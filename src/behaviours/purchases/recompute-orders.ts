@@ -9,10 +9,8 @@
 // A fixed number of statements whatever the number of lines; only changed rows are written, and
 // reported to the change feed.
 import type { Knex } from 'knex';
-import { nowTimestamp } from '../../../engine/index.ts';
+import { recordsOf } from '../../../engine/index.ts';
 import { qty } from '../inventories/stock/ledger.ts';
-import { changedIds } from '../support/changed-rows.ts';
-import { updateRows } from '../support/update-rows.ts';
 import { billedQuantities, ordersWithBills } from './billed-quantities.ts';
 
 const PURCHASED = ['purchase', 'done'];
@@ -40,7 +38,6 @@ export async function recomputePurchaseOrders(trx: Knex.Transaction, orderIds: r
   const billed = await billedQuantities(trx, lineIds);
   const operations = await trx('inventories_operations').whereIn('purchase_order_id', ids).select('purchase_order_id', 'state', 'closed_at');
   const withBills = await ordersWithBills(trx, ids);
-  const now = nowTimestamp();
 
   const stateOf = new Map(orders.map((order) => [Number(order.id), String(order.state)]));
   const toBill = new Set<number>();
@@ -58,7 +55,7 @@ export async function recomputePurchaseOrders(trx: Knex.Transaction, orderIds: r
     };
     if (Math.abs(values.qty_to_invoice) >= 0.0001) toBill.add(Number(line.order_id));
     if (values.state !== line.state || (['qty_received', 'qty_invoiced', 'qty_to_invoice'] as const).some((column) => qty(line[column]) !== values[column])) {
-      lineUpdates.push({ id: Number(line.id), values: { ...values, updated_at: now } });
+      lineUpdates.push({ id: Number(line.id), values });
     }
   }
 
@@ -75,22 +72,13 @@ export async function recomputePurchaseOrders(trx: Knex.Transaction, orderIds: r
       effective_date: doneAt ?? null,
     };
     if (values.receipt_status !== order.receipt_status || values.invoice_status !== order.invoice_status || (values.effective_date ?? null) !== (order.effective_date ?? null)) {
-      orderUpdates.push({ id: Number(order.id), values: { ...values, updated_at: now } });
+      orderUpdates.push({ id: Number(order.id), values });
     }
   }
 
-  await updateRows(trx, 'purchases_order_lines', lineUpdates);
-  await updateRows(trx, 'purchases_orders', orderUpdates);
-  changedIds(
-    trx,
-    'purchases/purchase-order-lines',
-    lineUpdates.map((update) => update.id),
-  );
-  changedIds(
-    trx,
-    'purchases/purchase-orders',
-    orderUpdates.map((update) => update.id),
-  );
+  const records = recordsOf(trx);
+  await records('purchases/purchase-order-lines').updateEach(lineUpdates);
+  await records('purchases/purchase-orders').updateEach(orderUpdates);
 }
 
 /** The orders an operation receives (or returns) goods for: recomputed once it moved on. */

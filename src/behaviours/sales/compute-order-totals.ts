@@ -1,16 +1,16 @@
 // afterCreate/afterUpdate of a sales order: every line's subtotal, tax and total from its
 // quantity, unit price, discount and taxes, then the order's sums, at the currency's precision.
-// The lines are read and written in a fixed number of statements, however many there are.
+// The lines are read and written in a fixed number of statements, however many there are; only
+// lines whose amounts change are written (and go to the change feed).
 import { ValidationError, type Hook } from '../../../engine/index.ts';
 import { computeLine, type TaxRule } from '../accounts/compute-taxes.ts';
 import { roundTo } from '../accounts/money.ts';
-import { updateRows } from '../support/update-rows.ts';
 import { recomputeInvoicedQuantities } from './invoiced-quantities.ts';
 
 /** The largest amount the order and line amount columns store (decimal(15,4)). */
 export const MAX_AMOUNT = 99999999999.9999;
 
-export const computeOrderTotals: Hook = async ({ trx, record }) => {
+export const computeOrderTotals: Hook = async ({ trx, record, records }) => {
   const order = record as Record<string, any>;
   const currency = await trx('currencies').where('id', order.currency_id).first('decimal_places');
   const precision = Number(currency?.decimal_places ?? 2);
@@ -41,23 +41,21 @@ export const computeOrderTotals: Hook = async ({ trx, record }) => {
         [`lines.${index}`]: [`The lines.${index} total (${amounts.total}) is more than an amount can hold (${MAX_AMOUNT}): lower its quantity or unit price.`],
       });
     }
-    updates.push({
-      id: Number(line.id),
-      values: {
-        price_subtotal: amounts.subtotal,
-        price_tax: amounts.tax,
-        price_total: amounts.total,
-        price_reduce_taxexcl: quantity === 0 ? 0 : roundTo(amounts.subtotal / quantity, 4),
-        price_reduce_taxinc: quantity === 0 ? 0 : roundTo(amounts.total / quantity, 4),
-      },
-    });
+    const values = {
+      price_subtotal: amounts.subtotal,
+      price_tax: amounts.tax,
+      price_total: amounts.total,
+      price_reduce_taxexcl: quantity === 0 ? 0 : roundTo(amounts.subtotal / quantity, 4),
+      price_reduce_taxinc: quantity === 0 ? 0 : roundTo(amounts.total / quantity, 4),
+    };
+    if (Object.entries(values).some(([column, value]) => line[column] === null || Number(line[column]) !== value)) updates.push({ id: Number(line.id), values });
     untaxed += amounts.subtotal;
     tax += amounts.tax;
   }
   if (Math.abs(untaxed + tax) > MAX_AMOUNT) {
     throw new ValidationError({ lines: [`The order total (${roundTo(untaxed + tax, precision)}) is more than an amount can hold (${MAX_AMOUNT}): split the order.`] });
   }
-  await updateRows(trx, 'sales_order_lines', updates);
+  await records('sales/order-lines').updateEach(updates);
   await trx('sales_orders')
     .where('id', order.id)
     .update({

@@ -6,8 +6,7 @@
 // an order invoiced as soon as one line is; here every line must be).
 import type { Knex } from 'knex';
 import { roundTo } from '../accounts/money.ts';
-import { changedRows } from '../support/changed-rows.ts';
-import { updateRows } from '../support/update-rows.ts';
+import { recordsOf } from '../../../engine/index.ts';
 
 type Row = Record<string, any>;
 
@@ -79,7 +78,8 @@ export async function recomputeInvoicedQuantities(trx: Knex.Transaction, orderId
     });
     statuses.set(Number(line.order_id), [...(statuses.get(Number(line.order_id)) ?? []), status]);
   }
-  await updateRows(trx, 'sales_order_lines', updates);
+  const records = recordsOf(trx);
+  await records('sales/order-lines').updateEach(updates);
   const orderUpdates = orders.map((order) => {
     const lineStatuses = statuses.get(Number(order.id)) ?? [];
     let status = 'no';
@@ -90,7 +90,5 @@ export async function recomputeInvoicedQuantities(trx: Knex.Transaction, orderId
     }
     return { id: Number(order.id), values: { invoice_status: status } };
   });
-  await updateRows(trx, 'sales_orders', orderUpdates);
-  await changedRows(trx, 'sales/order-lines', trx('sales_order_lines').whereIn('order_id', orderIds));
-  await changedRows(trx, 'sales/orders', trx('sales_orders').whereIn('id', orderIds));
+  await records('sales/orders').updateEach(orderUpdates);
 }

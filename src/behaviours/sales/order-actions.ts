@@ -1,7 +1,7 @@
 // The workflow actions of sales orders (reference §3.14): confirm, cancel, set-as-quotation and
 // toggle-lock. Confirming an order with goods creates its delivery; cancelling it cancels the
 // deliveries not yet done. The state each needs is declared in resources/sales/orders.yaml.
-import { ActionRefusedError, nowTimestamp, type Action } from '../../../engine/index.ts';
+import { ActionRefusedError, nowTimestamp, type Action, type Records } from '../../../engine/index.ts';
 import { cancelOperation } from '../inventories/operation-actions.ts';
 import { OPERATION_RESOURCES } from '../inventories/stock/operation-resources.ts';
 import type { Trx } from '../inventories/stock/ledger.ts';
@@ -11,11 +11,11 @@ import { recomputeInvoicedQuantities } from './invoiced-quantities.ts';
 /** Product types kept in stock: their lines are delivered. */
 const STOCKED = ['goods', 'consu'];
 
-export const confirmOrder: Action = async ({ trx, record, user }) => {
+export const confirmOrder: Action = async ({ trx, record, user, records }) => {
   const now = nowTimestamp();
   await trx('sales_orders').where('id', record.id).update({ state: 'sale', invoice_status: 'to_invoice', updated_at: now });
   await trx('sales_order_lines').where('order_id', record.id).update({ state: 'sale', updated_at: now });
-  await createDelivery(trx, { ...record, state: 'sale' }, user.id);
+  await createDelivery(trx, records, { ...record, state: 'sale' }, user.id);
   await recomputeInvoicedQuantities(trx, [Number(record.id)]);
 };
 
@@ -47,7 +47,7 @@ export const toggleOrderLock: Action = async ({ trx, record }) => {
  * The delivery of a confirmed order: from its warehouse's stock to the customers' location, one
  * move per line of a stocked product, in the line's unit, named from the outgoing sequence.
  */
-async function createDelivery(trx: Trx, order: Record<string, any>, userId: number): Promise<void> {
+async function createDelivery(trx: Trx, records: Records, order: Record<string, any>, userId: number): Promise<void> {
   const lines = await trx('sales_order_lines')
     .join('products_products', 'products_products.id', 'sales_order_lines.product_id')
     .where('sales_order_lines.order_id', order.id)
@@ -62,7 +62,7 @@ async function createDelivery(trx: Trx, order: Record<string, any>, userId: numb
   const source = warehouse?.lot_stock_location_id ?? type.source_location_id;
   const scheduledAt = order.commitment_date ?? nowTimestamp();
   const partner = order.partner_shipping_id ?? order.partner_id;
-  await createOrderOperation(trx, {
+  await createOrderOperation(trx, records, {
     type,
     columns: {
       origin: order.name,
@@ -74,23 +74,13 @@ async function createDelivery(trx: Trx, order: Record<string, any>, userId: numb
       company_id: order.company_id,
       sale_order_id: order.id,
     },
-    moveColumns: {
-      source_location_id: source,
-      destination_location_id: type.destination_location_id,
-      partner_id: partner,
-      warehouse_id: warehouse?.id ?? null,
-      company_id: order.company_id,
-      scheduled_at: scheduledAt,
-    },
+    moveColumns: { warehouse_id: warehouse?.id ?? null, scheduled_at: scheduledAt },
     lines: lines.map((line) => ({
-      name: line.product_name,
       product_id: line.product_id,
       uom_id: line.product_uom_id,
-      product_uom: line.product_uom,
       quantity: Number(line.product_uom_qty),
       columns: { sale_order_line_id: line.id },
     })),
     resource: OPERATION_RESOURCES.outgoing!,
-    userId,
   });
 }

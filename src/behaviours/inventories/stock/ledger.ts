@@ -6,7 +6,7 @@
 // are locked (SELECT ... FOR UPDATE on MySQL/MariaDB; SQLite has one writer at a time), so
 // concurrent operations never overdraw a location.
 import type { Knex } from 'knex';
-import { nowTimestamp } from '../../../../engine/index.ts';
+import { nowTimestamp, recordsOf } from '../../../../engine/index.ts';
 import { roundTo } from '../../accounts/money.ts';
 import { changedIds } from '../../support/changed-rows.ts';
 
@@ -122,7 +122,9 @@ export async function changeQuants(trx: Trx, changes: QuantChange[]): Promise<vo
       .insert(batch)
       .onConflict(['product_id', 'location_id', 'lot_key', 'package_key'])
       .merge({ quantity: plus('quantity'), reserved_quantity: plus('reserved_quantity'), updated_at: now });
-    // The ledger rows are records of inventories/quantities: the change feed shows them.
+    // The ledger rows are records of inventories/quantities: the change feed shows them. Written
+    // raw because each is an upsert adding to the row's locked totals (no read-modify-write), so
+    // the ledger records them itself.
     const wanted = new Set(batch.map((row) => rowKey(row)));
     const written = await trx(QUANTS)
       .whereIn('product_id', [...new Set(batch.map((row) => row.product_id))])
@@ -151,9 +153,8 @@ async function followContents(trx: Trx, table: 'inventories_lots' | 'inventories
     `(SELECT q.\`location_id\` FROM ?? q INNER JOIN \`inventories_locations\` l ON l.\`id\` = q.\`location_id\` AND l.\`type\` = 'internal' WHERE ${where} ORDER BY q.\`id\` LIMIT 1)`,
     [QUANTS, column, table],
   );
-  const values: Record<string, unknown> = { location_id: location, updated_at: nowTimestamp() };
+  const values: Record<string, unknown> = { location_id: location };
   // A package is packed the day stock first goes into it.
   if (table === 'inventories_packages') values.pack_date = trx.raw('COALESCE(??, ?)', ['pack_date', nowTimestamp().slice(0, 10)]);
-  await trx(table).whereIn('id', ids).update(values);
-  changedIds(trx, table === 'inventories_lots' ? 'inventories/lots' : 'inventories/packages', ids);
+  await recordsOf(trx)(table === 'inventories_lots' ? 'inventories/lots' : 'inventories/packages').updateMany(ids, values);
 }

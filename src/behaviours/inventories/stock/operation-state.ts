@@ -1,7 +1,7 @@
 // An operation's state follows its moves (as in Odoo): draft while any move is draft; done or
 // canceled when all are; else `assigned` when what can go has been reserved (any move with the
 // "direct" shipping policy, every move with "one"), else `confirmed`.
-import { changedIds } from '../../support/changed-rows.ts';
+import { recordsOf } from '../../../../engine/index.ts';
 import type { Trx } from './ledger.ts';
 import { OPERATION_RESOURCES } from './operation-resources.ts';
 
@@ -24,13 +24,7 @@ export async function refreshOperationState(trx: Trx, operationId: number): Prom
   const moves = await trx('inventories_moves').where('operation_id', operationId).select('id', 'state');
   const states = moves.map((move) => move.state as string);
   const state = states.length === 0 ? operation.state : operationState(states, operation.move_type);
-  await trx('inventories_operations').where('id', operationId).update({ state });
-  // Every flow of an operation's workflow ends here: the operation and its moves changed.
-  changedIds(trx, OPERATION_RESOURCES[operation.type]!, [operationId]);
-  changedIds(
-    trx,
-    'inventories/moves',
-    moves.map((move) => move.id),
-  );
+  // Every flow of an operation's workflow ends here (its moves were recorded where they changed).
+  await recordsOf(trx)(OPERATION_RESOURCES[operation.type]!).updateMany([operationId], { state });
   return state;
 }

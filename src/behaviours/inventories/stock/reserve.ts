@@ -2,7 +2,7 @@
 // has free, up to its demand; a move from a vendor or another non-internal location is always
 // available. Moves become assigned, partially_available or stay confirmed. A move reserves from
 // the stock of its own lot and package (none: the stock kept without a lot or package).
-import { updateRows } from '../../support/update-rows.ts';
+import { recordsOf } from '../../../../engine/index.ts';
 import { changeQuants, isInternal, locationsById, lockQuants, type QuantChange, type QuantRef, qty, rowKey, type Trx } from './ledger.ts';
 
 /** Where a move takes its stock from, in the ledger. */
@@ -48,7 +48,7 @@ export async function reserveOperation(trx: Trx, operationId: number): Promise<n
     return { id: Number(move.id), values: { state, reserved_quantity: isInternal(location) ? reserved : 0 } };
   });
   await changeQuants(trx, changes);
-  await updateRows(trx, 'inventories_moves', updates);
+  await recordsOf(trx)('inventories/moves').updateEach(updates);
   return moves.length;
 }
 
@@ -67,10 +67,8 @@ export async function releaseReservations(trx: Trx, moves: Array<Record<string, 
       .filter((move) => isInternal(locations.get(Number(move.source_location_id))))
       .map((move) => ({ ...sourceRef(move), location: locations.get(Number(move.source_location_id))!, reserved: -qty(move.reserved_quantity) })),
   );
-  await trx('inventories_moves')
-    .whereIn(
-      'id',
-      reserving.map((move) => move.id),
-    )
-    .update({ reserved_quantity: 0 });
+  await recordsOf(trx)('inventories/moves').updateMany(
+    reserving.map((move) => Number(move.id)),
+    { reserved_quantity: 0 },
+  );
 }

@@ -2,9 +2,8 @@
 // set), stock leaves internal source locations and arrives at internal destinations, the
 // reservations are consumed, and the operation is done. Asking more of a location than it has
 // is refused and changes nothing. Stock leaves and arrives with the move's lot and package.
-import { ActionRefusedError, nowTimestamp } from '../../../../engine/index.ts';
+import { ActionRefusedError, nowTimestamp, recordsOf } from '../../../../engine/index.ts';
 import { convertWith, unitsById } from '../units.ts';
-import { updateRows } from '../../support/update-rows.ts';
 import { changeQuants, isInternal, locationsById, lockQuants, MAX_QUANTITY, type QuantChange, qty, rowKey, type Location, type Trx } from './ledger.ts';
 import { sourceRef } from './reserve.ts';
 import { refreshOperationState } from './operation-state.ts';
@@ -74,7 +73,6 @@ export async function completeMoves(trx: Trx, moves: Array<Record<string, any>>)
   }
 
   const changes: QuantChange[] = [];
-  const now = nowTimestamp();
   const updates = moves.map((move) => {
     const quantity = done.get(Number(move.id))!;
     const source = locations.get(Number(move.source_location_id));
@@ -83,10 +81,10 @@ export async function completeMoves(trx: Trx, moves: Array<Record<string, any>>)
     if (isInternal(source)) changes.push({ ...stock, location: source!, quantity: -quantity, reserved: -qty(move.reserved_quantity) });
     if (isInternal(destination)) changes.push({ ...stock, location: destination!, quantity });
     const inMoveUnit = move.quantity === null ? qty(move.product_uom_qty) : qty(move.quantity);
-    return { id: Number(move.id), values: { state: 'done', quantity: inMoveUnit, reserved_quantity: 0, is_picked: 1, updated_at: now } };
+    return { id: Number(move.id), values: { state: 'done', quantity: inMoveUnit, reserved_quantity: 0, is_picked: 1 } };
   });
   await changeQuants(trx, changes);
-  await updateRows(trx, 'inventories_moves', updates);
+  await recordsOf(trx)('inventories/moves').updateEach(updates);
 }
 
 export async function validateOperation(trx: Trx, operationId: number): Promise<void> {
