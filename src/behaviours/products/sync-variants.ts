@@ -10,7 +10,6 @@
 // multi-row INSERTs, their values likewise, and the updates are one CASE statement per 50 rows.
 import { ActionRefusedError, MAX_SORT, nowTimestamp, type Action } from '../../../engine/index.ts';
 import { changedIds } from '../support/changed-rows.ts';
-import { updateRows } from '../support/update-rows.ts';
 
 /** More combinations than this are refused (422) rather than written. */
 export const MAX_VARIANTS = 1000;
@@ -69,7 +68,7 @@ function slug(text: string): string {
     .replace(/^-+|-+$/g, '');
 }
 
-export const syncVariants: Action = async ({ trx, def, record: product, user }) => {
+export const syncVariants: Action = async ({ trx, def, record: product, user, records }) => {
   if (product.parent_id !== null && product.parent_id !== undefined) throw new ActionRefusedError('A product variant cannot have variants of its own.');
   // Run on a variants collection (POST …/{product}/variants) its changes are that resource's.
   const variantsResource = def.parent ? def.name : 'accounts/product-variants';
@@ -138,16 +137,16 @@ export const syncVariants: Action = async ({ trx, def, record: product, user }) 
   const keptIds = new Set(kept.map((row) => row.id));
   const vanished = existing.filter((row) => row.deleted_at === null && !keptIds.has(Number(row.id))).map((row) => Number(row.id));
 
-  // Kept variants: what they share with the product in one statement per few hundred, their own
-  // name, price and reference by CASE.
-  for (const ids of chunks([...keptIds], IDS_PER_STATEMENT)) {
-    await trx('products_products')
-      .whereIn('id', ids)
-      .update({ ...inherited, deleted_at: null, updated_at: now });
-  }
-  await updateRows(trx, 'products_products', kept);
+  // Kept variants: what they share with the product and their own name, price and reference, set
+  // based (one statement per 50); archived ones among them come back (restored).
+  const variants = records(variantsResource);
+  const restoredIds = new Set(restored);
+  const keptValues = (row: { id: number; values: Record<string, unknown> }) => ({ id: row.id, values: { ...inherited, deleted_at: null, ...row.values } });
+  await variants.updateEach(kept.filter((row) => !restoredIds.has(row.id)).map(keptValues));
+  await variants.updateEach(kept.filter((row) => restoredIds.has(row.id)).map(keptValues), 'restored');
 
-  // New variants: multi-row INSERTs, then their ids (every id above those the product's variants
+  // New variants: the product's own rows, in multi-row INSERTs (a create per variant would take
+  // statements per variant), recorded here; then their ids (every id above those the product's variants
   // had, in insertion order: the product's row is locked, so no other sync adds any meanwhile).
   if (fresh.length > 0) {
     const highestId = existing.reduce((highest, row) => Math.max(highest, Number(row.id)), 0);
@@ -172,18 +171,6 @@ export const syncVariants: Action = async ({ trx, def, record: product, user }) 
     changedIds(trx, variantsResource, ids, 'created');
   }
 
-  for (const ids of chunks(vanished, IDS_PER_STATEMENT)) {
-    await trx('products_products').whereIn('id', ids).update({ deleted_at: now, updated_at: now });
-  }
+  for (const ids of chunks(vanished, IDS_PER_STATEMENT)) await variants.updateMany(ids, { deleted_at: now }, 'deleted');
   await trx('products_products').where('id', product.id).update({ is_configurable: true, updated_at: now });
-
-  const restoredIds = new Set(restored);
-  changedIds(
-    trx,
-    variantsResource,
-    kept.map((row) => row.id).filter((id) => !restoredIds.has(id)),
-    'updated',
-  );
-  changedIds(trx, variantsResource, restored, 'restored');
-  changedIds(trx, variantsResource, vanished, 'deleted');
 };
