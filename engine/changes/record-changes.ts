@@ -105,18 +105,28 @@ export function changeRecorder(registry: Registry, columns: Columns, serializers
 }
 
 /**
- * One change per record and kind, in the order first added; and `updated`, the generic kind, only
- * for a record the unit did nothing more telling to (created, validated, deleted...).
+ * One change per record and kind, in the order first added, naming every field the unit's writes
+ * of it changed; and `updated`, the generic kind, only for a record the unit did nothing more
+ * telling to (created, validated, deleted...).
  */
-function distinct(pending: readonly PendingChange[]): PendingChange[] {
+export function distinct(pending: readonly PendingChange[]): PendingChange[] {
   const told = new Set(pending.filter((change) => change.kind !== 'updated').map((change) => `${change.resource} ${change.id}`));
-  const seen = new Set<string>();
-  return pending.filter((change) => {
+  const first = new Map<string, PendingChange>();
+  const kept: PendingChange[] = [];
+  for (const change of pending) {
     const record = `${change.resource} ${change.id}`;
-    if (change.kind === 'updated' && told.has(record)) return false;
+    if (change.kind === 'updated' && told.has(record)) continue;
     const key = `${record} ${change.kind}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
+    const earlier = first.get(key);
+    if (!earlier) {
+      const copy = { ...change, ...(change.changed && { changed: [...change.changed] }) };
+      first.set(key, copy);
+      kept.push(copy);
+    } else if (earlier.changed && change.changed) {
+      for (const field of change.changed) if (!earlier.changed.includes(field)) earlier.changed.push(field);
+    } else if (earlier.changed) {
+      delete earlier.changed; // a later write that did not say what it changed: the fields are not known
+    }
+  }
+  return kept;
 }
