@@ -10,7 +10,7 @@ import type { RelationDef, ResourceDef } from '../definition/types.ts';
 import { routeTable, type RouteSpec } from '../definition/route-table.ts';
 import { IMPORT_MARK } from './import-operation.ts';
 import { importPath, JSON_LINES } from '../transfer/import/formats.ts';
-import { exportPath } from '../transfer/export/export-query.ts';
+import { allParentsExportPath, exportPath } from '../transfer/export/export-query.ts';
 import { exportPaths } from './export-operation.ts';
 import type { OpenApiDocument } from './openapi.ts';
 import { actionBody, type BodyOptions, childVariable, createBody, idVariable, keyColumns, keyVariable, runOrder, updateBody } from './postman-plan.ts';
@@ -152,6 +152,8 @@ function resourceRequests(def: ResourceDef, registry: Registry, prefix: string):
   if (def.operations.has('create')) specs.push(...importRequests(def, registry, prefix, parentParam));
   add('list GET', 'List', def.operations.has('create') ? {} : { test: storeFirstListed(main, keys) });
   if (def.operations.has('list')) specs.push({ name: 'Export (CSV)', method: 'GET', path: exportPath(def, prefix), params: parentParam, query: { format: 'csv' } });
+  const everyParent = allParentsExportPath(def, prefix);
+  if (everyParent) specs.push({ name: 'Export across every parent (CSV)', method: 'GET', path: everyParent, params: {}, query: { format: 'csv' } });
   add('show GET', 'Show', { params: on(main) });
   add('update PUT', 'Update', { params: on(main), body: updateBody(def, registry, { suffix: '{{run}}' }) });
   add('update PATCH', 'Update some fields', { params: on(main), body: updateBody(def, registry, { suffix: '{{run}}' }) });
