@@ -16,6 +16,7 @@ import { parse } from 'uvu/parse';
 import { run } from 'uvu/run';
 import { parseDatabaseUrl } from '../src/app/config.ts';
 import { closeSharedApps } from './helpers/app.ts';
+import { waitForQuietMachine } from './helpers/quiet-machine.ts';
 
 async function main(): Promise<number> {
   if (process.env.TEST_MYSQL_URL && !process.env.TEST_DATABASES && !process.env.TEST_SERIAL) return runHalvesSideBySide();
@@ -85,7 +86,9 @@ async function runHalvesSideBySide(): Promise<number> {
     return new Promise<{ database: string; output: string; code: number }>((resolve) => child.on('close', (code) => resolve({ database: name, output, code: code ?? 1 })));
   };
   const halves = await Promise.all([half('sqlite', 'exclude'), half('mysql', 'exclude')]);
-  halves.push(await half('sqlite,mysql', 'only'));
+  const quiet = await waitForQuietMachine();
+  const timed = await half('sqlite,mysql', 'only');
+  halves.push({ ...timed, output: `${quiet}\n${timed.output}` });
   const sum = { passed: 0, failed: 0, skipped: 0 };
   for (const { database, output } of halves) {
     process.stdout.write(`\n=== ${database} ===\n${output}`);
