@@ -67,7 +67,8 @@ node_sql() { mariadb --no-defaults -h 127.0.0.1 -P "$(sql_port "$1")" -u root -N
 wait_synced() {
   local n=$1
   for _ in $(seq 1 120); do
-    if [ "$(node_sql "$n" "SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = 'wsrep_local_state_comment'")" = Synced ]; then return 0; fi
+    # Synced, and this folder's node answering (not another cluster's on the same port).
+    if [ "$(node_sql "$n" "SELECT CONCAT(@@datadir, ' ', VARIABLE_VALUE) FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = 'wsrep_local_state_comment'")" = "$DIR/node$n/data/ Synced" ]; then return 0; fi
     if ! kill -0 "$(cat "$DIR/node$n/mysqld.pid" 2>/dev/null || echo 0)" 2>/dev/null && [ -f "$DIR/node$n/started" ]; then break; fi
     sleep 0.5
   done
@@ -95,12 +96,31 @@ stop_node() {
   kill -9 "$pid" 2>/dev/null || true
 }
 
+# A cluster of an earlier run that was never stopped, from any folder, holds the ports: its nodes
+# would answer as this one's. Every node of this script's clusters (its my.cnf names erp_ci) stops.
+stop_leftover_clusters() {
+  local pids=() pid config
+  for pid in $(pgrep -f 'mariadbd --defaults-file=[^ ]*/node[0-9]/my.cnf' || true); do
+    config="$(tr '\0' '\n' <"/proc/$pid/cmdline" 2>/dev/null | sed -n 's/^--defaults-file=//p')"
+    if [ -n "$config" ] && grep -q '^wsrep-cluster-name=erp_ci$' "$config" 2>/dev/null; then pids+=("$pid"); fi
+  done
+  [ "${#pids[@]}" -gt 0 ] || return 0
+  echo "galera: stopping a cluster left running (pids ${pids[*]})"
+  kill "${pids[@]}" 2>/dev/null || true
+  for _ in $(seq 1 60); do
+    local alive=0
+    for pid in "${pids[@]}"; do kill -0 "$pid" 2>/dev/null && alive=1; done
+    [ "$alive" = 0 ] && return 0
+    sleep 0.5
+  done
+  kill -9 "${pids[@]}" 2>/dev/null || true
+}
+
 case "$command_name" in
   start)
     [ -x /usr/sbin/mariadbd ] && [ -f "$PROVIDER" ] || { echo "needs mariadb-server and galera-4" >&2; exit 1; }
     for n in "${NODES[@]}"; do stop_node "$n"; done
-    # A cluster of an earlier run that was never stopped holds the ports: stop it first.
-    pkill -f 'mariadbd --defaults-file=/tmp/erp-galera[^ ]*/node[0-9]/my.cnf' 2>/dev/null && sleep 3 || true
+    stop_leftover_clusters
     rm -rf "$DIR"
     mkdir -p "$DIR"
     chmod 755 "$DIR"
