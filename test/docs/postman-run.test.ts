@@ -19,7 +19,10 @@ function describe(failures: Array<{ request: string; message: string }>): string
 for (const target of databaseTargets()) {
   const test = suite(`postman collection run [${target.name}]`);
 
-  test('every request answers as documented on a fresh installation, twice in a row', async () => {
+  // Twice on SQLite, where a second run on the same installation proves that the collection's
+  // unique values carry the run's suffix; once on MariaDB, where the first run is what differs.
+  const runs = target.name === 'sqlite' ? 2 : 1;
+  test(`every request answers as documented on a fresh installation${runs === 2 ? ', twice in a row' : ''}`, async () => {
     const database = await freshDatabase(target, 'smoke');
     let app: TestApp | undefined;
     try {
@@ -28,9 +31,11 @@ for (const target of databaseTargets()) {
       const first = await runSmoke(options);
       assert.equal(first.failures, [], describe(first.failures));
       assert.ok(first.requests > 400, `${first.requests} requests`);
-      const second = await runSmoke(options);
-      assert.equal(second.failures, [], describe(second.failures));
-      assert.is(second.requests, first.requests);
+      if (runs === 2) {
+        const second = await runSmoke(options);
+        assert.equal(second.failures, [], describe(second.failures));
+        assert.is(second.requests, first.requests);
+      }
       // The run walks every operation and action of every resource: each recorded its change.
       const recorded = new Set((await app.knex('change_log').distinct('resource', 'kind')).map((row) => `${row.resource} ${row.kind}`));
       const missing: string[] = [];
@@ -59,10 +64,14 @@ for (const target of databaseTargets()) {
       const database = await freshDatabase(target, 'smoke-limit');
       let app: TestApp | undefined;
       try {
-        // 30 requests per 3 s: the run (about 20 requests a second here) meets the limit even on a
-        // loaded machine at half that speed; 100 per 4 s did not always.
-        app = await startApp(database.target, { env: { RATE_LIMIT_MAX: '30', RATE_LIMIT_WINDOW: '3s' } });
-        const result = await runSmoke({ baseUrl: app.client.baseUrl, email: ADMIN.email, password: ADMIN.password });
+        // 10 requests per 5 s: newman sends 4 to 20 a second here, so the run meets the limit on a
+        // loaded machine too. Some folders only (27 requests): the whole collection (900 requests)
+        // took a minute and a half at such a limit.
+        app = await startApp(database.target, { env: { RATE_LIMIT_MAX: '10', RATE_LIMIT_WINDOW: '5s' } });
+        const folders = ['Log in', 'Health', 'Support / UOM categories', 'Support / UOMs', 'Log out'];
+        const result = await runSmoke({ baseUrl: app.client.baseUrl, email: ADMIN.email, password: ADMIN.password, folders });
+        const requests = Object.values(result.statuses).reduce((sum, count) => sum + count, 0);
+        assert.ok(requests > 20, `twice past the limit's 10 requests: ${requests}`);
         assert.ok((result.statuses[429] ?? 0) > 0, `the run met the limit: ${JSON.stringify(result.statuses)}`);
         assert.equal(result.failures, [], describe(result.failures));
       } finally {
