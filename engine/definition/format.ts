@@ -324,11 +324,25 @@ export const ActionFormat = Type.Object(
   {
     behaviour: Type.Optional(BehaviourName),
     set: Type.Optional(
-      Type.Record(Name, Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()]), {
-        additionalProperties: false,
-        minProperties: 1,
-        description: 'the values the action writes on its record, after its behaviour if it has one (state: confirmed); `now` is the clock for a date or datetime field',
-      }),
+      Type.Record(
+        Name,
+        Type.Union([
+          Type.String(),
+          Type.Number(),
+          Type.Boolean(),
+          Type.Null(),
+          Type.Record(Type.String({ minLength: 1 }), Type.String(), {
+            minProperties: 1,
+            description: 'the value to write, by the stored one: {purchase: done, done: purchase}; a value not listed is kept',
+          }),
+        ]),
+        {
+          additionalProperties: false,
+          minProperties: 1,
+          description:
+            'the values the action writes on its record, after its behaviour if it has one (state: confirmed); `now` is the clock for a date or datetime field, `toggle` turns a boolean over',
+        },
+      ),
     ),
     message: Type.String({ minLength: 1, description: 'the message of a 200: "Receipt validated successfully."' }),
     change: Type.Optional(

@@ -59,9 +59,20 @@ export function checkRules(def: ResourceDef, resources: ReadonlyMap<string, Reso
       if (!target) continue;
       if (value === 'now' && target.type !== 'date' && target.type !== 'datetime' && target.type !== 'string')
         problem(`${at}.set.${column}`, '`now` sets a date or datetime field');
-      if (target.enum && !target.enum.includes(String(value))) problem(`${at}.set.${column}`, `"${value}" is not one of ${column}'s values (${target.enum.join(', ')})`);
+      if (value === 'toggle' && target.type !== 'boolean') problem(`${at}.set.${column}`, '`toggle` turns a boolean field over');
+      const byStored = value !== null && typeof value === 'object' ? value : undefined;
+      if (byStored) {
+        // Each value `when` lets the record have picks the one written.
+        for (const from of action.when?.[column] ?? []) if (!(String(from) in byStored)) problem(`${at}.set.${column}`, `says nothing for "${from}", which \`when\` allows`);
+        if (target.enum)
+          for (const from of Object.keys(byStored))
+            if (!target.enum.includes(from)) problem(`${at}.set.${column}`, `"${from}" is not one of ${column}'s values (${target.enum.join(', ')})`);
+      }
       const after = action.to?.[column];
-      if (after && !after.includes(String(value))) problem(`${at}.set.${column}`, `"${value}" is not among what \`to\` says ${column} becomes (${after.join(', ')})`);
+      for (const written of byStored ? Object.values(byStored) : value === 'toggle' ? [] : [value]) {
+        if (target.enum && !target.enum.includes(String(written))) problem(`${at}.set.${column}`, `"${written}" is not one of ${column}'s values (${target.enum.join(', ')})`);
+        if (after && !after.includes(String(written))) problem(`${at}.set.${column}`, `"${written}" is not among what \`to\` says ${column} becomes (${after.join(', ')})`);
+      }
     }
   }
 }

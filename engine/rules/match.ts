@@ -5,7 +5,7 @@ import type { ResourceDef } from '../definition/types.ts';
 
 export type Match = Readonly<Record<string, ReadonlyArray<string | number | boolean>>>;
 
-const truth = (value: unknown) => value === true || value === 'true' || (value !== false && value !== 'false' && Number(value) !== 0 && value != null);
+export const truth = (value: unknown) => value === true || value === 'true' || (value !== false && value !== 'false' && Number(value) !== 0 && value != null);
 
 export function matches(def: ResourceDef, when: Match, row: Record<string, unknown>): boolean {
   return Object.entries(when).every(([column, allowed]) => {

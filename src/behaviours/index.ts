@@ -17,16 +17,11 @@ import { cancelStockOperation, checkAvailability, returnOperation, todoOperation
 import { applyCount, clearCount, freeQuantity, guardQuantityDelete, prepareQuantity } from './inventories/quantities.ts';
 import { prepareScrap } from './inventories/scraps/prepare-scrap.ts';
 import { validateScrap } from './inventories/scraps/validate-scrap.ts';
-import { cancelOrder, confirmOrder, setOrderAsQuotation, toggleOrderLock } from './sales/order-actions.ts';
+import { cancelOrder, confirmOrder } from './sales/order-actions.ts';
 import { inverseRate } from './support/inverse-rate.ts';
 import { nameAgreement, prepareAgreement } from './purchases/agreements.ts';
 import { computeOrderTotals as computePurchaseOrderTotals } from './purchases/compute-order-totals.ts';
-import {
-  cancelOrder as cancelPurchaseOrder,
-  confirmOrder as confirmPurchaseOrder,
-  setOrderToDraft,
-  toggleOrderLock as togglePurchaseOrderLock,
-} from './purchases/order-actions.ts';
+import { cancelOrder as cancelPurchaseOrder, confirmOrder as confirmPurchaseOrder } from './purchases/order-actions.ts';
 import { prepareOrderLines as preparePurchaseOrderLines } from './purchases/prepare-order-lines.ts';
 import { prepareOrder as preparePurchaseOrder } from './purchases/prepare-order.ts';
 import { prepareVendorPrice } from './purchases/prepare-vendor-price.ts';
@@ -98,8 +93,6 @@ export const behaviours: Behaviours = {
     'inventories.validateScrap': validateScrap,
     'sales.confirm': confirmOrder,
     'sales.cancel': cancelOrder,
-    'sales.setAsQuotation': setOrderAsQuotation,
-    'sales.toggleLock': toggleOrderLock,
     'sales.createInvoice': createInvoice,
     'purchases.createBill': createBill,
     'accounts.confirmMove': confirmMove,
@@ -109,8 +102,6 @@ export const behaviours: Behaviours = {
     'accounts.resetMoveToDraft': resetMoveToDraft,
     'purchases.confirm': confirmPurchaseOrder,
     'purchases.cancel': cancelPurchaseOrder,
-    'purchases.setToDraft': setOrderToDraft,
-    'purchases.toggleLock': togglePurchaseOrderLock,
     'products.syncVariants': syncVariants,
   },
 };
