@@ -40,9 +40,10 @@ export function checkRules(def: ResourceDef, resources: ReadonlyMap<string, Reso
     for (const [column, values] of Object.entries(lock.when)) {
       const found = def.fields.get(column);
       field(`${at}.when.${column}`, column);
-      for (const value of values)
+      for (const value of Array.isArray(values) ? values : [values['<>']].filter((one) => one !== null))
         if (found?.enum && !found.enum.includes(String(value))) problem(`${at}.when.${column}`, `"${value}" is not one of ${column}'s values (${found.enum.join(', ')})`);
     }
+    for (const name of templatePaths(lock.message)) if (name !== 'label') field(`${at}.message`, name);
     if ((lock.forbid === undefined) === (lock.fields === undefined))
       problem(at, 'a lock says what it forbids: `forbid: [update, delete]`, or the `fields` an update may not change');
     for (const name of lock.fields ?? [])

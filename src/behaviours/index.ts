@@ -28,7 +28,7 @@ import { prepareVendorPrice } from './purchases/prepare-vendor-price.ts';
 import { prepareSubscription, queuePing, rotateSecret } from './webhooks/subscriptions.ts';
 import { cancelMove, confirmMove, resetMoveToDraft } from './accounts/moves/move-actions.ts';
 import { payMove } from './accounts/moves/pay.ts';
-import { computeMove, guardMoveDelete, prepareMove } from './accounts/moves/prepare-move.ts';
+import { computeMove, prepareMove } from './accounts/moves/prepare-move.ts';
 import { prepareInvoiceLines } from './accounts/moves/prepare-invoice-lines.ts';
 import { reverseMove } from './accounts/moves/reverse.ts';
 import { createInvoice } from './sales/create-invoice.ts';
@@ -57,7 +57,6 @@ export const behaviours: Behaviours = {
     'webhooks.queuePing': queuePing,
     'accounts.prepareMove': prepareMove,
     'accounts.computeMove': computeMove,
-    'accounts.guardMoveDelete': guardMoveDelete,
     'purchases.prepareVendorPrice': prepareVendorPrice,
     'purchases.prepareOrder': preparePurchaseOrder,
     'purchases.computeOrderTotals': computePurchaseOrderTotals,

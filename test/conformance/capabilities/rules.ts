@@ -9,7 +9,8 @@ import { DEFAULT_PADDING } from '../../../engine/definition/sequence-rules.ts';
 import { sequenceFields } from '../../../engine/rules/sequence.ts';
 import { referencedResource } from '../../../engine/definition/value-rules.ts';
 import { recordPath, type ResourceContext } from '../context.ts';
-import { validPayload } from '../payloads.ts';
+import { sampleValue, validPayload } from '../payloads.ts';
+import type { LockFormat } from '../../../engine/definition/rules-format.ts';
 
 /** The fields numbered when their record is created. */
 export const numberedOnCreate = (def: ResourceDef) => sequenceFields(def).filter((field) => (field.sequence!.on ?? 'create') === 'create');
@@ -43,7 +44,9 @@ export function lockChecks(test: Test, context: () => ResourceContext) {
   test('locks: a record in a locked state refuses what the lock forbids (422 {message}), unchanged', async () => {
     const ctx = context();
     const { knex } = ctx.app;
-    const message = (text: string) => text.replaceAll('{label}', ctx.def.label.toLowerCase());
+    // `{label}` is the label in lower case, `{field}` the locked row's value.
+    const message = (text: string, row: Record<string, unknown>) =>
+      text.replace(/\{([a-z][a-z0-9_]*)\}/g, (_, name: string) => (name === 'label' ? ctx.def.label.toLowerCase() : String(row[name] ?? '')));
     for (const lock of ctx.def.locks) {
       const response = await ctx.client.post(ctx.listPath, { token: ctx.token, body: validPayload(ctx.def, ctx.payload, 39) });
       assert.is(response.status, 201, response.text);
@@ -51,7 +54,7 @@ export function lockChecks(test: Test, context: () => ResourceContext) {
       const path = recordPath(ctx, id);
       await knex(ctx.def.table)
         .where('id', id)
-        .update(Object.fromEntries(Object.entries(lock.when).map(([column, values]) => [column, values[0]])));
+        .update(Object.fromEntries(Object.entries(lock.when).map(([column, values]) => [column, lockedValue(ctx, column, values)])));
       const before = await knex(ctx.def.table).where('id', id).first();
       const attempts: Array<[string, () => Promise<{ status: number; body: any; text: string }>]> = [];
       if (lock.forbid?.includes('update') && ctx.def.operations.has('update')) attempts.push(['update', () => ctx.client.put(path, { token: ctx.token, body: {} })]);
@@ -72,11 +75,22 @@ export function lockChecks(test: Test, context: () => ResourceContext) {
       for (const [what, attempt] of attempts) {
         const refused = await attempt();
         assert.is(refused.status, 422, `${what} when ${JSON.stringify(lock.when)}: ${refused.text}`);
-        assert.equal(refused.body, { message: message(lock.message) });
+        assert.equal(refused.body, { message: message(lock.message, before) });
         assert.equal(await knex(ctx.def.table).where('id', id).first(), before, `${what}: nothing changed`);
       }
     }
   });
+}
+
+/** A value that puts a column in the lock's state: the first one listed, or one other than `{'<>': value}`'s. */
+function lockedValue(ctx: ResourceContext, column: string, values: LockFormat['when'][string]): unknown {
+  if (Array.isArray(values)) return values[0];
+  const field = ctx.def.fields.get(column)!;
+  const other = values['<>'];
+  if (field.enum) return field.enum.find((value) => value !== String(other));
+  if (field.type === 'boolean') return other === null ? true : !other;
+  const sample = sampleValue({ ...field, references: undefined }, ctx.payload, 41);
+  return String(sample) === String(other) ? sampleValue({ ...field, references: undefined }, ctx.payload, 42) : sample;
 }
 
 /** Registered for resources that create and have an action with `set`. */
