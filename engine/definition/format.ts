@@ -247,6 +247,13 @@ export const RelationFormat = Type.Object(
       }),
     ),
     onDelete: Type.Optional(Type.Literal('restrict', { description: 'hasMany: refuse to delete the owner while related rows exist' })),
+    createWith: Type.Optional(
+      Type.Array(Type.Record(Name, Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()]), { additionalProperties: false }), {
+        minItems: 1,
+        maxItems: 20,
+        description: "hasMany: the related records every new record gets, created with it as a POST under it would create them (a payment term's first due term)",
+      }),
+    ),
     key: Type.Optional(
       Type.String({
         pattern: '^[a-z][A-Za-z0-9_]*$',

@@ -50,6 +50,23 @@ export function checkRules(def: ResourceDef, resources: ReadonlyMap<string, Reso
       if (!def.fields.get(name)?.writable) problem(`${at}.fields`, `"${name}" is not a field a body may send${didYouMean(name, def.fields.keys())}`);
   });
 
+  for (const relation of def.relations.values()) {
+    if (!relation.createWith) continue;
+    const at = `relations.${relation.name}.createWith`;
+    const child = resources.get(relation.resource);
+    if (relation.kind !== 'hasMany') problem(at, 'records created with the record are of a hasMany relation');
+    if (!child) continue;
+    relation.createWith.forEach((values, index) => {
+      for (const [column, value] of Object.entries(values)) {
+        const target = child.fields.get(column);
+        if (!target?.stored || column === relation.foreignKey)
+          problem(`${at}.${index}.${column}`, `"${column}" is not a field of ${child.name} to give${didYouMean(column, child.fields.keys())}`);
+        else if (target.enum && !target.enum.includes(String(value)))
+          problem(`${at}.${index}.${column}`, `"${value}" is not one of ${column}'s values (${target.enum.join(', ')})`);
+      }
+    });
+  }
+
   for (const action of def.actions.values()) {
     const at = `actions.${action.name}`;
     if (action.behaviour === undefined && action.set === undefined) problem(at, 'an action names a behaviour, or the values it sets (`set`), or both');

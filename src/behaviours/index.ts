@@ -1,6 +1,5 @@
 // The one place where behaviour names used in resources/*.yaml map to their implementations.
 import type { Behaviours } from '../../engine/index.ts';
-import { addDefaultDueTerm } from './accounts/add-default-due-term.ts';
 import { inventoryMasterDataHooks } from './inventories/master-data.ts';
 import { syncVariants } from './products/sync-variants.ts';
 import { holdOfferedOptions, writeOfferedOptions } from './products/offered-options.ts';
@@ -39,7 +38,6 @@ export const behaviours: Behaviours = {
     'inventories.prepareOperation': prepareOperation,
     'sales.prepareOrder': prepareOrder,
     'sales.computeOrderTotals': computeOrderTotals,
-    'accounts.addDefaultDueTerm': addDefaultDueTerm,
     ...inventoryMasterDataHooks,
     'security.accessChanged': accessChanged,
     'security.keepOwnUserManagement': keepOwnUserManagement,
