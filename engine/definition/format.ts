@@ -247,6 +247,13 @@ export const RelationFormat = Type.Object(
       }),
     ),
     onDelete: Type.Optional(Type.Literal('restrict', { description: 'hasMany: refuse to delete the owner while related rows exist' })),
+    createWith: Type.Optional(
+      Type.Array(Type.Record(Name, Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()]), { additionalProperties: false }), {
+        minItems: 1,
+        maxItems: 20,
+        description: "hasMany: the related records every new record gets, created with it as a POST under it would create them (a payment term's first due term)",
+      }),
+    ),
     key: Type.Optional(
       Type.String({
         pattern: '^[a-z][A-Za-z0-9_]*$',
@@ -324,11 +331,25 @@ export const ActionFormat = Type.Object(
   {
     behaviour: Type.Optional(BehaviourName),
     set: Type.Optional(
-      Type.Record(Name, Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()]), {
-        additionalProperties: false,
-        minProperties: 1,
-        description: 'the values the action writes on its record, after its behaviour if it has one (state: confirmed); `now` is the clock for a date or datetime field',
-      }),
+      Type.Record(
+        Name,
+        Type.Union([
+          Type.String(),
+          Type.Number(),
+          Type.Boolean(),
+          Type.Null(),
+          Type.Record(Type.String({ minLength: 1 }), Type.String(), {
+            minProperties: 1,
+            description: 'the value to write, by the stored one: {purchase: done, done: purchase}; a value not listed is kept',
+          }),
+        ]),
+        {
+          additionalProperties: false,
+          minProperties: 1,
+          description:
+            'the values the action writes on its record, after its behaviour if it has one (state: confirmed); `now` is the clock for a date or datetime field, `toggle` turns a boolean over',
+        },
+      ),
     ),
     message: Type.String({ minLength: 1, description: 'the message of a 200: "Receipt validated successfully."' }),
     change: Type.Optional(

@@ -40,14 +40,32 @@ export function checkRules(def: ResourceDef, resources: ReadonlyMap<string, Reso
     for (const [column, values] of Object.entries(lock.when)) {
       const found = def.fields.get(column);
       field(`${at}.when.${column}`, column);
-      for (const value of values)
+      for (const value of Array.isArray(values) ? values : [values['<>']].filter((one) => one !== null))
         if (found?.enum && !found.enum.includes(String(value))) problem(`${at}.when.${column}`, `"${value}" is not one of ${column}'s values (${found.enum.join(', ')})`);
     }
+    for (const name of templatePaths(lock.message)) if (name !== 'label') field(`${at}.message`, name);
     if ((lock.forbid === undefined) === (lock.fields === undefined))
       problem(at, 'a lock says what it forbids: `forbid: [update, delete]`, or the `fields` an update may not change');
     for (const name of lock.fields ?? [])
       if (!def.fields.get(name)?.writable) problem(`${at}.fields`, `"${name}" is not a field a body may send${didYouMean(name, def.fields.keys())}`);
   });
+
+  for (const relation of def.relations.values()) {
+    if (!relation.createWith) continue;
+    const at = `relations.${relation.name}.createWith`;
+    const child = resources.get(relation.resource);
+    if (relation.kind !== 'hasMany') problem(at, 'records created with the record are of a hasMany relation');
+    if (!child) continue;
+    relation.createWith.forEach((values, index) => {
+      for (const [column, value] of Object.entries(values)) {
+        const target = child.fields.get(column);
+        if (!target?.stored || column === relation.foreignKey)
+          problem(`${at}.${index}.${column}`, `"${column}" is not a field of ${child.name} to give${didYouMean(column, child.fields.keys())}`);
+        else if (target.enum && !target.enum.includes(String(value)))
+          problem(`${at}.${index}.${column}`, `"${value}" is not one of ${column}'s values (${target.enum.join(', ')})`);
+      }
+    });
+  }
 
   for (const action of def.actions.values()) {
     const at = `actions.${action.name}`;
@@ -59,9 +77,20 @@ export function checkRules(def: ResourceDef, resources: ReadonlyMap<string, Reso
       if (!target) continue;
       if (value === 'now' && target.type !== 'date' && target.type !== 'datetime' && target.type !== 'string')
         problem(`${at}.set.${column}`, '`now` sets a date or datetime field');
-      if (target.enum && !target.enum.includes(String(value))) problem(`${at}.set.${column}`, `"${value}" is not one of ${column}'s values (${target.enum.join(', ')})`);
+      if (value === 'toggle' && target.type !== 'boolean') problem(`${at}.set.${column}`, '`toggle` turns a boolean field over');
+      const byStored = value !== null && typeof value === 'object' ? value : undefined;
+      if (byStored) {
+        // Each value `when` lets the record have picks the one written.
+        for (const from of action.when?.[column] ?? []) if (!(String(from) in byStored)) problem(`${at}.set.${column}`, `says nothing for "${from}", which \`when\` allows`);
+        if (target.enum)
+          for (const from of Object.keys(byStored))
+            if (!target.enum.includes(from)) problem(`${at}.set.${column}`, `"${from}" is not one of ${column}'s values (${target.enum.join(', ')})`);
+      }
       const after = action.to?.[column];
-      if (after && !after.includes(String(value))) problem(`${at}.set.${column}`, `"${value}" is not among what \`to\` says ${column} becomes (${after.join(', ')})`);
+      for (const written of byStored ? Object.values(byStored) : value === 'toggle' ? [] : [value]) {
+        if (target.enum && !target.enum.includes(String(written))) problem(`${at}.set.${column}`, `"${written}" is not one of ${column}'s values (${target.enum.join(', ')})`);
+        if (after && !after.includes(String(written))) problem(`${at}.set.${column}`, `"${written}" is not among what \`to\` says ${column} becomes (${after.join(', ')})`);
+      }
     }
   }
 }

@@ -30,12 +30,18 @@ export const SequenceFormat = Type.Object(
 /** A value a lock or an action's `when` compares a column with. */
 export const MatchValue = Type.Union([Type.String(), Type.Number(), Type.Boolean()]);
 
+/** Any value but this one: `{'<>': null}`, a column that has a value (a document that has its number). */
+export const NotValue = Type.Object(
+  { '<>': Type.Union([MatchValue, Type.Null()]) },
+  { additionalProperties: false, description: "any value but this one: {'<>': null} (the column has a value)" },
+);
+
 export const LockFormat = Type.Object(
   {
-    when: Type.Record(Type.String({ pattern: '^[a-z][a-z0-9_]*$' }), Type.Array(MatchValue, { minItems: 1 }), {
+    when: Type.Record(Type.String({ pattern: '^[a-z][a-z0-9_]*$' }), Type.Union([Type.Array(MatchValue, { minItems: 1 }), NotValue]), {
       additionalProperties: false,
       minProperties: 1,
-      description: 'the stored column values that lock the record (state: [done]; locked: [true])',
+      description: "the stored column values that lock the record (state: [done]; locked: [true]; name: {'<>': null})",
     }),
     forbid: Type.Optional(
       Type.Array(Type.Union([Type.Literal('update'), Type.Literal('delete')]), { minItems: 1, uniqueItems: true, description: 'what the lock refuses: update, delete' }),
@@ -47,7 +53,7 @@ export const LockFormat = Type.Object(
         description: 'instead of every update: only one that changes these fields (sent with another value; a records or ids field: sent at all)',
       }),
     ),
-    message: Type.String({ minLength: 1, description: 'the 422 `{message}`; `{label}` is the resource label in lower case' }),
+    message: Type.String({ minLength: 1, description: 'the 422 `{message}`; `{label}` is the resource label in lower case, `{field}` a field of the record' }),
   },
   { additionalProperties: false },
 );

@@ -7,7 +7,7 @@ import type { AuthUser, Behaviours, HookContext, Models, Records } from '../beha
 import type { SchemaBounds } from '../schema/column-bounds.ts';
 import type { Registry } from '../definition/registry.ts';
 import { applyScope, ownScope } from '../definition/scope.ts';
-import type { Behaviours as PhaseNames, FieldDef, ResourceDef } from '../definition/types.ts';
+import type { Behaviours as PhaseNames, FieldDef, RelationDef, ResourceDef } from '../definition/types.ts';
 import { ValidationError, type FieldErrors } from '../errors/http-errors.ts';
 import { nowTimestamp } from '../serialize/value-formats.ts';
 import { placeholders, quote } from '../sql/quote.ts';
@@ -47,11 +47,26 @@ export async function insertRecord(context: WriteContext, def: ResourceDef, valu
   context.changes.add(def.name, id, 'created');
   await finishTreeInsert(trx, def, id, values);
   await writeCarried(context, def, id, values, 'create');
+  await createRelated(context, def, id);
   if (def.behaviours.afterCreate.length > 0) {
     hook.record = await trx(def.table).where('id', id).first();
     await runHooks(context, def, 'afterCreate', hook);
   }
   return id;
+}
+
+/** The related records a new record gets (`createWith` on a hasMany relation), each as a POST under it would create it. */
+async function createRelated(context: WriteContext, def: ResourceDef, id: number): Promise<void> {
+  for (const relation of createdWith(def))
+    for (const values of relation.createWith!) await context.records(relation.resource).create({ ...values, [relation.foreignKey]: id }, { system: true });
+}
+
+const withCreated = new WeakMap<ResourceDef, RelationDef[]>();
+
+function createdWith(def: ResourceDef): RelationDef[] {
+  let found = withCreated.get(def);
+  if (!found) withCreated.set(def, (found = [...def.relations.values()].filter((relation) => relation.createWith)));
+  return found;
 }
 
 /** The columns the engine sets on a new record: the parent key, the scope, creator, timestamps and defaults. */
@@ -69,7 +84,7 @@ function completeNewRecord(def: ResourceDef, values: Values, fixed: Values, user
 /** A create that is one INSERT (no behaviours, nothing written to other tables) needs no transaction. */
 export function singleStatementCreate(def: ResourceDef, values: Values): boolean {
   if (def.behaviours.beforeCreate.length > 0 || def.behaviours.beforeCreateMany.length > 0 || def.behaviours.afterCreate.length > 0) return false;
-  if (createNeedsValueRules(def) || sequenceFields(def).length > 0 || appendFields(def).length > 0 || def.tree) return false;
+  if (createNeedsValueRules(def) || sequenceFields(def).length > 0 || appendFields(def).length > 0 || def.tree || createdWith(def).length > 0) return false;
   return ![...def.fields.values()].some((field) => (field.type === 'ids' || field.type === 'records') && values[field.name] != null);
 }
 
@@ -266,7 +281,7 @@ async function updateChildren(context: WriteContext, child: ResourceDef, updates
 
 async function insertChildren(context: WriteContext, child: ResourceDef, creates: Placed, fixed: Values, kept: number[], foreignKey: string, ownerId: number): Promise<void> {
   const nestedRecords = [...child.fields.values()].some((field) => field.type === 'records');
-  if (nestedRecords || child.behaviours.afterCreate.length > 0 || child.tree) {
+  if (nestedRecords || child.behaviours.afterCreate.length > 0 || child.tree || createdWith(child).length > 0) {
     // Children with records of their own or after-create rules are written one by one.
     for (const { entry, index } of creates) {
       try {

@@ -6,12 +6,13 @@ import type { ResourceDef } from '../definition/types.ts';
 import { ActionRefusedError } from '../errors/http-errors.ts';
 import { matches } from './match.ts';
 
-/** `{label}` is the resource's label in lower case (the posted invoice, the posted bill). */
-const message = (def: ResourceDef, lock: LockFormat) => lock.message.replaceAll('{label}', def.label.toLowerCase());
+/** `{label}` is the resource's label in lower case (the posted invoice, the posted bill), `{field}` the row's value. */
+const message = (def: ResourceDef, lock: LockFormat, row?: Record<string, unknown>) =>
+  lock.message.replace(/\{([a-z][a-z0-9_]*)\}/g, (_, name: string) => (name === 'label' ? def.label.toLowerCase() : row ? String(row[name] ?? '') : `{${name}}`));
 
 /** Before a delete: the first lock that forbids it on this row refuses. */
 export function refuseLockedDelete(def: ResourceDef, row: Record<string, unknown>): void {
-  for (const lock of def.locks) if (lock.forbid?.includes('delete') && matches(def, lock.when, row)) throw new ActionRefusedError(message(def, lock));
+  for (const lock of def.locks) if (lock.forbid?.includes('delete') && matches(def, lock.when, row)) throw new ActionRefusedError(message(def, lock, row));
 }
 
 /** Before an update of each record written together (values sent, row stored). */
@@ -21,7 +22,7 @@ export function refuseLockedUpdates(def: ResourceDef, entries: ReadonlyArray<{ v
     if (!record) continue;
     for (const lock of def.locks) {
       const applies = lock.fields ? lock.fields.some((name) => changes(def, name, values, record)) : lock.forbid?.includes('update');
-      if (applies && matches(def, lock.when, record)) throw new ActionRefusedError(message(def, lock));
+      if (applies && matches(def, lock.when, record)) throw new ActionRefusedError(message(def, lock, record));
     }
   }
 }
@@ -40,7 +41,13 @@ function changes(def: ResourceDef, name: string, values: Record<string, unknown>
 
 const listed = (when: LockFormat['when']) =>
   Object.entries(when)
-    .map(([column, values]) => `\`${column}\` is ${values.map((value) => `\`${value}\``).join(' or ')}`)
+    .map(([column, values]) =>
+      Array.isArray(values)
+        ? `\`${column}\` is ${values.map((value) => `\`${value}\``).join(' or ')}`
+        : values['<>'] === null
+          ? `\`${column}\` is set`
+          : `\`${column}\` is not \`${values['<>']}\``,
+    )
     .join(' and ');
 
 /** What the locks refuse, in words: for an update's or a delete's description, and the Markdown reference. */

@@ -1,6 +1,5 @@
 // The one place where behaviour names used in resources/*.yaml map to their implementations.
 import type { Behaviours } from '../../engine/index.ts';
-import { addDefaultDueTerm } from './accounts/add-default-due-term.ts';
 import { inventoryMasterDataHooks } from './inventories/master-data.ts';
 import { syncVariants } from './products/sync-variants.ts';
 import { holdOfferedOptions, writeOfferedOptions } from './products/offered-options.ts';
@@ -17,23 +16,18 @@ import { cancelStockOperation, checkAvailability, returnOperation, todoOperation
 import { applyCount, clearCount, freeQuantity, guardQuantityDelete, prepareQuantity } from './inventories/quantities.ts';
 import { prepareScrap } from './inventories/scraps/prepare-scrap.ts';
 import { validateScrap } from './inventories/scraps/validate-scrap.ts';
-import { cancelOrder, confirmOrder, setOrderAsQuotation, toggleOrderLock } from './sales/order-actions.ts';
+import { cancelOrder, confirmOrder } from './sales/order-actions.ts';
 import { inverseRate } from './support/inverse-rate.ts';
 import { nameAgreement, prepareAgreement } from './purchases/agreements.ts';
 import { computeOrderTotals as computePurchaseOrderTotals } from './purchases/compute-order-totals.ts';
-import {
-  cancelOrder as cancelPurchaseOrder,
-  confirmOrder as confirmPurchaseOrder,
-  setOrderToDraft,
-  toggleOrderLock as togglePurchaseOrderLock,
-} from './purchases/order-actions.ts';
+import { cancelOrder as cancelPurchaseOrder, confirmOrder as confirmPurchaseOrder } from './purchases/order-actions.ts';
 import { prepareOrderLines as preparePurchaseOrderLines } from './purchases/prepare-order-lines.ts';
 import { prepareOrder as preparePurchaseOrder } from './purchases/prepare-order.ts';
 import { prepareVendorPrice } from './purchases/prepare-vendor-price.ts';
 import { prepareSubscription, queuePing, rotateSecret } from './webhooks/subscriptions.ts';
 import { cancelMove, confirmMove, resetMoveToDraft } from './accounts/moves/move-actions.ts';
 import { payMove } from './accounts/moves/pay.ts';
-import { computeMove, guardMoveDelete, prepareMove } from './accounts/moves/prepare-move.ts';
+import { computeMove, prepareMove } from './accounts/moves/prepare-move.ts';
 import { prepareInvoiceLines } from './accounts/moves/prepare-invoice-lines.ts';
 import { reverseMove } from './accounts/moves/reverse.ts';
 import { createInvoice } from './sales/create-invoice.ts';
@@ -44,7 +38,6 @@ export const behaviours: Behaviours = {
     'inventories.prepareOperation': prepareOperation,
     'sales.prepareOrder': prepareOrder,
     'sales.computeOrderTotals': computeOrderTotals,
-    'accounts.addDefaultDueTerm': addDefaultDueTerm,
     ...inventoryMasterDataHooks,
     'security.accessChanged': accessChanged,
     'security.keepOwnUserManagement': keepOwnUserManagement,
@@ -62,7 +55,6 @@ export const behaviours: Behaviours = {
     'webhooks.queuePing': queuePing,
     'accounts.prepareMove': prepareMove,
     'accounts.computeMove': computeMove,
-    'accounts.guardMoveDelete': guardMoveDelete,
     'purchases.prepareVendorPrice': prepareVendorPrice,
     'purchases.prepareOrder': preparePurchaseOrder,
     'purchases.computeOrderTotals': computePurchaseOrderTotals,
@@ -98,8 +90,6 @@ export const behaviours: Behaviours = {
     'inventories.validateScrap': validateScrap,
     'sales.confirm': confirmOrder,
     'sales.cancel': cancelOrder,
-    'sales.setAsQuotation': setOrderAsQuotation,
-    'sales.toggleLock': toggleOrderLock,
     'sales.createInvoice': createInvoice,
     'purchases.createBill': createBill,
     'accounts.confirmMove': confirmMove,
@@ -109,8 +99,6 @@ export const behaviours: Behaviours = {
     'accounts.resetMoveToDraft': resetMoveToDraft,
     'purchases.confirm': confirmPurchaseOrder,
     'purchases.cancel': cancelPurchaseOrder,
-    'purchases.setToDraft': setOrderToDraft,
-    'purchases.toggleLock': togglePurchaseOrderLock,
     'products.syncVariants': syncVariants,
   },
 };

@@ -47,7 +47,7 @@ export function actionHandler(runtime: ResourceRuntime, name: string) {
         refuseUnlessAllowed(record);
         await numberOnAction(trx, deps.registry, def, name, record);
         const outcome = run && (await runActionBehaviour(runtime, request, run, trx, changes, record, input));
-        await applySet(trx, def, action, id);
+        await applySet({ trx, registry: deps.registry, changes }, def, action, id);
         // The record acted on changed as the action says (`validated`); what the action wrote
         // besides (a return's new operation, moves, stock) its behaviour adds itself.
         changes.add(def.name, id, action.change ?? name);

@@ -1,8 +1,8 @@
-// The workflow actions of purchase orders (reference §5.2): confirm, cancel, draft and toggle-lock,
-// each in the action's one transaction (the original ran none in one); confirm-receipt-date only
-// sets a flag (resources/purchases/purchase-orders.yaml).
-// Confirming makes the receipt; cancelling cancels the receipts not done. The state each needs is
-// declared in resources/purchases/purchase-orders.yaml; every one ends with the order's recompute.
+// The workflow actions of purchase orders (reference §5.2) that need code: confirm and cancel, each
+// in the action's one transaction (the original ran none in one). Draft, toggle-lock and
+// confirm-receipt-date only `set` values, the lines' state following the order's
+// (resources/purchases/purchase-orders.yaml). Confirming makes the receipt; cancelling cancels
+// the receipts not done; both end with the order's recompute.
 import { ActionRefusedError, nowTimestamp, type Action } from '../../../engine/index.ts';
 import { cancelOperation } from '../inventories/operation-actions.ts';
 import { openBillOf } from './billed-quantities.ts';
@@ -26,18 +26,5 @@ export const cancelOrder: Action = async ({ trx, record }) => {
   if (await openBillOf(trx, record.id)) throw new ActionRefusedError('The order cannot be canceled. You must first cancel their related vendor bills.');
   for (const operation of operations.filter((o) => o.state !== 'cancel')) await cancelOperation(trx, operation.id);
   await trx('purchases_orders').where('id', record.id).update({ state: 'canceled', mail_reminder_confirmed: false, updated_at: nowTimestamp() });
-  await recomputePurchaseOrders(trx, [record.id]);
-};
-
-export const setOrderToDraft: Action = async ({ trx, record }) => {
-  await trx('purchases_orders').where('id', record.id).update({ state: 'draft', updated_at: nowTimestamp() });
-  await recomputePurchaseOrders(trx, [record.id]);
-};
-
-/** A purchase is locked as `done`, and unlocked back to `purchase`. */
-export const toggleOrderLock: Action = async ({ trx, record }) => {
-  await trx('purchases_orders')
-    .where('id', record.id)
-    .update({ state: record.state === 'purchase' ? 'done' : 'purchase', updated_at: nowTimestamp() });
   await recomputePurchaseOrders(trx, [record.id]);
 };

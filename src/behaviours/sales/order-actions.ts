@@ -1,5 +1,5 @@
-// The workflow actions of sales orders (reference §3.14): confirm, cancel, set-as-quotation and
-// toggle-lock. Confirming an order with goods creates its delivery; cancelling it cancels the
+// The workflow actions of sales orders (reference §3.14) that need code: confirm and cancel
+// (set-as-quotation and toggle-lock only `set` values: resources/sales/orders.yaml). Confirming an order with goods creates its delivery; cancelling it cancels the
 // deliveries not yet done. The state each needs is declared in resources/sales/orders.yaml.
 import { ActionRefusedError, nowTimestamp, type Action, type Records } from '../../../engine/index.ts';
 import { cancelOperation } from '../inventories/operation-actions.ts';
@@ -28,19 +28,6 @@ export const cancelOrder: Action = async ({ trx, record }) => {
   await trx('sales_orders').where('id', record.id).update({ state: 'cancel', invoice_status: 'no', updated_at: now });
   await trx('sales_order_lines').where('order_id', record.id).update({ state: 'cancel', updated_at: now });
   await recomputeInvoicedQuantities(trx, [Number(record.id)]);
-};
-
-export const setOrderAsQuotation: Action = async ({ trx, record }) => {
-  const now = nowTimestamp();
-  await trx('sales_orders').where('id', record.id).update({ state: 'draft', invoice_status: 'no', updated_at: now });
-  await trx('sales_order_lines').where('order_id', record.id).update({ state: 'draft', updated_at: now });
-  await recomputeInvoicedQuantities(trx, [Number(record.id)]);
-};
-
-export const toggleOrderLock: Action = async ({ trx, record }) => {
-  await trx('sales_orders')
-    .where('id', record.id)
-    .update({ locked: !Number(record.locked), updated_at: nowTimestamp() });
 };
 
 /**

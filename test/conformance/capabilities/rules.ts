@@ -1,7 +1,7 @@
 // The workflow vocabulary, checked from the definition alone: a document number (`sequence`) is
 // the prefix and the padded next number of its counter, one more for each record created; a
 // record in a locked state (`locks`) refuses what the lock forbids with its message, unchanged;
-// an action that sets values (`set`) leaves them on its record.
+// an action that sets values (`set`) leaves them on its record, and the copies of them follow.
 import type { Test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { ResourceDef } from '../../../engine/definition/types.ts';
@@ -9,7 +9,8 @@ import { DEFAULT_PADDING } from '../../../engine/definition/sequence-rules.ts';
 import { sequenceFields } from '../../../engine/rules/sequence.ts';
 import { referencedResource } from '../../../engine/definition/value-rules.ts';
 import { recordPath, type ResourceContext } from '../context.ts';
-import { validPayload } from '../payloads.ts';
+import { sampleValue, validPayload } from '../payloads.ts';
+import type { LockFormat } from '../../../engine/definition/rules-format.ts';
 
 /** The fields numbered when their record is created. */
 export const numberedOnCreate = (def: ResourceDef) => sequenceFields(def).filter((field) => (field.sequence!.on ?? 'create') === 'create');
@@ -43,7 +44,9 @@ export function lockChecks(test: Test, context: () => ResourceContext) {
   test('locks: a record in a locked state refuses what the lock forbids (422 {message}), unchanged', async () => {
     const ctx = context();
     const { knex } = ctx.app;
-    const message = (text: string) => text.replaceAll('{label}', ctx.def.label.toLowerCase());
+    // `{label}` is the label in lower case, `{field}` the locked row's value.
+    const message = (text: string, row: Record<string, unknown>) =>
+      text.replace(/\{([a-z][a-z0-9_]*)\}/g, (_, name: string) => (name === 'label' ? ctx.def.label.toLowerCase() : String(row[name] ?? '')));
     for (const lock of ctx.def.locks) {
       const response = await ctx.client.post(ctx.listPath, { token: ctx.token, body: validPayload(ctx.def, ctx.payload, 39) });
       assert.is(response.status, 201, response.text);
@@ -51,7 +54,7 @@ export function lockChecks(test: Test, context: () => ResourceContext) {
       const path = recordPath(ctx, id);
       await knex(ctx.def.table)
         .where('id', id)
-        .update(Object.fromEntries(Object.entries(lock.when).map(([column, values]) => [column, values[0]])));
+        .update(Object.fromEntries(Object.entries(lock.when).map(([column, values]) => [column, lockedValue(ctx, column, values)])));
       const before = await knex(ctx.def.table).where('id', id).first();
       const attempts: Array<[string, () => Promise<{ status: number; body: any; text: string }>]> = [];
       if (lock.forbid?.includes('update') && ctx.def.operations.has('update')) attempts.push(['update', () => ctx.client.put(path, { token: ctx.token, body: {} })]);
@@ -72,16 +75,27 @@ export function lockChecks(test: Test, context: () => ResourceContext) {
       for (const [what, attempt] of attempts) {
         const refused = await attempt();
         assert.is(refused.status, 422, `${what} when ${JSON.stringify(lock.when)}: ${refused.text}`);
-        assert.equal(refused.body, { message: message(lock.message) });
+        assert.equal(refused.body, { message: message(lock.message, before) });
         assert.equal(await knex(ctx.def.table).where('id', id).first(), before, `${what}: nothing changed`);
       }
     }
   });
 }
 
+/** A value that puts a column in the lock's state: the first one listed, or one other than `{'<>': value}`'s. */
+function lockedValue(ctx: ResourceContext, column: string, values: LockFormat['when'][string]): unknown {
+  if (Array.isArray(values)) return values[0];
+  const field = ctx.def.fields.get(column)!;
+  const other = values['<>'];
+  if (field.enum) return field.enum.find((value) => value !== String(other));
+  if (field.type === 'boolean') return other === null ? true : !other;
+  const sample = sampleValue({ ...field, references: undefined }, ctx.payload, 41);
+  return String(sample) === String(other) ? sampleValue({ ...field, references: undefined }, ctx.payload, 42) : sample;
+}
+
 /** Registered for resources that create and have an action with `set`. */
 export function setChecks(test: Test, context: () => ResourceContext) {
-  test('set: an action leaves the values it sets on its record', async () => {
+  test('set: an action leaves the values it sets on its record, and the copies of them follow', async () => {
     const ctx = context();
     const { knex } = ctx.app;
     for (const action of ctx.def.actions.values()) {
@@ -92,13 +106,48 @@ export function setChecks(test: Test, context: () => ResourceContext) {
       // A record the action may run on: the first value `when` allows.
       const allowed = Object.fromEntries(Object.entries(action.when ?? {}).map(([column, values]) => [column, values[0]]));
       if (Object.keys(allowed).length > 0) await knex(ctx.def.table).where('id', id).update(allowed);
+      const before = await knex(ctx.def.table).where('id', id).first();
       const response = await ctx.client.post(`${recordPath(ctx, id)}/${action.name}`, { token: ctx.token });
       assert.is(response.status, action.creates ? 201 : 200, `${action.name}: ${response.text}`);
       const row = await knex(ctx.def.table).where('id', id).first();
       for (const [column, value] of Object.entries(action.set)) {
-        if (value === 'now') assert.ok(row[column], `${action.name}: ${column} set to now`);
-        else assert.is(String(row[column]), String(typeof value === 'boolean' ? Number(value) : value), `${action.name}: ${column}`);
+        if (value === 'now') {
+          assert.ok(row[column], `${action.name}: ${column} set to now`);
+          continue;
+        }
+        const expected = written(value, before[column]);
+        assert.is(String(row[column]), String(expected), `${action.name}: ${column} from ${before[column]}`);
+        const boolean = ctx.def.fields.get(column)?.type === 'boolean';
+        if (!action.result && ctx.def.fields.get(column)?.output)
+          assert.is(response.body.data[column], boolean ? Boolean(expected) : expected, `${action.name}: ${column} answered`);
+        for (const copy of copiesOf(ctx, column)) {
+          const copies = await knex(copy.table).where(copy.via, id).pluck(copy.field);
+          assert.equal(
+            copies.map(String),
+            copies.map(() => String(expected)),
+            `${action.name}: ${copy.table}.${copy.field} follows ${column}`,
+          );
+        }
       }
     }
   });
+}
+
+/** What a `set` value writes over the stored one: `toggle` turns a flag over, a map picks by the stored value. */
+function written(value: unknown, stored: unknown): unknown {
+  if (value === 'toggle') return Number(!Number(stored));
+  if (value !== null && typeof value === 'object') return (value as Record<string, string>)[String(stored)] ?? stored;
+  return typeof value === 'boolean' ? Number(value) : value;
+}
+
+/** The stored copies (`related`) other resources keep of a column of this resource's records. */
+function copiesOf(ctx: ResourceContext, column: string): Array<{ table: string; via: string; field: string }> {
+  return [...ctx.registry.all()].flatMap((def) =>
+    [...def.fields.values()].flatMap((field) => {
+      const [relationName, copied] = field.related?.split('.') ?? [];
+      const relation = relationName ? def.relations.get(relationName) : undefined;
+      if (copied !== column || !relation || ctx.registry.get(relation.resource).table !== ctx.def.table) return [];
+      return [{ table: def.table, via: relation.foreignKey, field: field.name }];
+    }),
+  );
 }

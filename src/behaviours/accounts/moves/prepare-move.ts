@@ -37,11 +37,3 @@ export const prepareMove: Hook = async ({ trx, def, values, record }) => {
 export const computeMove: Hook = async ({ trx, record }) => {
   await recomputeMove(trx, Number(record!.id));
 };
-
-/** Only drafts never confirmed are deleted: a confirmed one has its number, and deleting it would leave a gap. */
-export const guardMoveDelete: Hook = async ({ def, record }) => {
-  const noun = def.label.toLowerCase();
-  if (Number(record!.posted_before) || record!.name) {
-    throw new ActionRefusedError(`Cannot delete the ${noun} ${record!.name}: it was confirmed before and its number would leave a gap. Cancel it instead.`);
-  }
-};
