@@ -4,6 +4,7 @@
 // validation moved). Deletions carry the last state read before deleting.
 
 import type { Knex } from 'knex';
+import { perTransaction } from './per-transaction.ts';
 
 /** A change's kind: created, updated, deleted, restored, force_deleted, or an action's (validated). */
 export type ChangeKind = string;
@@ -62,16 +63,9 @@ export class ChangeSet {
   }
 }
 
-/** The change set of each unit's transaction: for helpers deep in a behaviour that are handed only the transaction. */
-const byTransaction = new WeakMap<object, ChangeSet>();
+const changeSets = perTransaction<ChangeSet>('This transaction is not a unit of writing of the engine: its changes would not be recorded.');
 
-export function attachChanges(trx: object, changes: ChangeSet): void {
-  byTransaction.set(trx, changes);
-}
+export const attachChanges = changeSets.attach;
 
-/** The change set of the unit this transaction belongs to (a behaviour's write to another resource adds to it). */
-export function changesOf(trx: object): ChangeSet {
-  const changes = byTransaction.get(trx);
-  if (!changes) throw new Error('This transaction is not a unit of writing of the engine: its changes would not be recorded.');
-  return changes;
-}
+/** The change set of the unit this transaction belongs to (the engine's writes add to it). */
+export const changesOf = changeSets.of;

@@ -35,6 +35,12 @@ export interface WriteOptions {
 export interface RecordWriter {
   /** Creates a record (with the nested records its body carries); returns its id. */
   create(body: Record<string, unknown>, options?: WriteOptions): Promise<number>;
+  /**
+   * Creates many records as `create` does each (validated, defaulted, numbered, their before
+   * rules run for all at once), in multi-row INSERTs: as many statements for 500 as for 5.
+   * Returns their ids in the bodies' order. A refused body throws a 422 naming its place.
+   */
+  createMany(bodies: ReadonlyArray<Record<string, unknown>>, options?: WriteOptions): Promise<number[]>;
   /** Updates the fields given of the record with this id (its locks and hooks apply). */
   update(id: number, patch: Record<string, unknown>, options?: WriteOptions): Promise<void>;
   /**
@@ -49,6 +55,19 @@ export interface RecordWriter {
    * statement per few dozen records, not one per record. Recorded as updateMany's are.
    */
   updateEach(rows: ReadonlyArray<{ id: number; values: Record<string, unknown> }>, kind?: string): Promise<void>;
+  /**
+   * Removes for good the records `where` selects (archived ones too), as a force delete does each:
+   * their delete rules run, their last state and what the database changes along with them (rows
+   * of other resources set to null or deleted) go to the change feed, then one DELETE.
+   */
+  forceDeleteMany(where: (query: Knex.QueryBuilder) => void): Promise<number[]>;
+  /**
+   * Records in the change feed records of this resource that its own implementation wrote with
+   * SQL the writer has no statement for (the stock ledger's upserts adding to locked totals), or
+   * whose access another write changed (a role's users): `kind` (default `updated`), with the
+   * fields changed when given.
+   */
+  changed(ids: readonly number[], kind?: string, fields?: readonly string[]): void;
 }
 
 /** The writers of every resource, by resource name. */

@@ -14,7 +14,9 @@ import type { Statements } from '../sql/statements.ts';
 import { transactionStatements } from '../sql/transaction-statements.ts';
 import { updateEach } from '../sql/update-each.ts';
 import { compileBodyValidator, type NestedEntry, type Values } from '../validation/body-validator.ts';
-import { insertRecord, updateRecord, type WriteContext } from './write-record.ts';
+import { insertRows } from '../sql/insert-rows.ts';
+import { ValidationError } from '../errors/http-errors.ts';
+import { columns, completeNewRecord, hookContext, insertRecord, runBefore, runHooks, updateRecord, writeChildrenCarried, type WriteContext } from './write-record.ts';
 
 export function recordWriters(context: WriteContext): Records {
   const writers = new Map<string, RecordWriter>();
@@ -31,6 +33,32 @@ function recordWriter(context: WriteContext, def: ResourceDef): RecordWriter {
     async create(body, options = {}) {
       const values = await validated(context, def, body, { mode: 'create' }, options);
       return insertRecord(context, def, values);
+    },
+    async createMany(bodies, options = {}) {
+      if (bodies.length === 0) return [];
+      const all = await validatedMany(context, def, bodies, options);
+      if (oneByOne(def, all)) {
+        const ids: number[] = [];
+        for (const values of all) ids.push(await insertRecord(context, def, values));
+        return ids;
+      }
+      for (const values of all) completeNewRecord(def, values, {}, context.user);
+      await runBefore(
+        context,
+        def,
+        'create',
+        all.map((values, index) => ({ ...hookContext(context, def, values), index })),
+      );
+      const rows = all.map((values) => Object.fromEntries(Object.entries(columns(def, values)).filter(([, value]) => value !== undefined)));
+      const ids = await insertRows(trx, def.table, rows);
+      context.changes.add(def.name, ids, 'created');
+      await writeChildrenCarried(
+        context,
+        def,
+        ids.map((id, index) => ({ id, values: all[index]! })),
+        'create',
+      );
+      return ids;
     },
     async update(id, patch, options = {}) {
       const current = await trx(def.table).where('id', id).first();
@@ -65,6 +93,26 @@ function recordWriter(context: WriteContext, def: ResourceDef): RecordWriter {
       );
       for (const { id, values } of rows) context.changes.add(def.name, id, kind, Object.keys(values));
     },
+    async forceDeleteMany(where) {
+      const query = () => {
+        const selected = trx(def.table);
+        applyScope(selected, def, context.registry, trx);
+        where(selected);
+        return selected;
+      };
+      // Locked on MySQL/MariaDB, as a nested record's removal reads them (write-record.ts).
+      const mysql = trx.client.config.client !== 'better-sqlite3';
+      const rows = await (mysql ? query().forUpdate() : query()).select(`${def.table}.*`);
+      if (rows.length === 0) return [];
+      for (const record of rows) await runHooks(context, def, 'beforeDelete', hookContext(context, def, {}, record));
+      await context.changes.removing(trx, def.name, rows, 'force_deleted');
+      const ids = rows.map((row) => Number(row.id));
+      await trx(def.table).whereIn('id', ids).delete();
+      return ids;
+    },
+    changed(ids, kind = 'updated', fields) {
+      if (ids.length > 0) context.changes.add(def.name, ids, kind, fields);
+    },
   };
 }
 
@@ -82,6 +130,28 @@ async function validated(context: WriteContext, def: ResourceDef, body: Values, 
   const values = await compileBodyValidator(target, registry, context.bounds).validate(body, statements, at);
   restoreColumns(registry, target, body, values);
   return values;
+}
+
+/** Many create bodies validated together (one query per reference for all); a refused one names its place. */
+async function validatedMany(context: WriteContext, def: ResourceDef, bodies: ReadonlyArray<Values>, options: WriteOptions): Promise<Values[]> {
+  const statements = transactionStatements(context.trx, false) as unknown as Statements;
+  const registry = options.system ? systemRegistry(context.registry) : context.registry;
+  const target = options.system ? systemDef(def) : def;
+  const checked = await compileBodyValidator(target, registry, context.bounds).validateMany(
+    bodies.map((body) => ({ body, mode: 'create' as const })),
+    statements,
+  );
+  return checked.map(({ values, errors }, index) => {
+    if (Object.keys(errors).length > 0) throw new ValidationError(errors, index);
+    if (options.system) restoreColumns(registry, target, bodies[index]!, values);
+    return values;
+  });
+}
+
+/** Records with nested records, after-create rules or a place in a tree are written one by one. */
+function oneByOne(def: ResourceDef, all: readonly Values[]): boolean {
+  if (def.behaviours.afterCreate.length > 0 || def.tree) return true;
+  return [...def.fields.values()].some((field) => field.type === 'records' && all.some((values) => values[field.name] != null));
 }
 
 /** Puts back the undeclared columns of a system body (and of its nested entries) that validation left out. */

@@ -70,7 +70,7 @@ function createdWith(def: ResourceDef): RelationDef[] {
 }
 
 /** The columns the engine sets on a new record: the parent key, the scope, creator, timestamps and defaults. */
-function completeNewRecord(def: ResourceDef, values: Values, fixed: Values, user: AuthUser): void {
+export function completeNewRecord(def: ResourceDef, values: Values, fixed: Values, user: AuthUser): void {
   Object.assign(values, fixed, ownScope(def));
   if (def.creator) values.creator_id = user.id;
   if (def.timestamps) values.created_at = values.updated_at = nowTimestamp();
@@ -177,7 +177,7 @@ function sameValue(sent: unknown, stored: unknown): boolean {
   return String(sent) === String(stored);
 }
 
-function columns(def: ResourceDef, values: Values): Values {
+export function columns(def: ResourceDef, values: Values): Values {
   const stored: Values = {};
   for (const [name, value] of Object.entries(values)) {
     const field = def.fields.get(name);
@@ -325,7 +325,7 @@ async function insertChildren(context: WriteContext, child: ResourceDef, creates
 }
 
 /** The ids fields of many children: one delete and one insert per field for all of them. */
-async function writeChildrenCarried(context: WriteContext, child: ResourceDef, written: Array<{ id: number; values: Values }>, mode: 'create' | 'update'): Promise<void> {
+export async function writeChildrenCarried(context: WriteContext, child: ResourceDef, written: Array<{ id: number; values: Values }>, mode: 'create' | 'update'): Promise<void> {
   for (const field of child.fields.values()) {
     if (field.type !== 'ids') continue;
     const sets = written.filter(({ values }) => values[field.name] != null).map(({ id, values }) => ({ id, ids: values[field.name] as number[] }));
@@ -352,7 +352,7 @@ function prefixed(errors: FieldErrors, prefix: string): FieldErrors {
   return Object.fromEntries(Object.entries(errors).map(([key, messages]) => [`${prefix}${key}`, messages.map((message) => label(message, key))]));
 }
 
-function hookContext(context: WriteContext, def: ResourceDef, values: Values, record?: Values): HookContext {
+export function hookContext(context: WriteContext, def: ResourceDef, values: Values, record?: Values): HookContext {
   return {
     trx: context.trx,
     def,
@@ -373,7 +373,7 @@ export async function runHooks(context: WriteContext, def: ResourceDef, phase: k
 }
 
 /** The before-create or before-update rules of records written together: batch hooks once, single hooks per record. */
-async function runBefore(context: WriteContext, def: ResourceDef, mode: 'create' | 'update', hooks: HookContext[]): Promise<void> {
+export async function runBefore(context: WriteContext, def: ResourceDef, mode: 'create' | 'update', hooks: HookContext[]): Promise<void> {
   if (mode === 'update') refuseLockedUpdates(def, hooks);
   await applyValueRules(context, def, mode, hooks);
   if (mode === 'create') {

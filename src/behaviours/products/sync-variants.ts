@@ -6,10 +6,10 @@
 // updated (and restored when archived), one of a combination no longer offered is archived, and
 // the product becomes configurable. A product without attribute values changes nothing.
 //
-// The statements do not grow with the number of variants: new variants are inserted with
-// multi-row INSERTs, their values likewise, and the updates are one CASE statement per 50 rows.
-import { ActionRefusedError, MAX_SORT, nowTimestamp, type Action } from '../../../engine/index.ts';
-import { changedIds } from '../support/changed-rows.ts';
+// The statements do not grow with the number of variants: new variants are created through the
+// engine with multi-row INSERTs, their values likewise, and the updates are one CASE statement per
+// 50 rows.
+import { ActionRefusedError, nowTimestamp, type Action } from '../../../engine/index.ts';
 
 /** More combinations than this are refused (422) rather than written. */
 export const MAX_VARIANTS = 1000;
@@ -36,6 +36,20 @@ const INHERITED = [
   'property_account_income_id',
   'property_account_expense_id',
 ] as const;
+
+/** Of INHERITED, the columns a body gives as numbers and as booleans (the row may hold text and 0/1). */
+const NUMBERS = new Set(['cost']);
+const FLAGS = new Set(['enable_sales', 'enable_purchase', 'sales_ok', 'purchase_ok', 'is_storable']);
+
+/** What a new variant takes from its product, as a create body gives it. */
+function inheritedBody(product: Record<string, any>): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  for (const column of INHERITED) {
+    const value = product[column] ?? null;
+    body[column] = value === null ? null : NUMBERS.has(column) ? Number(value) : FLAGS.has(column) ? Boolean(Number(value)) : value;
+  }
+  return body;
+}
 
 interface OptionRow {
   id: number;
@@ -145,30 +159,17 @@ export const syncVariants: Action = async ({ trx, def, record: product, user, re
   await variants.updateEach(kept.filter((row) => !restoredIds.has(row.id)).map(keptValues));
   await variants.updateEach(kept.filter((row) => restoredIds.has(row.id)).map(keptValues), 'restored');
 
-  // New variants: the product's own rows, in multi-row INSERTs (a create per variant would take
-  // statements per variant), recorded here; then their ids (every id above those the product's variants
-  // had, in insertion order: the product's row is locked, so no other sync adds any meanwhile).
+  // New variants: created through the engine, all at once (multi-row INSERTs, whatever their
+  // number), then their values. The values are the links of the variants' own attributeValues
+  // relation, which no body writes: inserted here, many rows a statement.
   if (fresh.length > 0) {
-    const highestId = existing.reduce((highest, row) => Math.max(highest, Number(row.id)), 0);
-    const sortRow = await trx('products_products').max({ highest: 'sort' }).first();
-    const firstSort = Number(sortRow?.highest ?? 0) + 1;
-    const rows = fresh.map((combination, index) => ({
-      ...inherited,
-      ...describe(combination),
-      parent_id: product.id,
-      is_configurable: false,
-      is_favorite: false,
-      sort: Math.min(firstSort + index, MAX_SORT),
-      creator_id: user.id,
-      created_at: now,
-      updated_at: now,
-    }));
-    for (const chunk of chunks(rows, ROWS_PER_INSERT)) await trx('products_products').insert(chunk);
-    const ids = (await trx('products_products').where('parent_id', product.id).where('id', '>', highestId).orderBy('id').pluck('id')).map(Number);
-    if (ids.length !== fresh.length) throw new Error(`sync-variants: inserted ${fresh.length} variants, found ${ids.length}`);
+    const body = inheritedBody(product);
+    const ids = await variants.createMany(
+      fresh.map((combination) => ({ ...body, ...describe(combination), parent_id: product.id, is_configurable: false, is_favorite: false })),
+      { system: true },
+    );
     const links = fresh.flatMap((combination, index) => combination.map((option) => ({ product_id: ids[index], attribute_option_id: option.id })));
     for (const chunk of chunks(links, ROWS_PER_INSERT * 2)) await trx('products_product_variant_values').insert(chunk);
-    changedIds(trx, variantsResource, ids, 'created');
   }
 
   for (const ids of chunks(vanished, IDS_PER_STATEMENT)) await variants.updateMany(ids, { deleted_at: now }, 'deleted');

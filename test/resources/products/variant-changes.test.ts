@@ -1,0 +1,85 @@
+// Variants a sync creates go through the engine's writer (createMany): each is validated as a
+// create of the variants resource would be, and the change feed shows each with its fields.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { sharedApp, type TestApp } from '../../helpers/app.ts';
+import { asAdmin } from '../../helpers/as-admin.ts';
+import { type SizesAndColours, sizesAndColours } from '../../helpers/attribute-options.ts';
+import { databaseTargets } from '../../helpers/targets.ts';
+
+for (const target of databaseTargets()) {
+  const test = suite(`variant changes [${target.name}]`);
+  let app: TestApp & { token: string };
+  const tag = Math.random().toString(36).slice(2, 8);
+  let ids: SizesAndColours;
+  const admin = asAdmin(() => app);
+
+  /** Every change after `after` of the variants, following the cursors. */
+  async function variantChanges(after: string) {
+    const changes: any[] = [];
+    let cursor = after;
+    for (;;) {
+      const page = await admin.call('get', `/changes?after=${cursor}&resources=accounts/product-variants&limit=100`);
+      assert.is(page.status, 200, page.text);
+      changes.push(...page.body.data);
+      cursor = page.body.next_cursor;
+      if (!page.body.has_more) return { changes, cursor };
+    }
+  }
+  const newest = async () => (await variantChanges(String((await app.knex('change_feed').first('purged_through')).purged_through))).cursor;
+
+  test.before(async () => {
+    app = await sharedApp(target);
+    ids = await sizesAndColours(app, tag);
+  });
+
+  test('the variants a sync creates are in the change feed, each with its fields', async () => {
+    const shirt = await admin.created('/accounts/products', {
+      type: 'goods',
+      name: `Feed shirt ${tag}`,
+      price: 10,
+      cost: 4,
+      category_id: ids.category,
+      attribute_options: [ids.small, ids.medium, ids.red],
+    });
+    const start = await newest();
+    await admin.post(`/accounts/products/${shirt.id}/sync-variants`);
+    const variants = (await admin.get(`/accounts/products/${shirt.id}/variants?sort=name`)).data as Array<Record<string, any>>;
+    assert.equal(
+      variants.map((variant) => [variant.name, variant.price]),
+      [
+        [`Feed shirt ${tag} - M / Red`, 15],
+        [`Feed shirt ${tag} - S / Red`, 10],
+      ],
+    );
+    const { changes } = await variantChanges(start);
+    const created = changes.filter((change) => change.kind === 'created');
+    assert.equal(created.map((change) => change.record_id).sort(), variants.map((variant) => variant.id).sort());
+    for (const change of created) {
+      const variant = variants.find((candidate) => candidate.id === change.record_id)!;
+      for (const field of ['name', 'price', 'cost', 'parent_id', 'category_id', 'sort', 'creator_id', 'created_at'])
+        assert.equal(change.record[field], variant[field], `${field} of ${variant.name}`);
+      assert.ok(change.record.created_at, 'stamped by the engine');
+    }
+  });
+
+  test('a variant its create would refuse is refused (422), and nothing is made or recorded', async () => {
+    // The highest price a product takes, plus M's extra 5: more than a variant's price may be.
+    const dear = await admin.created('/accounts/products', {
+      type: 'goods',
+      name: `Feed dear ${tag}`,
+      price: 99999999999,
+      category_id: ids.category,
+      attribute_options: [ids.medium],
+    });
+    const start = await newest();
+    const refused = await admin.call('post', `/accounts/products/${dear.id}/sync-variants`);
+    assert.is(refused.status, 422, refused.text);
+    assert.ok(refused.body.message);
+    assert.ok(refused.body.errors.price, refused.text);
+    assert.equal((await admin.get(`/accounts/products/${dear.id}/variants`)).data, []);
+    assert.equal((await variantChanges(start)).changes, []);
+  });
+
+  test.run();
+}
