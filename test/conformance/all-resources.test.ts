@@ -9,6 +9,7 @@ import { authenticationChecks } from './capabilities/authentication.ts';
 import { boundChecks } from './capabilities/bounds.ts';
 import { carriedChecks } from './capabilities/carried.ts';
 import { createdWith, createdWithChecks } from './capabilities/created-with.ts';
+import { conditionChecks, hasConditions } from './capabilities/conditions.ts';
 import { atLengthChecks, atLengthField, createChecks } from './capabilities/create.ts';
 import { exportChecks } from './capabilities/export.ts';
 import { filterChecks } from './capabilities/filters.ts';
@@ -75,6 +76,7 @@ for (const target of databaseTargets()) {
     if (hasStructureRules(def)) structureChecks(test, current);
     if (def.operations.has('create') && def.locks.length > 0) lockChecks(test, current);
     if (def.operations.has('create') && createdWith(def).length > 0) createdWithChecks(test, current);
+    if (def.operations.has('create') && def.operations.has('update') && hasConditions(def)) conditionChecks(test, current);
     if (def.operations.has('create') && [...def.actions.values()].some((action) => action.set)) setChecks(test, current);
     if (def.operations.has('delete') && def.operations.has('create')) lifecycleChecks(test, current);
     if (def.operations.has('forceDelete') && def.operations.has('create')) forceDeleteChecks(test, current);
