@@ -1,4 +1,4 @@
-// Boot failures on bad workflow and condition keys (an action's `set` toggle or map, a lock's
+// Boot failures on bad workflow and condition keys (an action's `set` toggle or map, `template`, a lock's
 // `{'<>': null}` and `{field}` placeholders, a relation's `createWith`, `requiredWhen`,
 // `notBefore`): each names the file, the place and the line. No database.
 import { suite } from 'uvu';
@@ -41,6 +41,7 @@ function problems(extra: string, fields = ''): Array<[string, number | undefined
 test.after(() => fixtures.removeAll());
 
 const FINE = `  ends_at: { type: date, notBefore: starts_on }
+  code: { type: string, readOnly: true, template: { text: '{kind}/{id}', values: { kind: { plain: P, special: S } } } }
   note: { type: string, requiredWhen: { when: { kind: [special] } } }
 relations:
   parts: { kind: hasMany, resource: support/parts, foreignKey: document_id, createWith: [{ size: small }] }
@@ -72,6 +73,18 @@ test("locks: {'<>': value} of the column's values; a {field} placeholder names a
   ]);
   assert.equal(problems("locks:\n  - { when: { name: { '<>': null } }, forbid: [delete], message: 'Document {nme} is numbered.' }\n"), [
     ['locks.0.message', 13, '"nme" is not a field of this resource, did you mean "name"?'],
+  ]);
+});
+
+test('template: a stored string made of fields of the record, their words for values they can have', () => {
+  assert.equal(problems('', "  code: { type: string, readOnly: true, template: { text: '{knd}/{id}' } }\n"), [
+    ['fields.code.template.text', 12, '"knd" is not a field of this resource, did you mean "kind"?'],
+  ]);
+  assert.equal(problems('', "  code: { type: string, readOnly: true, template: { text: '{kind}/{id}', values: { kind: { odd: O } } } }\n"), [
+    ['fields.code.template.values.kind', 12, '"odd" is not one of kind\'s values (plain, special)'],
+  ]);
+  assert.equal(problems('', "  code: { type: integer, readOnly: true, template: { text: '{id}' } }\n"), [
+    ['fields.code.template', 12, "a name made of the record's values is a stored string field"],
   ]);
 });
 
