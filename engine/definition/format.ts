@@ -1,7 +1,7 @@
 // The meta-schema: what a resource definition (one YAML file under resources/) may say.
 // Every object is closed (additionalProperties: false) so a typo stops the boot.
 import { Type, type Static } from '@sinclair/typebox';
-import { LockFormat, MatchValue, SequenceFormat } from './rules-format.ts';
+import { LockFormat, MatchValue, SequenceFormat, TemplateFormat } from './rules-format.ts';
 import { TreeFormat } from './tree-format.ts';
 
 const Name = Type.String({ pattern: '^[a-z][a-z0-9_]*$' });
@@ -127,6 +127,7 @@ export const FieldFormat = Type.Object(
       }),
     ),
     sequence: Type.Optional(SequenceFormat),
+    template: Type.Optional(TemplateFormat),
     aggregate: Type.Optional(
       Type.Object(
         {
@@ -178,6 +179,25 @@ export const FieldFormat = Type.Object(
         pattern: '^[a-z][a-z0-9_]*$',
         description: 'a date range: this field is its start and the named field its end; they are sent together (422 on the one left out) and the start is not after the end',
       }),
+    ),
+    notBefore: Type.Optional(
+      Type.String({
+        pattern: '^[a-z][a-z0-9_]*$',
+        description: 'a date field this one ends a range of: when both are sent, this one is not before it (422 on this field); either may be sent alone',
+      }),
+    ),
+    requiredWhen: Type.Optional(
+      Type.Object(
+        {
+          when: Type.Record(Name, Type.Array(MatchValue, { minItems: 1 }), {
+            additionalProperties: false,
+            minProperties: 1,
+            description: 'the values of the record (sent, else stored) that make it required: {type: [blanket_order]}',
+          }),
+          message: Type.Optional(Type.String({ minLength: 1, description: "the 422's message, instead of 'The <field> field is required when <column> is <value>.'" })),
+        },
+        { additionalProperties: false, description: 'required while the record has these values (a blanket order has a start date): never left empty, on create or update' },
+      ),
     ),
     example: Type.Optional(Type.Union([Type.String(), Type.Number(), Type.Boolean()])),
   },

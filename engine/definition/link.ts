@@ -174,6 +174,12 @@ export function link(
       }
     }
     for (const field of def.fields.values()) {
+      const start = field.notBefore === undefined ? undefined : def.fields.get(field.notBefore);
+      if (field.notBefore !== undefined && (!start?.writable || start.type !== field.type || (field.type !== 'date' && field.type !== 'datetime') || !field.writable))
+        problem(
+          `fields.${field.name}.notBefore`,
+          `"${field.notBefore}" is not a writable ${field.type} field of this resource (a range's start and end are writable dates of one type)`,
+        );
       if (field.until === undefined) continue;
       const end = def.fields.get(field.until);
       if (!end?.writable || end.type !== field.type || (field.type !== 'date' && field.type !== 'datetime'))

@@ -58,5 +58,25 @@ export const LockFormat = Type.Object(
   { additionalProperties: false },
 );
 
+/** A name made of the record's own values: `{type}/{id}`, a value put in other words by `values`. */
+export const TemplateFormat = Type.Object(
+  {
+    text: Type.String({
+      pattern: '^([^{}]|\\{[a-z][a-z0-9_]*\\})*$',
+      minLength: 1,
+      maxLength: 120,
+      description: "the text, `{field}` placeholders being the record's values (`{id}` its id): `{type}/{id}`",
+    }),
+    values: Type.Optional(
+      Type.Record(Type.String({ pattern: '^[a-z][a-z0-9_]*$' }), Type.Record(Type.String({ minLength: 1 }), Type.String()), {
+        additionalProperties: false,
+        description: 'per placeholder, the words of each of its values: {type: {blanket_order: BO, purchase_template: PT}}',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
 export type SequenceFormat = Static<typeof SequenceFormat>;
+export type TemplateFormat = Static<typeof TemplateFormat>;
 export type LockFormat = Static<typeof LockFormat>;

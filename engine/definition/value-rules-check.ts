@@ -38,6 +38,17 @@ export function checkValueRules(def: ResourceDef, resources: ReadonlyMap<string,
 
   for (const field of def.fields.values()) {
     const at = `fields.${field.name}`;
+    if (field.requiredWhen) {
+      if (!field.writable) problem(`${at}.requiredWhen`, 'only a field a body may send can be required');
+      for (const [column, values] of Object.entries(field.requiredWhen.when)) {
+        const other = def.fields.get(column);
+        if (!other?.stored || column === field.name)
+          problem(`${at}.requiredWhen.when.${column}`, `"${column}" is not another field of this resource${didYouMean(column, def.fields.keys())}`);
+        for (const value of values)
+          if (other?.enum && !other.enum.includes(String(value)))
+            problem(`${at}.requiredWhen.when.${column}`, `"${value}" is not one of ${column}'s values (${other.enum.join(', ')})`);
+      }
+    }
     if (field.related) {
       path(`${at}.related`, field.related);
       const relation = def.relations.get(field.related.split('.')[0]!);

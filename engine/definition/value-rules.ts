@@ -110,7 +110,23 @@ export function describeValueRules(def: ResourceDef, field: FieldDef): string[] 
     if (isOwnValue(condition)) words.push(`The record named must have \`${column}\` equal to ${pathWords(def, condition.field)}${condition.orNull ? ' (or either empty)' : ''}.`);
   }
   if (field.checkCompany) words.push("The record named must be of this record's company, or of none.");
+  if (field.requiredWhen)
+    words.push(
+      `Required while ${Object.entries(field.requiredWhen.when)
+        .map(([column, values]) => `\`${column}\` is ${values.map((value) => `\`${value}\``).join(' or ')}`)
+        .join(' and ')} (sent, else stored).`,
+    );
+  if (field.notBefore) words.push(`Not before \`${field.notBefore}\` when both are sent.`);
   words.push(...describeSequence(def, field));
+  if (field.template) {
+    const named = Object.entries(field.template.values ?? {}).map(
+      ([name, values]) =>
+        `\`{${name}}\` being ${Object.entries(values)
+          .map(([value, word]) => `${word} for \`${value}\``)
+          .join(', ')}`,
+    );
+    words.push(`Named \`${field.template.text}\` from the record's values${named.length > 0 ? ` (${named.join('; ')})` : ''}, again when they change.`);
+  }
   if (field.stampedBy) words.push(`Set when \`${field.stampedBy}\` becomes true (an earlier time is kept), cleared when it becomes false.`);
   words.push(...describeStructureRules(def, field));
   return words;

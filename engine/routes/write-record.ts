@@ -18,6 +18,7 @@ import { numberNewRecords, sequenceFields } from '../rules/sequence.ts';
 import { appendFields, appendLast } from '../rules/append.ts';
 import { refuseLockedUpdates } from '../rules/locks.ts';
 import { finishTreeInsert, moveSubtree, placeInTree } from '../rules/tree.ts';
+import { templateFields, writeTemplates } from '../rules/template.ts';
 
 export interface WriteContext {
   trx: Knex.Transaction;
@@ -46,6 +47,7 @@ export async function insertRecord(context: WriteContext, def: ResourceDef, valu
   const id = Number(insertedId);
   context.changes.add(def.name, id, 'created');
   await finishTreeInsert(trx, def, id, values);
+  await writeTemplates(trx, def, id, values);
   await writeCarried(context, def, id, values, 'create');
   await createRelated(context, def, id);
   if (def.behaviours.afterCreate.length > 0) {
@@ -84,7 +86,8 @@ export function completeNewRecord(def: ResourceDef, values: Values, fixed: Value
 /** A create that is one INSERT (no behaviours, nothing written to other tables) needs no transaction. */
 export function singleStatementCreate(def: ResourceDef, values: Values): boolean {
   if (def.behaviours.beforeCreate.length > 0 || def.behaviours.beforeCreateMany.length > 0 || def.behaviours.afterCreate.length > 0) return false;
-  if (createNeedsValueRules(def) || sequenceFields(def).length > 0 || appendFields(def).length > 0 || def.tree || createdWith(def).length > 0) return false;
+  if (createNeedsValueRules(def) || sequenceFields(def).length > 0 || appendFields(def).length > 0 || def.tree || createdWith(def).length > 0 || templateFields(def).length > 0)
+    return false;
   return ![...def.fields.values()].some((field) => (field.type === 'ids' || field.type === 'records') && values[field.name] != null);
 }
 
@@ -147,6 +150,7 @@ export async function updateRecord(context: WriteContext, def: ResourceDef, id: 
     await trx(def.table).where('id', id).update(changes);
     await syncRelated(context, def, [{ id, columns: changes, current }]);
     await moveSubtree(context, def, current, values);
+    await writeTemplates(trx, def, id, { ...current, ...changes });
   }
   await writeCarried(context, def, id, values, 'update');
   if (def.behaviours.afterUpdate.length > 0) {
@@ -281,7 +285,7 @@ async function updateChildren(context: WriteContext, child: ResourceDef, updates
 
 async function insertChildren(context: WriteContext, child: ResourceDef, creates: Placed, fixed: Values, kept: number[], foreignKey: string, ownerId: number): Promise<void> {
   const nestedRecords = [...child.fields.values()].some((field) => field.type === 'records');
-  if (nestedRecords || child.behaviours.afterCreate.length > 0 || child.tree || createdWith(child).length > 0) {
+  if (nestedRecords || child.behaviours.afterCreate.length > 0 || child.tree || createdWith(child).length > 0 || templateFields(child).length > 0) {
     // Children with records of their own or after-create rules are written one by one.
     for (const { entry, index } of creates) {
       try {

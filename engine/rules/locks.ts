@@ -4,7 +4,7 @@
 import type { LockFormat } from '../definition/rules-format.ts';
 import type { ResourceDef } from '../definition/types.ts';
 import { ActionRefusedError } from '../errors/http-errors.ts';
-import { matches } from './match.ts';
+import { matches } from '../definition/match.ts';
 
 /** `{label}` is the resource's label in lower case (the posted invoice, the posted bill), `{field}` the row's value. */
 const message = (def: ResourceDef, lock: LockFormat, row?: Record<string, unknown>) =>

@@ -9,7 +9,7 @@ import type { Registry } from '../definition/registry.ts';
 import type { ActionDef, ResourceDef } from '../definition/types.ts';
 import { nowTimestamp } from '../serialize/value-formats.ts';
 import { syncRelated } from '../values/index.ts';
-import { truth } from './match.ts';
+import { truth } from '../definition/match.ts';
 
 export interface SetContext {
   trx: Knex.Transaction;

@@ -117,6 +117,11 @@ function buildValidator(def: Validated, registry: Registry, bounds: SchemaBounds
     const other = field.excludes ? def.fields.get(field.excludes) : undefined;
     return other ? [{ field, other }] : [];
   });
+  // Ends of ranges whose start may be sent alone (an agreement's end date), paired once here.
+  const notBefore = fields.flatMap(({ field }) => {
+    const start = field.notBefore ? def.fields.get(field.notBefore) : undefined;
+    return start ? [{ start, end: field }] : [];
+  });
   // Date ranges (a project's start and end dates), paired once here.
   const ranges = fields.flatMap(({ field }) => {
     const end = field.until ? def.fields.get(field.until) : undefined;
@@ -226,6 +231,10 @@ function buildValidator(def: Validated, registry: Registry, bounds: SchemaBounds
         fail(start, messages.beforeOrEqual(named(start), named(end)));
         fail(end, messages.afterOrEqual(named(end), named(start)));
       }
+    }
+    for (const { start, end } of notBefore) {
+      const [from, to] = [values[start.name], values[end.name]];
+      if (from != null && to != null && String(to) < String(from) && !errors[`${prefix}${end.name}`]) fail(end, messages.afterOrEqual(named(end), named(start)));
     }
     return { values, errors, prefix, mode, id, known, input, named, fail };
   };

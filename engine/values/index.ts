@@ -2,7 +2,7 @@
 // to every record of a write together, before the behaviours run (they see the results):
 // defaults (`defaultFrom`, `nullMeans`) and copies (`related`), each after the fields it reads;
 // stamps (`stampedBy`); then the checks on the values the record will have (`defaultRequired`,
-// `referencesWhere` on the record's own values, `checkCompany`), refused with a 422 naming the
+// `referencesWhere` on the record's own values, `checkCompany`, `requiredWhen`), refused with a 422 naming the
 // field. After an update, the copies of the changed record follow it (related.ts).
 import type { Knex } from 'knex';
 import type { ChangeSet } from '../behaviours/change-set.ts';
@@ -13,6 +13,7 @@ import { ValidationError, type FieldErrors } from '../errors/http-errors.ts';
 import { checkCompanies } from './check-company.ts';
 import { fillDefault, unresolved } from './defaults.ts';
 import { checkDomains } from './domains.ts';
+import { checkRequiredWhen } from './required-when.ts';
 import { checkedInWrite } from '../definition/value-rules.ts';
 import { valuePlan } from './plan.ts';
 import { ReferencedRows, type Entry } from './record-values.ts';
@@ -36,7 +37,9 @@ export interface ValueContext {
 export function createNeedsValueRules(def: ResourceDef): boolean {
   let needs = createRules.get(def);
   if (needs === undefined) {
-    needs = [...def.fields.values()].some((field) => field.related || field.defaultFrom !== undefined || field.stampedBy || field.checkCompany || checkedInWrite(field));
+    needs = [...def.fields.values()].some(
+      (field) => field.related || field.defaultFrom !== undefined || field.stampedBy || field.checkCompany || field.requiredWhen || checkedInWrite(field),
+    );
     createRules.set(def, needs);
   }
   return needs;
@@ -58,6 +61,7 @@ export async function applyValueRules(context: ValueContext, def: ResourceDef, m
   const errors = new Map<Entry, FieldErrors>(entries.map((entry) => [entry, {}]));
   await checkDomains(def, plan.domains, rows, entries, errors, mode);
   await checkCompanies(plan.companyChecks, rows, entries, errors, mode);
+  checkRequiredWhen(def, plan.requiredWhen, entries, errors);
   refuse(errors);
 }
 

@@ -12,6 +12,8 @@ export interface ValuePlan {
   /** References whose `referencesWhere` reads the record's own values, or that have their own message: checked in the write. */
   domains: FieldDef[];
   companyChecks: FieldDef[];
+  /** Fields required while the record has some values (`requiredWhen`). */
+  requiredWhen: FieldDef[];
   /** Per reference field, the columns the rules read of the record it names. */
   columns: Map<string, Set<string>>;
   /** The resource declares some value rule: its creates go through the write path. */
@@ -62,13 +64,15 @@ function buildPlan(def: ResourceDef, registry: Registry): ValuePlan {
     if (registry.get(referencedResource(def, field)!).fields.get('name')?.stored) read(field.name, 'name');
   }
   const stamps = fields.filter((field) => field.stampedBy);
+  const requiredWhen = fields.filter((field) => field.requiredWhen);
   return {
     fills: inFillOrder(def, filled),
     stamps,
     domains,
     companyChecks,
+    requiredWhen,
     columns,
-    any: filled.length + domains.length + companyChecks.length + stamps.length > 0,
+    any: filled.length + domains.length + companyChecks.length + stamps.length + requiredWhen.length > 0,
   };
 }
 

@@ -18,7 +18,6 @@ import { prepareScrap } from './inventories/scraps/prepare-scrap.ts';
 import { validateScrap } from './inventories/scraps/validate-scrap.ts';
 import { cancelOrder, confirmOrder } from './sales/order-actions.ts';
 import { inverseRate } from './support/inverse-rate.ts';
-import { nameAgreement, prepareAgreement } from './purchases/agreements.ts';
 import { computeOrderTotals as computePurchaseOrderTotals } from './purchases/compute-order-totals.ts';
 import { cancelOrder as cancelPurchaseOrder, confirmOrder as confirmPurchaseOrder } from './purchases/order-actions.ts';
 import { prepareOrderLines as preparePurchaseOrderLines } from './purchases/prepare-order-lines.ts';
@@ -58,8 +57,6 @@ export const behaviours: Behaviours = {
     'purchases.prepareVendorPrice': prepareVendorPrice,
     'purchases.prepareOrder': preparePurchaseOrder,
     'purchases.computeOrderTotals': computePurchaseOrderTotals,
-    'purchases.prepareAgreement': prepareAgreement,
-    'purchases.nameAgreement': nameAgreement,
     'products.holdOfferedOptions': holdOfferedOptions,
     'products.writeOfferedOptions': writeOfferedOptions,
     'products.productAttributeOptions': productAttributeOptions,

@@ -9,6 +9,7 @@ import { authenticationChecks } from './capabilities/authentication.ts';
 import { boundChecks } from './capabilities/bounds.ts';
 import { carriedChecks } from './capabilities/carried.ts';
 import { createdWith, createdWithChecks } from './capabilities/created-with.ts';
+import { conditionChecks, hasConditions } from './capabilities/conditions.ts';
 import { atLengthChecks, atLengthField, createChecks } from './capabilities/create.ts';
 import { exportChecks } from './capabilities/export.ts';
 import { filterChecks } from './capabilities/filters.ts';
@@ -23,7 +24,8 @@ import { nestedChecks, showChecks } from './capabilities/show.ts';
 import { sortChecks } from './capabilities/sorts.ts';
 import { updateChecks } from './capabilities/update.ts';
 import { hasValueRules, valueChecks } from './capabilities/values.ts';
-import { lockChecks, numberedOnCreate, sequenceChecks, setChecks } from './capabilities/rules.ts';
+import { lockChecks, numberedOnCreate, sequenceChecks, setChecks, templateChecks } from './capabilities/rules.ts';
+import { templateFields } from '../../engine/rules/template.ts';
 import { hasStructureRules, structureChecks } from './capabilities/structure.ts';
 import { prepareContext, type ResourceContext } from './context.ts';
 
@@ -72,9 +74,11 @@ for (const target of databaseTargets()) {
     }
     if (def.operations.has('create') && def.operations.has('update') && hasValueRules(def, registry)) valueChecks(test, current);
     if (def.operations.has('create') && numberedOnCreate(def).length > 0) sequenceChecks(test, current);
+    if (def.operations.has('create') && def.operations.has('update') && templateFields(def).length > 0) templateChecks(test, current);
     if (hasStructureRules(def)) structureChecks(test, current);
     if (def.operations.has('create') && def.locks.length > 0) lockChecks(test, current);
     if (def.operations.has('create') && createdWith(def).length > 0) createdWithChecks(test, current);
+    if (def.operations.has('create') && def.operations.has('update') && hasConditions(def)) conditionChecks(test, current);
     if (def.operations.has('create') && [...def.actions.values()].some((action) => action.set)) setChecks(test, current);
     if (def.operations.has('delete') && def.operations.has('create')) lifecycleChecks(test, current);
     if (def.operations.has('forceDelete') && def.operations.has('create')) forceDeleteChecks(test, current);

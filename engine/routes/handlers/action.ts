@@ -13,7 +13,7 @@ import { compileBodyValidator } from '../../validation/body-validator.ts';
 import { runActionBehaviour } from './run-action.ts';
 import { numberOnAction } from '../../rules/sequence.ts';
 import { applySet } from '../../rules/transitions.ts';
-import { matches } from '../../rules/match.ts';
+import { matches } from '../../definition/match.ts';
 
 /**
  * POST {id}/<action>: the record (404, the definition's scope included: a delivery is not a

@@ -5,12 +5,13 @@
 import type { Test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { ResourceDef } from '../../../engine/definition/types.ts';
-import { DEFAULT_PADDING } from '../../../engine/definition/sequence-rules.ts';
+import { DEFAULT_PADDING, templatePaths } from '../../../engine/definition/sequence-rules.ts';
 import { sequenceFields } from '../../../engine/rules/sequence.ts';
 import { referencedResource } from '../../../engine/definition/value-rules.ts';
 import { recordPath, type ResourceContext } from '../context.ts';
 import { sampleValue, validPayload } from '../payloads.ts';
-import type { LockFormat } from '../../../engine/definition/rules-format.ts';
+import type { LockFormat, TemplateFormat } from '../../../engine/definition/rules-format.ts';
+import { templateFields } from '../../../engine/rules/template.ts';
 
 /** The fields numbered when their record is created. */
 export const numberedOnCreate = (def: ResourceDef) => sequenceFields(def).filter((field) => (field.sequence!.on ?? 'create') === 'create');
@@ -150,4 +151,43 @@ function copiesOf(ctx: ResourceContext, column: string): Array<{ table: string; 
       return [{ table: def.table, via: relation.foreignKey, field: field.name }];
     }),
   );
+}
+
+/** Registered for resources that create and name records from their values (`template`). */
+export function templateChecks(test: Test, context: () => ResourceContext) {
+  test('template: a new record is named from its values, and renamed when an update changes one', async () => {
+    const ctx = context();
+    const { knex } = ctx.app;
+    const created = await ctx.client.post(ctx.listPath, { token: ctx.token, body: validPayload(ctx.def, ctx.payload, 47) });
+    assert.is(created.status, 201, created.text);
+    const id = created.body.data.id as number;
+    for (const field of templateFields(ctx.def)) {
+      const row = await knex(ctx.def.table).where('id', id).first();
+      const name = expectedName(field.template!, row);
+      assert.ok(!name.includes('{'), name);
+      assert.is(row[field.name], name, `${field.name} stored`);
+      if (field.output) assert.is(created.body.data[field.name], name, `${field.name} answered`);
+      // A value the name is made of, changed: the name follows.
+      for (const placeholder of templatePaths(field.template!.text)) {
+        const source = ctx.def.fields.get(placeholder);
+        const other = source?.writable ? source.enum?.find((value) => value !== String(row[placeholder])) : undefined;
+        if (other === undefined) continue;
+        const updated = await ctx.client.put(recordPath(ctx, id), { token: ctx.token, body: { [placeholder]: other } });
+        assert.is(updated.status, 200, updated.text);
+        const renamed = expectedName(field.template!, { ...row, [placeholder]: other });
+        assert.is.not(renamed, name, `${placeholder} changes the name`);
+        assert.is((await knex(ctx.def.table).where('id', id).first())[field.name], renamed, `${field.name} renamed when ${placeholder} is ${other}`);
+      }
+    }
+  });
+}
+
+/** The name the definition says, worked out here from the row: each placeholder's value, in its words when given. */
+function expectedName(template: TemplateFormat, row: Record<string, unknown>): string {
+  let text = template.text;
+  for (const name of templatePaths(template.text)) {
+    const value = String(row[name] ?? '');
+    text = text.replaceAll(`{${name}}`, template.values?.[name]?.[value] ?? value);
+  }
+  return text;
 }

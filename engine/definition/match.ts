@@ -1,7 +1,7 @@
 // Whether a stored row has one of the values a definition lists for a column (a lock's or an
 // action's `when`): as text, and a boolean column as true or false whatever the database returns
 // (1, '1', true). A lock may instead name the one value a column must not have (`{'<>': null}`).
-import type { ResourceDef } from '../definition/types.ts';
+import type { ResourceDef } from './types.ts';
 
 type Plain = string | number | boolean;
 export type Match = Readonly<Record<string, ReadonlyArray<Plain> | { readonly '<>': Plain | null }>>;
