@@ -8,6 +8,7 @@ import type { RecordWriter, Records, WriteOptions } from '../behaviours/types.ts
 import { MANAGED_FIELDS } from '../definition/normalize.ts';
 import { Registry } from '../definition/registry.ts';
 import { applyScope } from '../definition/scope.ts';
+import { splitPath } from '../definition/value-rules.ts';
 import type { FieldDef, ResourceDef } from '../definition/types.ts';
 import { nowTimestamp } from '../serialize/value-formats.ts';
 import type { Statements } from '../sql/statements.ts';
@@ -32,7 +33,7 @@ function recordWriter(context: WriteContext, def: ResourceDef): RecordWriter {
   return {
     async create(body, options = {}) {
       const values = await validated(context, def, body, { mode: 'create' }, options);
-      return insertRecord(context, def, values);
+      return insertRecord(context, options.system ? keptCopies(def, body) : def, values);
     },
     async createMany(bodies, options = {}) {
       if (bodies.length === 0) return [];
@@ -171,6 +172,27 @@ function restoreColumns(registry: Registry, def: ResourceDef, body: Values, valu
       restoreColumns(registry, child, entry as Values, entries[index]!.values, `${at}${key}.${index}.`);
     });
   }
+}
+
+const withKeptCopies = new WeakMap<ResourceDef, Map<string, ResourceDef>>();
+
+/**
+ * The definition a system create is written by: a copy (`related`) its body gives is kept when the
+ * body names no record to copy it from (a move of no operation: an inventory adjustment's
+ * reference and company), where the copy rule would write null over it.
+ */
+function keptCopies(def: ResourceDef, body: Values): ResourceDef {
+  const kept = [...def.fields.values()].filter((field) => field.related && body[field.name] !== undefined && body[splitPath(def, field.related).via!] == null);
+  if (kept.length === 0) return def;
+  const key = kept.map((field) => field.name).join(',');
+  let byKey = withKeptCopies.get(def);
+  if (!byKey) withKeptCopies.set(def, (byKey = new Map()));
+  let found = byKey.get(key);
+  if (!found) {
+    const fields = new Map([...def.fields].map(([name, field]) => [name, kept.includes(field) ? { ...field, related: undefined } : field]));
+    byKey.set(key, (found = { ...def, fields }));
+  }
+  return found;
 }
 
 const lifted = new WeakMap<ResourceDef, ResourceDef>();

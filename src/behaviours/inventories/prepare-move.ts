@@ -3,14 +3,14 @@
 // the product's unit (converted, rounded half-up to that unit's rounding). Its name, unit, date, the
 // operation's reference, type, partner and company, and the checks of its product and lot, are
 // declared in resources/inventories/moves.yaml. The operation, the products and the units are read
-// once for all moves.
+// once for all moves. A move of no operation is written by the system as it is given.
 import { ValidationError, type BatchHook } from '../../../engine/index.ts';
 import { convertWith, unitsById } from './units.ts';
 
 export const prepareMoves: BatchHook = async (contexts) => {
   if (contexts.length === 0) return;
   const { trx } = contexts[0]!;
-  const operationIds = [...new Set(contexts.map(({ values, record }) => Number(values.operation_id ?? record?.operation_id)))];
+  const operationIds = [...new Set(contexts.map(({ values, record }) => values.operation_id ?? record?.operation_id).filter((id) => id != null))].map(Number);
   const operations = new Map((await trx('inventories_operations').whereIn('id', operationIds)).map((row) => [Number(row.id), row]));
   const productIds = contexts.map(({ values, record }) => values.product_id ?? record?.product_id);
   const products = new Map(
@@ -33,7 +33,9 @@ export const prepareMoves: BatchHook = async (contexts) => {
   const units = await unitsById(trx, [...contexts.map(({ values, record }) => values.uom_id ?? record?.uom_id), ...[...products.values()].map((product) => product.uom_id)]);
 
   for (const [position, { values, record, index }] of contexts.entries()) {
-    const operation = operations.get(Number(values.operation_id ?? record?.operation_id))!;
+    const operation = operations.get(Number(values.operation_id ?? record?.operation_id));
+    // A move of no operation (an inventory adjustment, a scrap's) is the system's: written as given.
+    if (!operation) continue;
     const product = products.get(Number(productIds[position]))!;
     // Reserved stock is held for this product, lot and package: changing either would leave it held on the wrong row.
     if (record && Number(record.reserved_quantity ?? 0) > 0) {

@@ -4,7 +4,6 @@
 import { ActionRefusedError, nowTimestamp, ValidationError, type Action, type Hook, type Subquery } from '../../../engine/index.ts';
 import { locationsById, lockQuants, qty } from './stock/ledger.ts';
 import { completeMoves } from './stock/validate.ts';
-import { changedIds } from '../support/changed-rows.ts';
 
 const IDENTITY = ['product_id', 'location_id', 'lot_id', 'package_id'] as const;
 
@@ -33,7 +32,7 @@ export const guardQuantityDelete: Hook = ({ record }) => {
 };
 
 /** The counted quantity becomes the quantity on hand, through a done inventory move for the difference. */
-export const applyCount: Action = async ({ trx, record, user }) => {
+export const applyCount: Action = async ({ trx, record, user, records }) => {
   if (record.counted_quantity === null) throw new ActionRefusedError('Set a counted quantity before applying it.');
   const [quant] = [
     ...(await lockQuants(trx, [{ productId: Number(record.product_id), locationId: Number(record.location_id), lotId: record.lot_id, packageId: record.package_id }])).values(),
@@ -51,29 +50,27 @@ export const applyCount: Action = async ({ trx, record, user }) => {
     const adjustment = await adjustments;
     if (!adjustment) throw new ActionRefusedError('No inventory adjustment location is configured.');
     const product = await trx('products_products').where('id', record.product_id).first('name', 'uom_id');
-    const now = nowTimestamp();
     const [from, to] = difference > 0 ? [adjustment.id, location.id] : [location.id, adjustment.id];
-    const [moveId] = await trx('inventories_moves').insert({
-      name: `Quantity updated: ${product.name}`,
-      state: 'draft',
-      procure_method: 'make_to_stock',
-      reference: 'Inventory adjustment',
-      product_id: record.product_id,
-      lot_id: record.lot_id,
-      package_id: record.package_id,
-      uom_id: product.uom_id,
-      product_uom_qty: Math.abs(difference),
-      product_qty: Math.abs(difference),
-      source_location_id: from,
-      destination_location_id: to,
-      is_inventory: true,
-      warehouse_id: location.warehouse_id,
-      company_id: location.company_id,
-      creator_id: user.id,
-      created_at: now,
-      updated_at: now,
-    });
-    changedIds(trx, 'inventories/moves', [moveId], 'created');
+    const moveId = await records('inventories/moves').create(
+      {
+        name: `Quantity updated: ${product.name}`,
+        state: 'draft',
+        procure_method: 'make_to_stock',
+        reference: 'Inventory adjustment',
+        product_id: record.product_id,
+        lot_id: record.lot_id,
+        package_id: record.package_id,
+        uom_id: product.uom_id,
+        product_uom_qty: Math.abs(difference),
+        product_qty: Math.abs(difference),
+        source_location_id: from,
+        destination_location_id: to,
+        is_inventory: true,
+        warehouse_id: location.warehouse_id,
+        company_id: location.company_id,
+      },
+      { system: true },
+    );
     await completeMoves(trx, [await trx('inventories_moves').where('id', moveId).first()]);
   }
   await trx('inventories_product_quantities').where('id', record.id).update({ counted_quantity: null, user_id: user.id, updated_at: nowTimestamp() });

@@ -1,7 +1,7 @@
 // The attributes a product is configured with (products/product-attributes, reference-projects-
 // extras §6): their options must be the attribute's own, and one is removed only when none of the
 // product's variants is used elsewhere; the variants then go with it.
-import { ActionRefusedError, changesOf, type Hook } from '../../../engine/index.ts';
+import { ActionRefusedError, type Hook } from '../../../engine/index.ts';
 import { heldIds, holdIds, replaceValues } from './attribute-values.ts';
 
 /** Tables whose rows make a product "in use": stock, orders, agreements and invoices. */
@@ -39,7 +39,7 @@ export const writeProductAttributeValues: Hook = async ({ trx, values, record })
  * beforeDelete: 422 while a variant of the product is used by stock, orders or invoices;
  * otherwise the product's variants (archived ones too) are removed, in one statement.
  */
-export const productAttributeNotInUse: Hook = async ({ trx, record }) => {
+export const productAttributeNotInUse: Hook = async ({ trx, record, records }) => {
   if (!record) return;
   const variants = () => trx('products_products as variant').where('variant.parent_id', record.product_id);
   const used = await variants()
@@ -48,8 +48,5 @@ export const productAttributeNotInUse: Hook = async ({ trx, record }) => {
     })
     .first('variant.id');
   if (used) throw new ActionRefusedError(IN_USE_MESSAGE);
-  const removed = await variants().select('variant.*');
-  if (removed.length === 0) return;
-  changesOf(trx).addDeleted('products/product-variants', removed, 'force_deleted');
-  await trx('products_products').where('parent_id', record.product_id).delete();
+  await records('products/product-variants').forceDeleteMany((query) => query.where('parent_id', record.product_id));
 };

@@ -82,7 +82,7 @@ function slug(text: string): string {
     .replace(/^-+|-+$/g, '');
 }
 
-export const syncVariants: Action = async ({ trx, def, record: product, user, records }) => {
+export const syncVariants: Action = async ({ trx, def, record: product, records }) => {
   if (product.parent_id !== null && product.parent_id !== undefined) throw new ActionRefusedError('A product variant cannot have variants of its own.');
   // Run on a variants collection (POST …/{product}/variants) its changes are that resource's.
   const variantsResource = def.parent ? def.name : 'accounts/product-variants';

@@ -1,7 +1,6 @@
 import { ForbiddenError, HttpError, ValidationError, type Hook } from '../../../engine/index.ts';
 import { ADMIN_ROLE } from '../../access/permissions.ts';
 import { principal } from '../../access/principal.ts';
-import { changedRows } from '../support/changed-rows.ts';
 
 /** Nobody puts into a role a permission they do not hold themselves (403). Only what is added counts. */
 export const guardRoleGrants: Hook = async ({ trx, user, values, record }) => {
@@ -27,8 +26,9 @@ export const protectAdminRole: Hook = ({ values, record }) => {
 };
 
 /** Before a role is deleted: its users and permissions let go of it (so later checks see the result). */
-export const detachRole: Hook = async ({ trx, record }) => {
-  await changedRows(trx, 'security/users', trx('users').whereIn('id', trx('user_roles').select('user_id').where('role_id', record!.id)));
+export const detachRole: Hook = async ({ trx, record, records }) => {
+  // The users' access changes with the links (no column of theirs): the feed shows them changed.
+  records('security/users').changed((await trx('user_roles').where('role_id', record!.id).pluck('user_id')).map(Number));
   await trx('user_roles').where('role_id', record!.id).delete();
   await trx('role_permissions').where('role_id', record!.id).delete();
 };

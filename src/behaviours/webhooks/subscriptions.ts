@@ -4,7 +4,6 @@
 // change, and a subscription switched on again forgets why it had stopped.
 import { randomBytes } from 'node:crypto';
 import { checkTarget, formatTimestamp, nowTimestamp, TargetRefused, ValidationError, type Action, type Hook } from '../../../engine/index.ts';
-import { changedIds } from '../support/changed-rows.ts';
 import { webhookSettings } from './settings.ts';
 
 /** A Standard Webhooks secret: `whsec_` and 32 random bytes in base64. */
@@ -51,21 +50,21 @@ export const rotateSecret: Action = async ({ trx, record }) => {
  * A new webhook's first delivery is a ping (`webhook.ping`, as GitHub sends one): the receiver can
  * check its signature verification at once, and the webhook has a delivery to show and replay.
  */
-export const queuePing: Hook = async ({ trx, record }) => {
+export const queuePing: Hook = async ({ record, records }) => {
   const now = nowTimestamp();
-  const [id] = await trx('webhook_deliveries').insert({
-    subscription_id: record!.id,
-    message_id: `msg_ping_${record!.id}`,
-    change_cursor: String(record!.cursor),
-    resource: 'webhooks/subscriptions',
-    record_id: record!.id,
-    kind: 'ping',
-    payload: JSON.stringify({ type: 'webhook.ping', timestamp: formatTimestamp(now), data: { webhook_id: Number(record!.id) } }),
-    status: 'pending',
-    attempts_count: 0,
-    next_attempt_at: now,
-    created_at: now,
-    updated_at: now,
-  });
-  changedIds(trx, 'webhooks/deliveries', [Number(id)], 'created');
+  await records('webhooks/deliveries').create(
+    {
+      subscription_id: record!.id,
+      message_id: `msg_ping_${record!.id}`,
+      change_cursor: String(record!.cursor),
+      resource: 'webhooks/subscriptions',
+      record_id: record!.id,
+      kind: 'ping',
+      payload: JSON.stringify({ type: 'webhook.ping', timestamp: formatTimestamp(now), data: { webhook_id: Number(record!.id) } }),
+      status: 'pending',
+      attempts_count: 0,
+      next_attempt_at: now,
+    },
+    { system: true },
+  );
 };

@@ -8,7 +8,6 @@
 import type { Knex } from 'knex';
 import { nowTimestamp, recordsOf } from '../../../../engine/index.ts';
 import { roundTo } from '../../accounts/money.ts';
-import { changedIds } from '../../support/changed-rows.ts';
 
 export type Trx = Knex.Transaction;
 const QUANTS = 'inventories_product_quantities';
@@ -130,11 +129,7 @@ export async function changeQuants(trx: Trx, changes: QuantChange[]): Promise<vo
       .whereIn('product_id', [...new Set(batch.map((row) => row.product_id))])
       .whereIn('location_id', [...new Set(batch.map((row) => row.location_id))])
       .select('id', 'product_id', 'location_id', 'lot_id', 'package_id');
-    changedIds(
-      trx,
-      'inventories/quantities',
-      written.filter((row) => wanted.has(rowKey(row))).map((row) => row.id),
-    );
+    recordsOf(trx)('inventories/quantities').changed(written.filter((row) => wanted.has(rowKey(row))).map((row) => Number(row.id)));
   }
   await followContents(trx, 'inventories_lots', 'lot_id', rows);
   await followContents(trx, 'inventories_packages', 'package_id', rows);
