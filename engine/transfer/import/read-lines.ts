@@ -70,7 +70,8 @@ export async function resolveLineNames(
       });
     });
     if (lines.length === 0) continue;
-    for (const [at, found] of await resolveNames(named, lines, statements, registry, rowScope)) {
+    const placeOf = (at: number) => `${field.name}.${places[at]!.index}.`;
+    for (const [at, found] of await resolveNames(named, lines, statements, registry, rowScope, placeOf)) {
       const { row, index } = places[at]!;
       for (const [key, messages] of Object.entries(found)) fail(row, `${field.name}.${index}.${key}`, messages[0]!);
     }
@@ -89,8 +90,8 @@ export async function resolveLineNames(
         const matches = ids.get(entry.name) ?? [];
         const found = oneOf(matches, entry.id);
         const { row, index } = places[entry.at]!;
-        const place = `${field.name}.${index}.${name}.${entry.index}`;
-        if (found === undefined) fail(row, place, nameError(place, entry.name, matches.length, target, by));
+        if (found === undefined)
+          fail(row, `${field.name}.${index}.${name}.${entry.index}`, nameError(`${field.name}.${index}.`, `${name}.${entry.index}`, entry.name, matches.length, target, by));
         resolved[entry.at]![entry.index] = found ?? entry.id ?? null;
       }
       lines.forEach((line, at) => {

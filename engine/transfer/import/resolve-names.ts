@@ -40,10 +40,10 @@ export function nameColumns(target: ResourceDef): string[] {
   return [...new Set([displayField(target), text('code') ? 'code' : undefined])].filter((name): name is string => name !== undefined);
 }
 
-/** The error of a name that matches no record of `target`, or several. */
-export function nameError(place: string, name: string, matches: number, target: ResourceDef, by: readonly string[]): string {
+/** The error of a name that matches no record of `target`, or several; `prefix` places a line's (`invoice_lines.0.`), as the validator does. */
+export function nameError(prefix: string, column: string, name: string, matches: number, target: ResourceDef, by: readonly string[]): string {
   const problem = matches === 0 ? 'matches no' : `matches ${matches}`;
-  return `The ${place.replace(/_/g, ' ')} "${name}" ${problem} ${target.label} record${matches > 1 ? 's' : ''} by ${by}.`;
+  return `The ${prefix}${column.replace(/_/g, ' ')} "${name}" ${problem} ${target.label} record${matches > 1 ? 's' : ''} by ${by}.`;
 }
 
 /**
@@ -56,6 +56,8 @@ export async function resolveNames(
   statements: Pick<Statements, 'all'>,
   registry: Registry,
   rowScope: (def: ResourceDef) => RowScope | undefined,
+  /** Where a body is, for its messages (a document's line: `invoice_lines.0.`). */
+  placeOf: (index: number) => string = () => '',
 ): Promise<Map<number, FieldErrors>> {
   const errors = new Map<number, FieldErrors>();
   for (const named of relations) {
@@ -76,7 +78,7 @@ export async function resolveNames(
       delete body[column];
       const found = oneOf(matches, body[foreignKey]);
       if (found !== undefined) body[foreignKey] = found;
-      else errors.set(index, { ...errors.get(index), [column]: [nameError(column, name, matches.length, target, by)] });
+      else errors.set(index, { ...errors.get(index), [column]: [nameError(placeOf(index), column, name, matches.length, target, by)] });
     });
   }
   return errors;
