@@ -1,9 +1,10 @@
-// The columns of an export: `fields=` (default: the fields the API writes for the resource), each
-// an output field, or a belongsTo relation by its key (`category` beside `category_id`), which
-// writes the referenced record's display name. Never a hidden or `revealed` field: what the list
-// does not show, the export does not either. A list of records the create takes (a document's
-// lines) is a column of its own: the lines as JSON, each with the fields its create takes and,
-// beside each reference's id, the display name an import resolves in another installation.
+// The columns of an export: `fields=` (default: the fields the API writes for the resource, and
+// its lists of lines), each an output field, a list of lines, or a belongsTo relation by its key
+// (`category` beside `category_id`), which writes the referenced record's display name. Never a
+// hidden or `revealed` field: what the list does not show, the export does not either. A list of
+// records the create takes (a document's lines) is a column of its own: the lines as JSON, each
+// with the fields its create takes and, beside each reference's id, the display name an import
+// resolves in another installation.
 import type { FieldDef, RelationDef, ResourceDef } from '../../definition/types.ts';
 import type { Registry } from '../../definition/registry.ts';
 import { BadRequestError } from '../../errors/http-errors.ts';
