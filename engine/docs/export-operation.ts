@@ -2,7 +2,7 @@
 // `format`, `fields`) and its answers (the file in three media types, or the list's errors).
 import type { Registry } from '../definition/registry.ts';
 import type { ResourceDef } from '../definition/types.ts';
-import { lowerLabel, operationId, type NameTable } from '../definition/names.ts';
+import { lowerLabel, operationId, plural, type NameTable } from '../definition/names.ts';
 import { ERROR_MESSAGES } from '../errors/messages.ts';
 import { ValidationError } from '../errors/http-errors.ts';
 import { filterKinds } from '../list/filters/index.ts';
@@ -10,9 +10,9 @@ import { ref, SHARED, type JsonSchema } from '../serialize/response-schemas.ts';
 import { pathParameters, queryParameters } from './parameters.ts';
 import { rateLimitHeaders } from './shared-components.ts';
 import { accessNote } from './descriptions.ts';
-import { recordExample } from './examples.ts';
+import { outputExample, recordExample } from './examples.ts';
 import { csvLine } from '../transfer/csv-write.ts';
-import { exportableColumns, exportColumns } from '../transfer/export/export-columns.ts';
+import { exportableColumns, exportColumns, type LinesColumn } from '../transfer/export/export-columns.ts';
 import { CONTENT_TYPES, EXPORT_FORMATS } from '../transfer/export/export-formats.ts';
 import { allParentsExportPath, exportPath } from '../transfer/export/export-query.ts';
 
@@ -31,7 +31,8 @@ function exportOperation(def: ResourceDef, registry: Registry, names: NameTable,
   const columns = exportColumns(def, registry, []);
   const displays = [...exportableColumns(def, registry).values()].filter((column) => column.kind === 'display');
   const record = recordExample(def, registry) as Record<string, unknown>;
-  const values = columns.map((column) => record[column.name] ?? null);
+  const lines = columns.filter((column): column is LinesColumn => column.kind === 'lines');
+  const values = columns.map((column) => (column.kind === 'lines' ? [linesExample(column)] : (record[column.name] ?? null)));
   const error = (description: string, message: string) => ({ description, content: { 'application/json': { schema: ref(SHARED.error), example: { message } } } });
   const invalidFilter = filterError(def);
   const listParameters = queryParameters(def, 'list').filter((parameter) => parameter.name !== 'include' && !String(parameter.$ref ?? '').match(/\/(page|per_page)$/));
@@ -43,6 +44,9 @@ function exportOperation(def: ResourceDef, registry: Registry, names: NameTable,
     description: [
       `Every ${lowerLabel(def.label)} the list would show (its filters, sort, company and record scope), not a page: a CSV file (RFC 4180, UTF-8 with a byte order mark, a header of field names), JSON Lines (one record per line), or an XLSX workbook. Streamed: the first rows arrive before the last are read.`,
       `Values are written as the API writes them (dates, decimals); a list as JSON. A text cell that a spreadsheet would run as a formula (beginning with \`=\`, \`+\`, \`-\`, \`@\`, a tab or a carriage return, unless it is a number) is written with a leading \`'\` in CSV and XLSX.`,
+      lines.length > 0
+        ? `${lines.map((column) => `\`${column.name}\``).join(', ')}: the ${lines.map((column) => lowerLabel(plural(column.child.label))).join(', ')} written with each record, as JSON (a list in JSON Lines, its text in CSV and XLSX), so that the file imports back: each line's \`id\`, the fields its create takes, each reference's display name beside its id (${lines[0]!.references.length > 0 ? `\`${lines[0]!.references[0]!.column}\` beside \`${lines[0]!.references[0]!.foreignKey}\`` : 'as a display column'}) and each list of ids as \`{id, name}\` entries.`
+        : '',
       displays.length > 0
         ? `\`fields\` may also name ${displays.map((column) => `\`${column.name}\``).join(', ')}: the display name of the record \`${displays[0]!.relation.foreignKey}\` points at, beside its id.`
         : '',
@@ -105,6 +109,18 @@ function exportOperation(def: ResourceDef, registry: Registry, names: NameTable,
       503: { $ref: '#/components/responses/ServiceUnavailable' },
     },
   };
+}
+
+/** One line of a lines column as an export writes it: its id, its fields, the names beside its references, its lists. */
+function linesExample(column: LinesColumn): Record<string, unknown> {
+  const line: Record<string, unknown> = { id: 1 };
+  for (const field of column.fields) {
+    line[field.name] = outputExample(field, column.child);
+    const reference = column.references.find((candidate) => candidate.foreignKey === field.name);
+    if (reference) line[reference.column] = outputExample(reference.target.fields.get(reference.display)!, reference.target);
+  }
+  for (const list of column.lists) line[list.field.name] = list.display ? [{ id: 1, [list.display]: outputExample(list.target.fields.get(list.display)!, list.target) }] : [1];
+  return line;
 }
 
 /** The 422 of the first filter that refuses a value, as an example (none when every filter takes any text). */

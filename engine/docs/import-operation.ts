@@ -2,13 +2,15 @@
 // (with an example of each from the create's example), the query switches, and the report.
 import type { Registry } from '../definition/registry.ts';
 import type { ResourceDef } from '../definition/types.ts';
-import { operationId, type NameTable } from '../definition/names.ts';
+import { lowerLabel, operationId, plural, type NameTable } from '../definition/names.ts';
 import { ref, SHARED, type JsonSchema } from '../serialize/response-schemas.ts';
 import { createExample } from './examples.ts';
 import { pathParameters } from './parameters.ts';
 import { rateLimitHeaders } from './shared-components.ts';
 import { ERROR_MESSAGES } from '../errors/messages.ts';
 import { CSV, importPath, JSON_LINES, XLSX } from '../transfer/import/formats.ts';
+import { recordsFields } from '../transfer/records-fields.ts';
+import { namedReferences } from '../transfer/references.ts';
 
 /** Marks the import operations in the document: the Markdown and Postman builders list them with their resource. */
 export const IMPORT_MARK = 'x-import';
@@ -64,7 +66,12 @@ function importOperation(def: ResourceDef, registry: Registry, names: NameTable,
     summary: `Import ${def.label} records from a file`,
     description: [
       `Creates (or updates) ${def.label} records from a CSV, JSON lines or .xlsx file, each row exactly as \`POST ${prefix}${def.path}\` would (validation, defaults, behaviours, permissions, company scope, the change feed). The CSV header names the fields as a create's body does; cells are read by the field's type (an empty cell is null; lists as JSON). A row with an \`id\` updates that record${def.upsertOn ? `, as does a row whose ${def.upsertOn.map((c) => `\`${c}\``).join(', ')} match an existing one` : ''}.`,
-      'A relation may be given by name: a column named after it (`category`) holding the target’s `code` or `name`, instead of its id.',
+      'A relation may be given by name: a column named after it (`category`) holding the target’s `code` or `name`, instead of its id (a name several records share takes the id beside it when that is one of them).',
+      ...recordsFields(def, registry).map(({ field, child }) => {
+        const reference = namedReferences(child, registry)[0];
+        const byName = reference ? ` (\`${reference.column}\` beside \`${reference.foreignKey}\`)` : '';
+        return `\`${field.name}\`: the ${lowerLabel(plural(child.label))}, as a JSON list (in CSV and .xlsx the cell’s text), as the export writes them; their references may be given by name as the row’s are${byName}, their lists of ids as ids, names or \`{id, name}\`. A cell that is not a JSON list is that row’s error (\`${field.name}\`), as is a line’s (\`${field.name}.0.<field>\`).`;
+      }),
       'All or nothing by default: one rejected row and nothing is written (422 with the report). `on_error=skip` writes the valid rows; `dry_run=1` checks every row and writes nothing. Bounded: `IMPORT_MAX_BYTES` (413) and `IMPORT_MAX_ROWS` (422) per request; `npm run erp -- import` sends a larger file in parts. A malformed file is a 400 naming the line.',
       `Needs the create permission (and update for updated rows): ${permissions.map((name) => `\`${name}\``).join(', ') || 'none'}.`,
     ].join('\n\n'),

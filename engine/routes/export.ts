@@ -64,9 +64,11 @@ function exportHandler(runtime: ResourceRuntime, everyParent: boolean) {
     const batches = exportBatches(
       {
         def,
+        registry: deps.registry,
         statements: runtime.statements,
         columns: runtime.columns,
         serialize: runtime.serialize,
+        serializeOf: (name) => runtime.others(name).serialize,
         conditions,
         sort: list.sort,
       },

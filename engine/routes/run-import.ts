@@ -20,9 +20,11 @@ import { inTransaction } from '../sql/retry.ts';
 import type { Statements } from '../sql/statements.ts';
 import { transactionStatements } from '../sql/transaction-statements.ts';
 import type { Values } from '../validation/body-validator.ts';
+import type { ResourceDef } from '../definition/types.ts';
 import { coerceCells, readValues } from '../transfer/import/coerce-cells.ts';
 import type { ParsedRow } from '../transfer/import/parsed-rows.ts';
 import { namedRelations, resolveNames } from '../transfer/import/resolve-names.ts';
+import { readLines, resolveLineNames } from '../transfer/import/read-lines.ts';
 
 export interface ImportOptions {
   dryRun: boolean;
@@ -74,7 +76,9 @@ export async function runImport(runtime: ResourceRuntime, request: FastifyReques
       const reads = transactionStatements(trx, deps.statements.insertReturns) as unknown as Statements;
       // A retried transaction starts again from the rows as parsed.
       const bodies = planned.map((row) => structuredClone(row.body));
-      const nameErrors = await resolveNames(named, bodies, reads, deps.registry, (target) => deps.policy.rowScope(user, target));
+      const rowScope = (target: ResourceDef) => deps.policy.rowScope(user, target);
+      const nameErrors = await resolveNames(named, bodies, reads, deps.registry, rowScope);
+      const lineNameErrors = await resolveLineNames(def, deps.registry, bodies, reads, rowScope);
       const checked = await runtime.validator.validateMany(
         planned.map((row, index) =>
           row.id === undefined
@@ -84,7 +88,8 @@ export async function runImport(runtime: ResourceRuntime, request: FastifyReques
         reads,
       );
       const errors = planned.map((row, index) => {
-        const found = { ...row.errors, ...nameErrors.get(index), ...checked[index]!.errors };
+        // The row's own errors last: a lines cell that is not JSON says so, not that the lines are missing.
+        const found = { ...nameErrors.get(index), ...lineNameErrors.get(index), ...checked[index]!.errors, ...row.errors };
         if (Object.keys(found).length > 0) return found;
         return deps.policy.checkValues(user, def, checked[index]!.values, row.id === undefined ? 'create' : 'update') ?? {};
       });
@@ -145,7 +150,7 @@ export async function runImport(runtime: ResourceRuntime, request: FastifyReques
 /** A parsed row as a body: CSV cells read by type, the `id` taken out, a nested resource's parent filled in. */
 function plan(runtime: ResourceRuntime, row: ParsedRow, fixed: Values): PlannedRow {
   const body = row.text ? coerceCells(runtime.def, row.values) : readValues(runtime.def, row.values);
-  const errors: FieldErrors = {};
+  const errors: FieldErrors = readLines(runtime.def, runtime.deps.registry, body);
   const sentId = body.id;
   delete body.id;
   let id: number | undefined;

@@ -1,15 +1,45 @@
-// The columns of an export: `fields=` (default: the fields the API writes for the resource), each
-// an output field, or a belongsTo relation by its key (`category` beside `category_id`), which
-// writes the referenced record's display name. Never a hidden or `revealed` field: what the list
-// does not show, the export does not either.
+// The columns of an export: `fields=` (default: the fields the API writes for the resource, and
+// its lists of lines), each an output field, a list of lines, or a belongsTo relation by its key
+// (`category` beside `category_id`), which writes the referenced record's display name. Never a
+// hidden or `revealed` field: what the list does not show, the export does not either. A list of
+// records the create takes (a document's lines) is a column of its own: the lines as JSON, each
+// with the fields its create takes and, beside each reference's id, the display name an import
+// resolves in another installation.
 import type { FieldDef, RelationDef, ResourceDef } from '../../definition/types.ts';
 import type { Registry } from '../../definition/registry.ts';
 import { BadRequestError } from '../../errors/http-errors.ts';
+import { recordsFields, type RecordsField } from '../records-fields.ts';
+import { namedReferences, type Reference } from '../references.ts';
 
 /** The fields that name a record to a person, in order of preference (the first the target has). */
 export const DISPLAY_FIELDS = ['name', 'full_name', 'display_name', 'title', 'code', 'reference', 'email', 'label'] as const;
 
-export type ExportColumn = { kind: 'field'; name: string; field: FieldDef } | { kind: 'display'; name: string; relation: RelationDef; target: ResourceDef; display: string };
+/** A reference of a line: its id (`product_id`) and, beside it, its target's display name (`product`). */
+export interface LineReference extends Reference {
+  display: string;
+}
+
+/** A list of ids of a line (its taxes): each entry written as the id and display name of the record (`{"id": 1, "name": "15%"}`). */
+export interface LineList {
+  field: FieldDef;
+  relation: RelationDef;
+  target: ResourceDef;
+  display?: string;
+}
+
+/** A records field as a column: each line's fields (those its create takes that the API writes), its named references, its lists of ids. */
+export interface LinesColumn extends RecordsField {
+  kind: 'lines';
+  name: string;
+  fields: FieldDef[];
+  references: LineReference[];
+  lists: LineList[];
+}
+
+export type ExportColumn =
+  | { kind: 'field'; name: string; field: FieldDef }
+  | { kind: 'display'; name: string; relation: RelationDef; target: ResourceDef; display: string }
+  | LinesColumn;
 
 /** The stored text field that names a record of `def`, if it has one. */
 export function displayField(def: ResourceDef): string | undefined {
@@ -19,10 +49,11 @@ export function displayField(def: ResourceDef): string | undefined {
   });
 }
 
-/** Every column `fields=` may name, in the default order first (the output fields), then the display names. */
+/** Every column `fields=` may name, in the default order first (the output fields, the lists of lines), then the display names. */
 export function exportableColumns(def: ResourceDef, registry: Registry): Map<string, ExportColumn> {
   const columns = new Map<string, ExportColumn>();
   for (const field of def.fields.values()) if (field.output) columns.set(field.name, { kind: 'field', name: field.name, field });
+  for (const records of recordsFields(def, registry)) columns.set(records.field.name, linesColumn(records, registry));
   for (const relation of def.relations.values()) {
     if (relation.kind !== 'belongsTo' || columns.has(relation.outputKey)) continue;
     const target = registry.get(relation.resource);
@@ -32,10 +63,29 @@ export function exportableColumns(def: ResourceDef, registry: Registry): Map<str
   return columns;
 }
 
+function linesColumn(records: RecordsField, registry: Registry): LinesColumn {
+  const { child, relation: owner } = records;
+  const fields = [...child.fields.values()].filter((field) => field.writable && field.output && field.name !== owner.foreignKey);
+  const written = new Set(fields.map((field) => field.name));
+  const references: LineReference[] = [];
+  for (const reference of namedReferences(child, registry)) {
+    const display = displayField(reference.target);
+    if (display && written.has(reference.foreignKey)) references.push({ ...reference, display });
+  }
+  const lists: LineList[] = [];
+  for (const field of child.fields.values()) {
+    const relation = field.type === 'ids' && field.writable && !field.by && field.relation ? child.relations.get(field.relation) : undefined;
+    if (relation?.kind !== 'manyToMany' || !relation.through) continue;
+    const target = registry.get(relation.resource);
+    lists.push({ field, relation, target, display: displayField(target) });
+  }
+  return { ...records, kind: 'lines', name: records.field.name, fields, references, lists };
+}
+
 /** The columns `fields=a,b` names (in its order, each once), or every output field. 400 for a name it may not. */
 export function exportColumns(def: ResourceDef, registry: Registry, requested: readonly string[]): ExportColumn[] {
   const allowed = exportableColumns(def, registry);
-  if (requested.length === 0) return [...allowed.values()].filter((column) => column.kind === 'field');
+  if (requested.length === 0) return [...allowed.values()].filter((column) => column.kind !== 'display');
   const unknown = requested.filter((name) => !allowed.has(name));
   if (unknown.length > 0) {
     throw new BadRequestError(`Requested field(s) \`${unknown.join(', ')}\` are not allowed. Allowed field(s) are \`${[...allowed.keys()].join(', ')}\`.`);

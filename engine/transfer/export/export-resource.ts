@@ -42,8 +42,18 @@ export async function exportResource(options: ExportResourceOptions): Promise<{ 
   const conditions = listConditions(def, registry, list, { parentId: options.parentId });
   const where = whereClause(conditions);
   const [counted] = await statements.all(`SELECT COUNT(*) AS ${quote('total')} FROM ${quote(def.table)}${where.sql}`, where.params);
+  const serializers = buildSerializers(registry, options.behaviours);
   const batches = exportBatches(
-    { def, statements, columns: columnsOf(options.behaviours, registry), serialize: buildSerializers(registry, options.behaviours).get(def.name)!, conditions, sort: list.sort },
+    {
+      def,
+      registry,
+      statements,
+      columns: columnsOf(options.behaviours, registry),
+      serialize: serializers.get(def.name)!,
+      serializeOf: (name) => serializers.get(name)!,
+      conditions,
+      sort: list.sort,
+    },
     columns,
   );
   let done = 0;

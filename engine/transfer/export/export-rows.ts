@@ -6,20 +6,18 @@
 // NULLs sort first ascending and last descending on both SQLite and MySQL/MariaDB; the condition
 // "after the last row" follows that.
 import { setImmediate } from 'node:timers/promises';
-import type { SortDef } from '../../definition/types.ts';
+import type { ResourceDef, SortDef } from '../../definition/types.ts';
 import type { Serialize } from '../../serialize/record.ts';
-import type { Columns } from '../../sql/columns.ts';
-import { placeholders, quote, whereClause, type Condition } from '../../sql/quote.ts';
+import { quote, whereClause, type Condition } from '../../sql/quote.ts';
 import type { Row, Statements } from '../../sql/statements.ts';
-import type { ResourceDef } from '../../definition/types.ts';
+import { namesById } from './display-names.ts';
 import type { ExportColumn } from './export-columns.ts';
+import { linesByOwner, type Line, type LinesSource } from './export-lines.ts';
 
 export const EXPORT_BATCH = 1000;
 
-export interface ExportSource {
+export interface ExportSource extends LinesSource {
   def: ResourceDef;
-  statements: Pick<Statements, 'all'>;
-  columns: Columns;
   serialize: Serialize;
   /** The rows to export: the list's conditions (scope, parent, row scope, filters, trashed). */
   conditions: readonly Condition[];
@@ -36,9 +34,14 @@ export async function* exportBatches(source: ExportSource, columns: readonly Exp
     const rows = await readBatch(source, last, size);
     if (rows.length === 0) return;
     const names = await displayNames(source.statements, columns, rows);
+    const lines = await linesOf(source, columns, rows);
     yield rows.map((row) => {
       const record = source.serialize(row);
-      return columns.map((column) => (column.kind === 'field' ? record[column.name] : (names.get(column.name)!.get(Number(row[column.relation.foreignKey])) ?? null)));
+      return columns.map((column) => {
+        if (column.kind === 'field') return record[column.name];
+        if (column.kind === 'lines') return lines.get(column.name)!.get(Number(row.id)) ?? [];
+        return names.get(column.name)!.get(Number(row[column.relation.foreignKey])) ?? null;
+      });
     });
     if (rows.length < size) return;
     last = rows[rows.length - 1];
@@ -78,26 +81,29 @@ function after(table: string, sort: readonly SortDef[], last: Row): Condition {
   return { sql: alternatives.length === 0 ? '1 = 0' : `(${alternatives.map((sql) => `(${sql})`).join(' OR ')})`, params };
 }
 
-/**
- * The display names of the batch's referenced records, per display column: one query per column
- * and batch, never one per row. A trashed record keeps its name (as an include shows it).
- */
+/** The lines of the batch's rows, per lines column: one query per column and batch. */
+async function linesOf(source: ExportSource, columns: readonly ExportColumn[], rows: Row[]): Promise<Map<string, Map<number, Line[]>>> {
+  const lines = new Map<string, Map<number, Line[]>>();
+  const owners = rows.map((row) => Number(row.id));
+  for (const column of columns) if (column.kind === 'lines') lines.set(column.name, await linesByOwner(source, column, owners));
+  return lines;
+}
+
+/** The display names of the batch's referenced records, per display column. */
 async function displayNames(statements: Pick<Statements, 'all'>, columns: readonly ExportColumn[], rows: Row[]): Promise<Map<string, Map<number, unknown>>> {
   const names = new Map<string, Map<number, unknown>>();
   await Promise.all(
     columns.map(async (column) => {
-      if (column.kind !== 'display') return;
-      const byId = new Map<number, unknown>();
-      names.set(column.name, byId);
-      const ids = [...new Set(rows.map((row) => row[column.relation.foreignKey]).filter((id) => id !== null && id !== undefined))];
-      if (ids.length === 0) return;
-      // Padded to a power of two with a repeated id: a few SQL texts to prepare, not one per batch.
-      const padded = ids.concat(new Array(2 ** Math.ceil(Math.log2(ids.length)) - ids.length).fill(ids[0]));
-      const found = await statements.all(
-        `SELECT ${quote('id')}, ${quote(column.display)} AS ${quote('display')} FROM ${quote(column.target.table)} WHERE ${quote('id')} IN (${placeholders(padded.length)})`,
-        padded,
-      );
-      for (const row of found) byId.set(Number(row.id), row.display ?? null);
+      if (column.kind === 'display')
+        names.set(
+          column.name,
+          await namesById(
+            statements,
+            column.target,
+            column.display,
+            rows.map((row) => row[column.relation.foreignKey]),
+          ),
+        );
     }),
   );
   return names;

@@ -4,6 +4,7 @@
 // validator names it ("The factor field must be a number.").
 import type { FieldDef, ResourceDef } from '../../definition/types.ts';
 
+const NUMBER = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
 const TRUE = new Set(['true', '1', 'yes']);
 const FALSE = new Set(['false', '0', 'no']);
 
@@ -18,12 +19,18 @@ export function coerceCells(def: ResourceDef, cells: Record<string, unknown>): R
 }
 
 /**
- * A JSON row's values as a create takes them: a date as the API writes it (and so an export,
- * `2025-01-31T00:00:00.000000Z`) is read as the day it names, so that an export imports back.
+ * A JSON row's values (a JSON Lines record, a document's line) as a create takes them, read back
+ * from how the API writes them (and so an export): a date (`2025-01-31T00:00:00.000000Z`) as the
+ * day it names, a decimal's text (`"12.50"`) as its number. Other values are left to the validator.
  */
 export function readValues(def: ResourceDef, values: Record<string, unknown>): Record<string, unknown> {
   const body: Record<string, unknown> = { ...values };
-  for (const [name, value] of Object.entries(body)) if (def.fields.get(name)?.type === 'date' && typeof value === 'string') body[name] = writtenDay(value);
+  for (const [name, value] of Object.entries(body)) {
+    const type = def.fields.get(name)?.type;
+    if (typeof value !== 'string') continue;
+    if (type === 'date') body[name] = writtenDay(value);
+    else if ((type === 'decimal' || type === 'number') && NUMBER.test(value.trim())) body[name] = Number(value);
+  }
   return body;
 }
 
@@ -40,7 +47,7 @@ export function coerceCell(field: Pick<FieldDef, 'type'>, written: string): unkn
     case 'integer':
     case 'number':
     case 'decimal':
-      return /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(text) ? Number(text) : cell;
+      return NUMBER.test(text) ? Number(text) : cell;
     case 'boolean': {
       const lower = text.toLowerCase();
       return TRUE.has(lower) ? true : FALSE.has(lower) ? false : cell;
@@ -49,8 +56,9 @@ export function coerceCell(field: Pick<FieldDef, 'type'>, written: string): unkn
       return writtenDay(text) === text ? cell : writtenDay(text);
     case 'strings':
     case 'ids':
-    case 'records':
       return listCell(field.type, text) ?? cell;
+    case 'records':
+      return cell; // a document's lines: read by ./read-lines.ts
     default:
       return cell;
   }

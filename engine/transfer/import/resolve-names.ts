@@ -1,44 +1,49 @@
 // Relations given by name, as Odoo resolves them: a row may name the record a belongsTo relation
-// points at in a column named after the relation (`category` = "Weight" for `category_id`), by the
+// (or a field that `references` a resource) points at in a column named after it (`category` =
+// "Weight" for `category_id`), by the
 // field an export writes there (the target's `name`, else `full_name`, `title`, `code`...; see
 // displayField), or else by its `code`. Each relation's names are looked up once
 // for the whole file, among the rows the user may see; a name that matches no record, or more
 // than one, is that row's error. A name given wins over an id in the same row (an export carries
-// both, and ids differ from one database to another).
+// both, and ids differ from one database to another), except that a name several records share
+// is taken as the one of them the id names (two taxes called "15%", one for sales).
 import type { Registry } from '../../definition/registry.ts';
-import type { RelationDef, ResourceDef } from '../../definition/types.ts';
+import type { ResourceDef } from '../../definition/types.ts';
 import type { FieldErrors } from '../../errors/http-errors.ts';
 import type { RowScope } from '../../sql/resource-rows.ts';
 import { resourceRows } from '../../sql/resource-rows.ts';
 import { displayField } from '../export/export-columns.ts';
+import { namedReferences, type Reference } from '../references.ts';
 import { condition, placeholders, quote, whereClause } from '../../sql/quote.ts';
 import type { Statements } from '../../sql/statements.ts';
 
-/** A relation a row may name by a column of its target. */
-export interface NamedRelation {
-  relation: RelationDef;
-  target: ResourceDef;
-  /** The row's column holding the name (the relation's key, `category`). */
-  column: string;
+/** A reference a row may name by a column of its target. */
+export interface NamedRelation extends Reference {
   /** The target's columns it is matched against, in order: the display field, then `code`. */
   by: string[];
 }
 
-/** The belongsTo relations whose foreign key is a writable field, and whose target has a code or a name. */
+/** The references the create takes (../references.ts) whose target has a code or a name. */
 export function namedRelations(def: ResourceDef, registry: Registry): NamedRelation[] {
-  const found: NamedRelation[] = [];
-  for (const relation of def.relations.values()) {
-    if (relation.kind !== 'belongsTo' || !def.fields.get(relation.foreignKey)?.writable) continue;
-    if (def.fields.has(relation.outputKey)) continue; // the column is a field of its own
-    const target = registry.get(relation.resource);
-    const text = (name: string) => {
-      const field = target.fields.get(name);
-      return field?.stored === true && field.output && (field.type === 'string' || field.type === 'text');
-    };
-    const by = [...new Set([displayField(target), text('code') ? 'code' : undefined])].filter((name): name is string => name !== undefined);
-    if (by.length > 0) found.push({ relation, target, column: relation.outputKey, by });
-  }
-  return found;
+  return namedReferences(def, registry).flatMap((reference) => {
+    const by = nameColumns(reference.target);
+    return by.length > 0 ? [{ ...reference, by }] : [];
+  });
+}
+
+/** The columns a record of `target` is found by: its display field, then its `code`. */
+export function nameColumns(target: ResourceDef): string[] {
+  const text = (name: string) => {
+    const field = target.fields.get(name);
+    return field?.stored === true && field.output && (field.type === 'string' || field.type === 'text');
+  };
+  return [...new Set([displayField(target), text('code') ? 'code' : undefined])].filter((name): name is string => name !== undefined);
+}
+
+/** The error of a name that matches no record of `target`, or several; `prefix` places a line's (`invoice_lines.0.`), as the validator does. */
+export function nameError(prefix: string, column: string, name: string, matches: number, target: ResourceDef, by: readonly string[]): string {
+  const problem = matches === 0 ? 'matches no' : `matches ${matches}`;
+  return `The ${prefix}${column.replace(/_/g, ' ')} "${name}" ${problem} ${target.label} record${matches > 1 ? 's' : ''} by ${by}.`;
 }
 
 /**
@@ -51,10 +56,12 @@ export async function resolveNames(
   statements: Pick<Statements, 'all'>,
   registry: Registry,
   rowScope: (def: ResourceDef) => RowScope | undefined,
+  /** Where a body is, for its messages (a document's line: `invoice_lines.0.`). */
+  placeOf: (index: number) => string = () => '',
 ): Promise<Map<number, FieldErrors>> {
   const errors = new Map<number, FieldErrors>();
   for (const named of relations) {
-    const { relation, target, column, by } = named;
+    const { foreignKey, target, column, by } = named;
     const wanted = new Set<string>();
     for (const body of bodies) {
       const name = body[column];
@@ -69,21 +76,22 @@ export async function resolveNames(
       const name = String(value).trim();
       const matches = ids.get(name) ?? [];
       delete body[column];
-      if (matches.length === 1) body[relation.foreignKey] = matches[0];
-      else {
-        const problem = matches.length === 0 ? 'matches no' : `matches ${matches.length}`;
-        errors.set(index, {
-          ...errors.get(index),
-          [column]: [`The ${column.replace(/_/g, ' ')} "${name}" ${problem} ${target.label} record${matches.length > 1 ? 's' : ''} by ${by}.`],
-        });
-      }
+      const found = oneOf(matches, body[foreignKey]);
+      if (found !== undefined) body[foreignKey] = found;
+      else errors.set(index, { ...errors.get(index), [column]: [nameError(placeOf(index), column, name, matches.length, target, by)] });
     });
   }
   return errors;
 }
 
+/** The record a name found: the only match, or of several the one the id given beside the name is. */
+export function oneOf(matches: readonly number[], id: unknown): number | undefined {
+  if (matches.length === 1) return matches[0];
+  return matches.find((match) => id !== null && id !== undefined && id !== '' && match === Number(id));
+}
+
 /** name → the ids of the visible live rows that have it: by the first column, then the names left by the next. */
-async function idsByName(named: NamedRelation, names: string[], statements: Pick<Statements, 'all'>, registry: Registry, rows: RowScope | undefined) {
+export async function idsByName(named: Pick<NamedRelation, 'target' | 'by'>, names: string[], statements: Pick<Statements, 'all'>, registry: Registry, rows: RowScope | undefined) {
   const ids = new Map<string, number[]>();
   let left = names;
   for (const by of named.by) {
