@@ -14,12 +14,12 @@ for (const target of databaseTargets()) {
   let ids: SizesAndColours;
   const admin = asAdmin(() => app);
 
-  /** Every change after `after` of the variants, following the cursors. */
+  /** Every change after `after` of the products and their variants, following the cursors. */
   async function variantChanges(after: string) {
     const changes: any[] = [];
     let cursor = after;
     for (;;) {
-      const page = await admin.call('get', `/changes?after=${cursor}&resources=accounts/product-variants&limit=100`);
+      const page = await admin.call('get', `/changes?after=${cursor}&resources=accounts/product-variants,accounts/products&limit=100`);
       assert.is(page.status, 200, page.text);
       changes.push(...page.body.data);
       cursor = page.body.next_cursor;
@@ -53,7 +53,12 @@ for (const target of databaseTargets()) {
       ],
     );
     const { changes } = await variantChanges(start);
-    const created = changes.filter((change) => change.kind === 'created');
+    // The product made configurable is the sync's own change.
+    assert.equal(
+      changes.filter((change) => change.resource === 'accounts/products').map((change) => `${change.record_id} ${change.kind}`),
+      [`${shirt.id} variants_synced`],
+    );
+    const created = changes.filter((change) => change.resource === 'accounts/product-variants' && change.kind === 'created');
     assert.equal(created.map((change) => change.record_id).sort(), variants.map((variant) => variant.id).sort());
     for (const change of created) {
       const variant = variants.find((candidate) => candidate.id === change.record_id)!;
