@@ -87,7 +87,7 @@ for (const target of databaseTargets()) {
     assert.equal((await variantChanges(start)).changes, []);
   });
 
-  test("the product attributes an accounting product's attribute_options make are in the change feed", async () => {
+  test("the product attributes an accounting product's attribute_options make, change and remove are in the change feed", async () => {
     const start = await newest('products/product-attributes');
     const scarf = await admin.created('/accounts/products', {
       type: 'goods',
@@ -110,6 +110,23 @@ for (const target of databaseTargets()) {
       const row = attributes.find((candidate) => candidate.id === change.record_id)!;
       assert.equal([change.record.product_id, change.record.attribute_id, change.record.sort, change.record.creator_id], [scarf.id, row.attribute_id, row.sort, row.creator_id]);
     }
+
+    // Another offer: the colour attribute goes, the size one is kept with another option.
+    const again = await newest('products/product-attributes');
+    const [size, color] = attributes;
+    assert.is((await admin.call('put', `/accounts/products/${scarf.id}`, { attribute_options: [ids.medium] })).status, 200);
+    const after = (await variantChanges(again, 'products/product-attributes')).changes;
+    assert.equal(
+      after.map((change) => [change.record_id, change.kind, change.changed ?? null]),
+      [
+        [color!.id, 'force_deleted', null],
+        [size!.id, 'updated', ['options']],
+      ],
+    );
+    assert.equal(
+      (await admin.get(`/products/products/${scarf.id}/attributes?include=options`)).data.map((row: any) => row.options.map((option: any) => option.id)),
+      [[ids.medium]],
+    );
   });
 
   test.run();
