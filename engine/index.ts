@@ -4,7 +4,7 @@ export { DefinitionError } from './definition/definition-error.ts';
 export { registerResources } from './routes/register-resources.ts';
 export { DEFAULT_IMPORT_LIMITS, registerImports } from './routes/import-route.ts';
 export { buildModels } from './models/build-models.ts';
-export { ChangeSet, changesOf, type ChangeKind } from './behaviours/change-set.ts';
+export { ChangeSet, type ChangeKind } from './behaviours/change-set.ts';
 export { recordsOf } from './behaviours/records-of.ts';
 export { assignPositions } from './changes/sequencer.ts';
 export { purgeChanges } from './changes/retention.ts';

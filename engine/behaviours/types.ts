@@ -58,9 +58,11 @@ export interface RecordWriter {
   /**
    * Removes for good the records `where` selects (archived ones too), as a force delete does each:
    * their delete rules run, their last state and what the database changes along with them (rows
-   * of other resources set to null or deleted) go to the change feed, then one DELETE.
+   * of other resources set to null or deleted) go to the change feed, then one DELETE. A system
+   * removal (`system`) skips the delete rules, which guard a client's delete: a product's offer
+   * replaced removes its attributes without the variants an attribute's delete takes along.
    */
-  forceDeleteMany(where: (query: Knex.QueryBuilder) => void): Promise<number[]>;
+  forceDeleteMany(where: (query: Knex.QueryBuilder) => void, options?: WriteOptions): Promise<number[]>;
   /**
    * Records in the change feed records of this resource that its own implementation wrote with
    * SQL the writer has no statement for (the stock ledger's upserts adding to locked totals), or

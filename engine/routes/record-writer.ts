@@ -94,7 +94,7 @@ function recordWriter(context: WriteContext, def: ResourceDef): RecordWriter {
       );
       for (const { id, values } of rows) context.changes.add(def.name, id, kind, Object.keys(values));
     },
-    async forceDeleteMany(where) {
+    async forceDeleteMany(where, options = {}) {
       const query = () => {
         const selected = trx(def.table);
         applyScope(selected, def, context.registry, trx);
@@ -105,7 +105,7 @@ function recordWriter(context: WriteContext, def: ResourceDef): RecordWriter {
       const mysql = trx.client.config.client !== 'better-sqlite3';
       const rows = await (mysql ? query().forUpdate() : query()).select(`${def.table}.*`);
       if (rows.length === 0) return [];
-      for (const record of rows) await runHooks(context, def, 'beforeDelete', hookContext(context, def, {}, record));
+      if (!options.system) for (const record of rows) await runHooks(context, def, 'beforeDelete', hookContext(context, def, {}, record));
       await context.changes.removing(trx, def.name, rows, 'force_deleted');
       const ids = rows.map((row) => Number(row.id));
       await trx(def.table).whereIn('id', ids).delete();

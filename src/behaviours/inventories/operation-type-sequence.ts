@@ -26,6 +26,7 @@ export async function nextOperationName(trx: Trx, operationType: Record<string, 
 export const createOperationTypeSequence: Hook = async ({ trx, record }) => {
   if (!record) return;
   const now = nowTimestamp();
+  // Sequences are no resource: the engine's numbering state (engine/rules/sequence.ts).
   await trx('sequences')
     .insert({
       code: operationTypeSequenceCode(record.id),

@@ -6,7 +6,7 @@
 // ids out of the engine's hands before the write (`holdIds`) and write them after it, when the
 // record's id is known.
 import type { Knex } from 'knex';
-import { MAX_SORT, nowTimestamp } from '../../../engine/index.ts';
+import type { Records } from '../../../engine/index.ts';
 
 const ROWS_PER_INSERT = 200;
 
@@ -53,7 +53,7 @@ export async function replaceValues(trx: Knex.Transaction, rows: Array<ProductAt
  * attributes, and second ones of the same attribute, are removed (their values go with them).
  * Statements do not grow with the options.
  */
-export async function offerOptions(trx: Knex.Transaction, productId: number, optionIds: number[], userId: number): Promise<void> {
+export async function offerOptions(trx: Knex.Transaction, records: Records, productId: number, optionIds: number[]): Promise<void> {
   const options: Array<{ id: number; attribute_id: number }> =
     optionIds.length === 0
       ? []
@@ -72,31 +72,35 @@ export async function offerOptions(trx: Knex.Transaction, productId: number, opt
   const kept = new Map<number, number>();
   for (const row of current) if (attributeIds.includes(Number(row.attribute_id)) && !kept.has(Number(row.attribute_id))) kept.set(Number(row.attribute_id), Number(row.id));
   const stale = current.map((row) => Number(row.id)).filter((id) => ![...kept.values()].includes(id));
-  if (stale.length > 0) await trx('products_product_attributes').whereIn('id', stale).delete();
+  // Without the product attribute's delete rule, which takes the product's variants with it: here
+  // the offer is replaced and the variants stay (a later sync archives those no longer offered).
+  if (stale.length > 0) await records('products/product-attributes').forceDeleteMany((query) => query.whereIn('id', stale), { system: true });
 
   const missing = attributeIds.filter((id) => !kept.has(id));
-  if (missing.length > 0) {
-    const highest = Number((await trx('products_product_attributes').max({ highest: 'sort' }).first())?.highest ?? 0);
-    const now = nowTimestamp();
-    await trx('products_product_attributes').insert(
-      missing.map((attributeId, index) => ({
-        product_id: productId,
-        attribute_id: attributeId,
-        sort: Math.min(highest + 1 + index, MAX_SORT),
-        creator_id: userId,
-        created_at: now,
-        updated_at: now,
-      })),
-    );
-  }
-  const rows: ProductAttributeRow[] = await trx('products_product_attributes').where('product_id', productId).select('id', 'product_id', 'attribute_id');
-  await replaceValues(
-    trx,
-    rows.map((row) => ({
-      id: Number(row.id),
-      product_id: productId,
-      attribute_id: Number(row.attribute_id),
-      options: options.filter((option) => Number(option.attribute_id) === Number(row.attribute_id)).map((option) => Number(option.id)),
-    })),
+  // New ones are created as a POST of them would be (last in order, signed, in the change feed).
+  await records('products/product-attributes').createMany(
+    missing.map((attributeId) => ({ product_id: productId, attribute_id: attributeId })),
+    { system: true },
   );
+  const offered = await optionsOf(trx, [...kept.values()]);
+  const rows: ProductAttributeRow[] = await trx('products_product_attributes').where('product_id', productId).select('id', 'product_id', 'attribute_id');
+  const replaced = rows.map((row) => ({
+    id: Number(row.id),
+    product_id: productId,
+    attribute_id: Number(row.attribute_id),
+    options: options.filter((option) => Number(option.attribute_id) === Number(row.attribute_id)).map((option) => Number(option.id)),
+  }));
+  await replaceValues(trx, replaced);
+  // A kept attribute whose options change is an update of its `options` (the values are its ids field).
+  const changed = replaced.filter((row) => offered.has(row.id) && offered.get(row.id) !== sameSet(row.options)).map((row) => row.id);
+  records('products/product-attributes').changed(changed, 'updated', ['options']);
+}
+
+const sameSet = (ids: readonly number[]) => [...new Set(ids)].sort((a, b) => a - b).join(',');
+
+/** The options each of these product attributes offers now, as sameSet writes them. */
+async function optionsOf(trx: Knex.Transaction, ids: number[]): Promise<Map<number, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await trx('products_product_attribute_values').whereIn('product_attribute_id', ids).select('product_attribute_id', 'attribute_option_id');
+  return new Map(ids.map((id) => [id, sameSet(rows.filter((row) => Number(row.product_attribute_id) === id).map((row) => Number(row.attribute_option_id)))]));
 }

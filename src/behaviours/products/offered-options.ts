@@ -10,7 +10,7 @@ export const holdOfferedOptions: Hook = ({ values }) => {
 };
 
 /** afterCreate/afterUpdate: the product's attributes and values become the options sent. */
-export const writeOfferedOptions: Hook = async ({ trx, values, record, user }) => {
+export const writeOfferedOptions: Hook = async ({ trx, values, record, records }) => {
   const ids = heldIds(values);
-  if (ids && record) await offerOptions(trx, Number(record.id), ids, user.id);
+  if (ids && record) await offerOptions(trx, records, Number(record.id), ids);
 };

@@ -173,5 +173,6 @@ export const syncVariants: Action = async ({ trx, def, record: product, records 
   }
 
   for (const ids of chunks(vanished, IDS_PER_STATEMENT)) await variants.updateMany(ids, { deleted_at: now }, 'deleted');
-  await trx('products_products').where('id', product.id).update({ is_configurable: true, updated_at: now });
+  // The product as the action sees it: the acting record, or the collection's parent.
+  await records(def.parent?.resource ?? def.name).updateMany([Number(product.id)], { is_configurable: true });
 };

@@ -29,6 +29,7 @@ export const protectAdminRole: Hook = ({ values, record }) => {
 export const detachRole: Hook = async ({ trx, record, records }) => {
   // The users' access changes with the links (no column of theirs): the feed shows them changed.
   records('security/users').changed((await trx('user_roles').where('role_id', record!.id).pluck('user_id')).map(Number));
+  // The links of the role's own relations (its users, its permissions), gone with it.
   await trx('user_roles').where('role_id', record!.id).delete();
   await trx('role_permissions').where('role_id', record!.id).delete();
 };

@@ -1,5 +1,6 @@
-// Variants a sync creates go through the engine's writer (createMany): each is validated as a
-// create of the variants resource would be, and the change feed shows each with its fields.
+// Variants a sync creates, and the product attributes an accounting product's options make, go
+// through the engine's writer (createMany): each is validated as a create of its resource would
+// be, and the change feed shows each with its fields.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { sharedApp, type TestApp } from '../../helpers/app.ts';
@@ -14,19 +15,19 @@ for (const target of databaseTargets()) {
   let ids: SizesAndColours;
   const admin = asAdmin(() => app);
 
-  /** Every change after `after` of the variants, following the cursors. */
-  async function variantChanges(after: string) {
+  /** Every change after `after` of the products and their variants, following the cursors. */
+  async function variantChanges(after: string, resources = 'accounts/product-variants,accounts/products') {
     const changes: any[] = [];
     let cursor = after;
     for (;;) {
-      const page = await admin.call('get', `/changes?after=${cursor}&resources=accounts/product-variants&limit=100`);
+      const page = await admin.call('get', `/changes?after=${cursor}&resources=${resources}&limit=100`);
       assert.is(page.status, 200, page.text);
       changes.push(...page.body.data);
       cursor = page.body.next_cursor;
       if (!page.body.has_more) return { changes, cursor };
     }
   }
-  const newest = async () => (await variantChanges(String((await app.knex('change_feed').first('purged_through')).purged_through))).cursor;
+  const newest = async (resources?: string) => (await variantChanges(String((await app.knex('change_feed').first('purged_through')).purged_through), resources)).cursor;
 
   test.before(async () => {
     app = await sharedApp(target);
@@ -53,7 +54,12 @@ for (const target of databaseTargets()) {
       ],
     );
     const { changes } = await variantChanges(start);
-    const created = changes.filter((change) => change.kind === 'created');
+    // The product made configurable is the sync's own change.
+    assert.equal(
+      changes.filter((change) => change.resource === 'accounts/products').map((change) => `${change.record_id} ${change.kind}`),
+      [`${shirt.id} variants_synced`],
+    );
+    const created = changes.filter((change) => change.resource === 'accounts/product-variants' && change.kind === 'created');
     assert.equal(created.map((change) => change.record_id).sort(), variants.map((variant) => variant.id).sort());
     for (const change of created) {
       const variant = variants.find((candidate) => candidate.id === change.record_id)!;
@@ -79,6 +85,48 @@ for (const target of databaseTargets()) {
     assert.ok(refused.body.errors.price, refused.text);
     assert.equal((await admin.get(`/accounts/products/${dear.id}/variants`)).data, []);
     assert.equal((await variantChanges(start)).changes, []);
+  });
+
+  test("the product attributes an accounting product's attribute_options make, change and remove are in the change feed", async () => {
+    const start = await newest('products/product-attributes');
+    const scarf = await admin.created('/accounts/products', {
+      type: 'goods',
+      name: `Feed scarf ${tag}`,
+      price: 10,
+      category_id: ids.category,
+      attribute_options: [ids.red, ids.small],
+    });
+    const attributes = (await admin.get(`/products/products/${scarf.id}/attributes?sort=sort`)).data as Array<Record<string, any>>;
+    assert.equal(
+      attributes.map((row) => row.attribute_id),
+      [ids.size, ids.color],
+    );
+    const { changes } = await variantChanges(start, 'products/product-attributes');
+    assert.equal(
+      changes.map((change) => `${change.record_id} ${change.kind}`),
+      attributes.map((row) => `${row.id} created`),
+    );
+    for (const change of changes) {
+      const row = attributes.find((candidate) => candidate.id === change.record_id)!;
+      assert.equal([change.record.product_id, change.record.attribute_id, change.record.sort, change.record.creator_id], [scarf.id, row.attribute_id, row.sort, row.creator_id]);
+    }
+
+    // Another offer: the colour attribute goes, the size one is kept with another option.
+    const again = await newest('products/product-attributes');
+    const [size, color] = attributes;
+    assert.is((await admin.call('put', `/accounts/products/${scarf.id}`, { attribute_options: [ids.medium] })).status, 200);
+    const after = (await variantChanges(again, 'products/product-attributes')).changes;
+    assert.equal(
+      after.map((change) => [change.record_id, change.kind, change.changed ?? null]),
+      [
+        [color!.id, 'force_deleted', null],
+        [size!.id, 'updated', ['options']],
+      ],
+    );
+    assert.equal(
+      (await admin.get(`/products/products/${scarf.id}/attributes?include=options`)).data.map((row: any) => row.options.map((option: any) => option.id)),
+      [[ids.medium]],
+    );
   });
 
   test.run();

@@ -122,8 +122,8 @@ export async function changeQuants(trx: Trx, changes: QuantChange[]): Promise<vo
       .onConflict(['product_id', 'location_id', 'lot_key', 'package_key'])
       .merge({ quantity: plus('quantity'), reserved_quantity: plus('reserved_quantity'), updated_at: now });
     // The ledger rows are records of inventories/quantities: the change feed shows them. Written
-    // raw because each is an upsert adding to the row's locked totals (no read-modify-write), so
-    // the ledger records them itself.
+    // raw because each is an upsert adding to the row's locked totals (no read-modify-write), which
+    // the writer has no statement for: its changed() records them.
     const wanted = new Set(batch.map((row) => rowKey(row)));
     const written = await trx(QUANTS)
       .whereIn('product_id', [...new Set(batch.map((row) => row.product_id))])
