@@ -129,6 +129,23 @@ for (const target of databaseTargets()) {
     assert.equal(await linesOf(there, copy), await linesOf(here, id));
   });
 
+  test('a row with the invoice’s id updates it: a line with its id is kept and changed, a line left out is removed', async () => {
+    const id = await invoiceHere();
+    const url = new URL(`${INVOICES}/export?format=jsonl&fields=id,invoice_lines&filter[id]=${id}`, here.client.baseUrl);
+    const row = JSON.parse(await (await request(url, { headers: { authorization: `Bearer ${here.token}` } })).body.text());
+    const [desk, chair] = row.invoice_lines;
+    const updated = await importInto(here, `${JSON.stringify({ id, invoice_lines: [{ ...chair, quantity: '5.0000' }] })}\n`, JSONL);
+    assert.is(updated.status, 200, updated.text);
+    assert.equal([updated.body.created, updated.body.updated], [0, 1]);
+    const stored = await here.knex('accounts_account_move_lines').where({ move_id: id, display_type: 'product' });
+    assert.equal(
+      stored.map((line) => [Number(line.id), Number(line.quantity)]),
+      [[chair.id, 5]],
+      'the chairs’ line kept with its new quantity, the desks’ removed',
+    );
+    assert.ok(desk.id !== chair.id);
+  });
+
   test('a lines cell that is not JSON, a product not there, a line the create refuses: the row’s error, nothing stored', async () => {
     const id = await invoiceHere();
     const csv = await exported(here, 'csv', id);
