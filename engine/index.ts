@@ -24,7 +24,7 @@ export { errorHandler, notFoundHandler } from './routes/error-handler.ts';
 export { registerFormats } from './schema/string-formats.ts';
 export { listTables, missingColumns, readSchemaBounds, type SchemaBounds } from './schema/column-bounds.ts';
 export { generateMigration } from './schema/make-migration.ts';
-export { actionNames, behaviourNames } from './behaviours/types.ts';
+export { actionNames, behaviourNames, invalidatorNames } from './behaviours/types.ts';
 export type {
   Behaviours,
   Models,
@@ -34,6 +34,7 @@ export type {
   HookContext,
   ComputedField,
   Subquery,
+  Invalidator,
   Action,
   ActionContext,
   ActionResult,

@@ -142,12 +142,21 @@ export type Action<Input = Record<string, any>> = (context: ActionContext<Input>
  */
 export type Subquery = (table: string) => string;
 
+/**
+ * Drops a cache the application keeps (everyone's permissions) after a write to a resource whose
+ * definition names it under `invalidates`: called once per unit of writing, in its transaction,
+ * so that what it writes commits or rolls back with the write.
+ */
+export type Invalidator = (trx: Knex.Transaction) => Promise<void>;
+
 export interface Behaviours {
   hooks: Record<string, Hook>;
   batches: Record<string, BatchHook>;
   computed: Record<string, ComputedField>;
   subqueries: Record<string, Subquery>;
   actions: Record<string, Action>;
+  /** By the name definitions give under `invalidates` (access). */
+  invalidators?: Record<string, Invalidator>;
 }
 
 export function behaviourNames(behaviours: Behaviours): Set<string> {
@@ -156,4 +165,8 @@ export function behaviourNames(behaviours: Behaviours): Set<string> {
 
 export function actionNames(behaviours: Behaviours): Set<string> {
   return new Set(Object.keys(behaviours.actions));
+}
+
+export function invalidatorNames(behaviours: Behaviours): Set<string> {
+  return new Set(Object.keys(behaviours.invalidators ?? {}));
 }

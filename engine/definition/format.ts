@@ -514,6 +514,13 @@ export const ResourceFormat = Type.Object(
     upsertOn: Type.Optional(
       Type.Array(Name, { minItems: 1, uniqueItems: true, description: 'create with the values of an existing record in these fields updates that record instead' }),
     ),
+    invalidates: Type.Optional(
+      Type.Array(Type.String({ pattern: '^[a-z][A-Za-z0-9]*$' }), {
+        minItems: 1,
+        uniqueItems: true,
+        description: 'caches the app drops on any write to this resource: invalidators it registers by name, called once per unit of writing, in its transaction',
+      }),
+    ),
     behaviours: Type.Optional(
       Type.Object(
         {

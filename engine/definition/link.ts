@@ -20,6 +20,7 @@ export function link(
   problems: DefinitionProblem[],
   actionNames: ReadonlySet<string> = new Set(),
   walkthroughs: ReadonlyMap<string, WalkthroughSource> = new Map(),
+  invalidatorNames: ReadonlySet<string> = new Set(),
 ): void {
   const routes = new Map<string, string>();
 
@@ -249,6 +250,9 @@ export function link(
 
     for (const [phase, names] of Object.entries(def.behaviours) as Array<[string, string[]]>) {
       for (const [index, name] of names.entries()) behaviour(`behaviours.${phase}.${index}`, name);
+    }
+    for (const [index, name] of def.invalidates.entries()) {
+      if (!invalidatorNames.has(name)) problem(`invalidates.${index}`, `unknown invalidator "${name}"${didYouMean(name, invalidatorNames)}`);
     }
 
     const route = def.path.replace(/\{[^}]+\}/g, '{}');

@@ -88,6 +88,7 @@ export function normalize(file: LoadedFile, walkthrough?: WalkthroughFormat): Re
     actions: new Map(Object.entries(raw.actions ?? {}).map(([name, { body: _body, ...action }]) => [name, { ...action, name }])),
     // Filled by resolveAccess once every definition is linked (a nested one needs its parent's).
     access: { subject: '', subjectResource: file.name, permissions: {} },
+    invalidates: raw.invalidates ?? [],
     behaviours: {
       beforeCreate: raw.behaviours?.beforeCreate ?? [],
       afterCreate: raw.behaviours?.afterCreate ?? [],

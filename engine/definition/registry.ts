@@ -25,7 +25,12 @@ export class Registry {
 }
 
 /** Loads resources/ and throws one DefinitionError listing every problem found. */
-export function loadRegistry(dir: string, behaviourNames: ReadonlySet<string>, actionNames: ReadonlySet<string> = new Set()): Registry {
+export function loadRegistry(
+  dir: string,
+  behaviourNames: ReadonlySet<string>,
+  actionNames: ReadonlySet<string> = new Set(),
+  invalidatorNames: ReadonlySet<string> = new Set(),
+): Registry {
   const problems: DefinitionProblem[] = [];
   // One parse cache for both: it keeps only the texts read through it.
   const cache = openParseCache(dir);
@@ -38,7 +43,7 @@ export function loadRegistry(dir: string, behaviourNames: ReadonlySet<string>, a
     if (!resources.has(name)) problems.push({ file: source.file, at: name, line: source.lineOf(''), message: `unknown resource "${name}"${didYouMean(name, resources.keys())}` });
   }
   resolveActionBodies(resources, byName, problems);
-  link(resources, byName, behaviourNames, problems, actionNames, walkthroughs);
+  link(resources, byName, behaviourNames, problems, actionNames, walkthroughs, invalidatorNames);
   resolveAccess(resources, byName);
   if (problems.length > 0) throw new DefinitionError(problems);
   return new Registry(resources);

@@ -119,6 +119,8 @@ export interface ResourceDef {
   allowedIncludes: ReadonlySet<string>;
   messages: Messages;
   behaviours: Behaviours;
+  /** The application's invalidators a write to this resource calls, once per unit of writing (engine/routes/invalidate.ts). */
+  invalidates: readonly string[];
   actions: ReadonlyMap<string, ActionDef>;
   /** How the runnable Postman collection orders this resource and walks its actions (engine/docs/postman-plan.ts). */
   walkthrough: Walkthrough;

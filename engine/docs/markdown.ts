@@ -155,6 +155,7 @@ function resourceSection(def: ResourceDef, heading: string, prefix: string): str
 
   const behaviours = Object.entries(def.behaviours).filter(([, list]) => list.length > 0);
   if (behaviours.length > 0) out.push(`**Behaviours:** ${behaviours.map(([phase, list]) => `${phase}: ${list.map((name: string) => `\`${name}\``).join(', ')}`).join('; ')}.`, '');
+  if (def.invalidates.length > 0) out.push(`**Invalidates:** ${def.invalidates.map((name) => `\`${name}\``).join(', ')} (on every write).`, '');
   return out;
 }
 

@@ -17,6 +17,7 @@ import { insertRecord, updateRecord } from './write-record.ts';
 import { condition, placeholders, quote, whereClause } from '../sql/quote.ts';
 import { resourceRows } from '../sql/resource-rows.ts';
 import { inTransaction } from '../sql/retry.ts';
+import { runInvalidators } from './invalidate.ts';
 import type { Statements } from '../sql/statements.ts';
 import { transactionStatements } from '../sql/transaction-statements.ts';
 import type { Values } from '../validation/body-validator.ts';
@@ -138,6 +139,7 @@ export async function runImport(runtime: ResourceRuntime, request: FastifyReques
       }
       report.rejected.sort((a, b) => a.row - b.row);
       if (options.dryRun || (report.rejected.length > 0 && !options.skip)) throw new RollBack();
+      await runInvalidators(deps.registry, deps.behaviours, trx, unit);
       await runtime.changes.record(trx, unit, { userId: user.id ?? null, requestId: String(request.id) });
     });
   } catch (error) {

@@ -83,8 +83,9 @@ export function completeNewRecord(def: ResourceDef, values: Values, fixed: Value
   }
 }
 
-/** A create that is one INSERT (no behaviours, nothing written to other tables) needs no transaction. */
+/** A create that is one INSERT (no behaviours or invalidators, nothing written to other tables) needs no transaction. */
 export function singleStatementCreate(def: ResourceDef, values: Values): boolean {
+  if (def.invalidates.length > 0) return false;
   if (def.behaviours.beforeCreate.length > 0 || def.behaviours.beforeCreateMany.length > 0 || def.behaviours.afterCreate.length > 0) return false;
   if (createNeedsValueRules(def) || sequenceFields(def).length > 0 || appendFields(def).length > 0 || def.tree || createdWith(def).length > 0 || templateFields(def).length > 0)
     return false;

@@ -6,6 +6,7 @@ import type { Knex } from 'knex';
 import {
   actionNames,
   behaviourNames,
+  invalidatorNames,
   createStatements,
   supportsInsertReturning,
   missingColumns,
@@ -55,7 +56,7 @@ export interface ServerOptions {
 
 export function loadResources(dir = RESOURCES_DIR): Registry {
   registerFormats();
-  return loadRegistry(dir, behaviourNames(behaviours), actionNames(behaviours));
+  return loadRegistry(dir, behaviourNames(behaviours), actionNames(behaviours), invalidatorNames(behaviours));
 }
 
 export async function buildServer({ config, knex, jwtSecret, resourcesDir, logStream, ...options }: ServerOptions): Promise<FastifyInstance> {

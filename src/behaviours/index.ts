@@ -9,7 +9,8 @@ import { guardOperationDelete, prepareOperation } from './inventories/prepare-op
 import { computeOrderTotals } from './sales/compute-order-totals.ts';
 import { prepareOrderLines } from './sales/prepare-order-line.ts';
 import { prepareOrder } from './sales/prepare-order.ts';
-import { accessChanged, keepOwnUserManagement } from './security/access-changed.ts';
+import { keepOwnUserManagement } from './security/keep-own-user-management.ts';
+import { bumpAccessVersion } from '../access/access-version.ts';
 import { detachRole, guardRoleGrants, protectAdminRole } from './security/roles.ts';
 import { guardUserDelete, guardUserGrants, prepareUser } from './security/users.ts';
 import { cancelStockOperation, checkAvailability, returnOperation, todoOperation, validateStockOperation } from './inventories/operation-actions.ts';
@@ -38,7 +39,6 @@ export const behaviours: Behaviours = {
     'sales.prepareOrder': prepareOrder,
     'sales.computeOrderTotals': computeOrderTotals,
     ...inventoryMasterDataHooks,
-    'security.accessChanged': accessChanged,
     'security.keepOwnUserManagement': keepOwnUserManagement,
     'security.guardRoleGrants': guardRoleGrants,
     'security.protectAdminRole': protectAdminRole,
@@ -97,5 +97,10 @@ export const behaviours: Behaviours = {
     'purchases.confirm': confirmPurchaseOrder,
     'purchases.cancel': cancelPurchaseOrder,
     'products.syncVariants': syncVariants,
+  },
+  invalidators: {
+    // Roles, grants, users and team members: every process drops its cached permissions on its
+    // next request (the bump commits with the write).
+    access: bumpAccessVersion,
   },
 };

@@ -15,6 +15,7 @@ import { exportChecks } from './capabilities/export.ts';
 import { filterChecks } from './capabilities/filters.ts';
 import { importChecks } from './capabilities/import.ts';
 import { includeChecks } from './capabilities/includes.ts';
+import { invalidatesChecks } from './capabilities/invalidates.ts';
 import { forceDeleteChecks, lifecycleChecks, restoreUniqueChecks } from './capabilities/lifecycle.ts';
 import { listChecks } from './capabilities/list.ts';
 import { permissionChecks } from './capabilities/permissions.ts';
@@ -82,6 +83,7 @@ for (const target of databaseTargets()) {
     if (def.operations.has('create') && [...def.actions.values()].some((action) => action.set)) setChecks(test, current);
     if (def.operations.has('delete') && def.operations.has('create')) lifecycleChecks(test, current);
     if (def.operations.has('forceDelete') && def.operations.has('create')) forceDeleteChecks(test, current);
+    if (def.invalidates.length > 0 && def.operations.has('create')) invalidatesChecks(test, current);
     if (def.operations.has('restore') && def.operations.has('create') && [...def.fields.values()].some((f) => f.unique === 'live' && f.writable))
       restoreUniqueChecks(test, current);
     if ([...def.actions.values()].some((action) => action.on !== 'collection')) actionChecks(test, current);

@@ -349,6 +349,24 @@ test('an unknown behaviour name is refused with the behaviour meant', () => {
   assert.match(problem.message, /unknown behaviour "support\.stampNumbr", did you mean "support\.stampNumber"\?/);
 });
 
+test('an invalidator the application does not register is refused by its place; a registered one loads', () => {
+  const text = `${BASE}invalidates: [acess]\n`;
+  const { problem } = onlyProblem({ 'support/things.yaml': text });
+  assert.is(problem.at, 'invalidates.0');
+  assert.is(problem.line, 9);
+  assert.match(problem.message, /unknown invalidator "acess"/);
+  const registered = loadRegistry(writeFixture({ 'support/things.yaml': `${BASE}invalidates: [access]\n` }).dir, BEHAVIOURS, new Set(), new Set(['access']));
+  assert.equal(registered.get('support/things').invalidates, ['access']);
+  const misspelt = (() => {
+    try {
+      loadRegistry(writeFixture({ 'support/things.yaml': text }).dir, BEHAVIOURS, new Set(), new Set(['access']));
+    } catch (error) {
+      return (error as DefinitionError).problems[0]!.message;
+    }
+  })();
+  assert.match(misspelt ?? 'loaded', /unknown invalidator "acess", did you mean "access"\?/);
+});
+
 test('an unknown computed behaviour is refused', () => {
   const { problem } = onlyProblem({ 'support/things.yaml': `${BASE}  inverse: { type: number, computed: support.nothingLikeIt }\n` });
   assert.is(problem.at, 'fields.inverse.computed');

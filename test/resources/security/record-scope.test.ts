@@ -107,5 +107,16 @@ for (const target of databaseTargets()) {
     assert.is(await update('outsider', id), 200);
   });
 
+  test('a team deleted then restored: its leader loses the mates’ orders, and has them back on the next request', async () => {
+    const id = await orderOf('mate');
+    assert.is(await update('lead', id), 200, 'the team is cached with the lead');
+    const team = await app.knex('sales_teams').where('name', `Team ${target.name}`).first('id');
+    assert.is((await app.client.delete(`${API}/sales/teams/${team.id}`, { token: app.token })).status, 200);
+    assert.is(await update('lead', id), 403, 'no team: not the lead’s record');
+    const restored = await app.client.post(`${API}/sales/teams/${team.id}/restore`, { token: app.token });
+    assert.is(restored.status, 200, restored.text);
+    assert.is(await update('lead', id), 200, 'the restored team counts again');
+  });
+
   test.run();
 }

@@ -101,8 +101,11 @@ for (const target of databaseTargets()) {
     assert.is((await app.client.get(`${API}/security/tokens`, { token })).status, 200, 'active again');
     assert.is((await app.client.delete(`${USERS}/${id}`, { token: admin() })).status, 200);
     assert.is((await app.client.get(`${API}/security/tokens`, { token })).status, 401, 'deleted');
+    const version = async () => Number((await app.knex('access_state').where('id', 1).first('version')).version);
+    const before = await version();
     const restored = await app.client.post(`${USERS}/${id}/restore`, { token: admin() });
     assert.is(restored.status, 200);
+    assert.ok((await version()) > before, 'a restore drops every process’s cached permissions');
     assert.is((await app.client.get(`${API}/security/tokens`, { token })).status, 200, 'restored');
   });
 

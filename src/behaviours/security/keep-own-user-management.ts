@@ -1,17 +1,8 @@
 import type { Hook } from '../../../engine/index.ts';
-import { bumpAccessVersion } from '../../access/access-version.ts';
 import { MANAGE_USERS } from '../../access/permissions.ts';
 import { userPermissions } from '../../access/load-access.ts';
 import { principal } from '../../access/principal.ts';
 import { HttpError } from '../../../engine/index.ts';
-
-/**
- * After any change to roles, grants, users or team members: every process drops its cached
- * permissions on its next request (the bump commits with the change).
- */
-export const accessChanged: Hook = async ({ trx }) => {
-  await bumpAccessVersion(trx);
-};
 
 /**
  * Refuses a change that leaves the caller unable to manage users when they could before: their
