@@ -158,6 +158,8 @@ for (const target of databaseTargets()) {
     const me = created.body.data.id;
     const token = await login(`uma.${target.name}@example.com`, 'uma-password');
     const refusal = { message: 'You cannot remove your own permission to manage users.' };
+    const version = async () => Number((await app.knex('access_state').where('id', 1).first('version')).version);
+    const before = await version();
 
     const noRoles = await app.client.put(`${USERS}/${me}`, { token, body: { roles: [] } });
     assert.is(noRoles.status, 422);
@@ -175,6 +177,7 @@ for (const target of databaseTargets()) {
     const kept = await app.knex('user_roles').where({ user_id: me, role_id: role.body.data.id }).first();
     assert.ok(kept, 'the role is still held');
     assert.is((await app.knex('role_permissions').where('role_id', role.body.data.id).count({ n: '*' }).first())!.n, USER_MANAGER.length);
+    assert.is(await version(), before, 'a refused write drops no cached permissions: its invalidation rolled back with it');
     const renamed = await app.client.put(`${USERS}/${me}`, { token, body: { name: 'Uma M.' } });
     assert.is(renamed.status, 200, 'changing anything else of one’s own is fine');
   });
