@@ -24,7 +24,7 @@ import type { Values } from '../validation/body-validator.ts';
 import type { ResourceDef } from '../definition/types.ts';
 import { coerceCells, readValues } from '../transfer/import/coerce-cells.ts';
 import type { ParsedRow } from '../transfer/import/parsed-rows.ts';
-import { namedRelations, resolveNames } from '../transfer/import/resolve-names.ts';
+import { idKeysOfNames, namedRelations, resolveNames, withoutIdsOfUnresolvedNames } from '../transfer/import/resolve-names.ts';
 import { readLines, resolveLineNames } from '../transfer/import/read-lines.ts';
 
 export interface ImportOptions {
@@ -66,6 +66,7 @@ export async function runImport(runtime: ResourceRuntime, request: FastifyReques
   if (planned.some((row) => row.id === undefined && Object.keys(row.errors).length === 0)) authorize(runtime, request, 'create', { parent: parent?.record });
   await checkUpdated(runtime, request, planned, parent ?? undefined);
   const named = namedRelations(def, deps.registry);
+  const idKeys = idKeysOfNames(def, deps.registry);
 
   let report!: ImportReport;
   try {
@@ -90,7 +91,8 @@ export async function runImport(runtime: ResourceRuntime, request: FastifyReques
       );
       const errors = planned.map((row, index) => {
         // The row's own errors last: a lines cell that is not JSON says so, not that the lines are missing.
-        const found = { ...nameErrors.get(index), ...lineNameErrors.get(index), ...checked[index]!.errors, ...row.errors };
+        const names = { ...nameErrors.get(index), ...lineNameErrors.get(index) };
+        const found = { ...names, ...withoutIdsOfUnresolvedNames(checked[index]!.errors, names, idKeys), ...row.errors };
         if (Object.keys(found).length > 0) return found;
         return deps.policy.checkValues(user, def, checked[index]!.values, row.id === undefined ? 'create' : 'update') ?? {};
       });

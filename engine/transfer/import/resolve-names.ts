@@ -13,6 +13,7 @@ import type { FieldErrors } from '../../errors/http-errors.ts';
 import type { RowScope } from '../../sql/resource-rows.ts';
 import { resourceRows } from '../../sql/resource-rows.ts';
 import { displayField } from '../export/export-columns.ts';
+import { recordsFields } from '../records-fields.ts';
 import { namedReferences, type Reference } from '../references.ts';
 import { condition, placeholders, quote, whereClause } from '../../sql/quote.ts';
 import type { Statements } from '../../sql/statements.ts';
@@ -119,4 +120,27 @@ async function idsBy(target: ResourceDef, by: string, names: string[], statement
     }
   }
   return ids;
+}
+
+/** A resource's and its lines' name columns with the id each stands for (`product` → `product_id`). */
+export function idKeysOfNames(def: ResourceDef, registry: Registry): Map<string, string> {
+  const keys = new Map<string, string>();
+  for (const resource of [def, ...recordsFields(def, registry).map((records) => records.child)]) {
+    for (const named of namedRelations(resource, registry)) keys.set(named.column, named.foreignKey);
+  }
+  return keys;
+}
+
+/**
+ * A row's validation errors without those of an id beside a name that matched no record: an export
+ * carries both, and the id is the other installation's, so the name's own error says what is wrong.
+ */
+export function withoutIdsOfUnresolvedNames(errors: FieldErrors, nameErrors: FieldErrors, idKeys: ReadonlyMap<string, string>): FieldErrors {
+  const kept = { ...errors };
+  for (const key of Object.keys(nameErrors)) {
+    const dot = key.lastIndexOf('.');
+    const id = idKeys.get(key.slice(dot + 1));
+    if (id !== undefined) delete kept[`${key.slice(0, dot + 1)}${id}`];
+  }
+  return kept;
 }
