@@ -25,7 +25,13 @@ for (const target of databaseTargets()) {
     const role = await app.client.post(`${API}/security/roles`, { token: admin, body: { name: `Warehouse clerk ${target.name}`, permissions: CLERK } });
     assert.is(role.status, 201, role.text);
     const email = `clerk.${target.name}@example.com`;
-    const user = await app.client.post(`${API}/security/users`, { token: admin, body: { name: 'Carl Clerk', email, password: 'carl-password', roles: [role.body.data.id] } });
+    // In every company, so that a nested list's parent (the administrator's first row, of any
+    // company earlier tests created) is there for the clerk too: a 403 by the role, never a 404.
+    const companies = (await app.client.get(`${API}/support/companies`, { token: admin, query: { per_page: 100 } })).body.data.map((company: { id: number }) => company.id);
+    const user = await app.client.post(`${API}/security/users`, {
+      token: admin,
+      body: { name: 'Carl Clerk', email, password: 'carl-password', roles: [role.body.data.id], allowed_companies: companies },
+    });
     assert.is(user.status, 201, user.text);
     const category = await app.knex('products_categories').orderBy('id').first('id');
     const product = await app.client.post(`${API}/inventories/products`, {
