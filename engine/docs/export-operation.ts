@@ -32,7 +32,9 @@ function exportOperation(def: ResourceDef, registry: Registry, names: NameTable,
   const displays = [...exportableColumns(def, registry).values()].filter((column) => column.kind === 'display');
   const record = recordExample(def, registry) as Record<string, unknown>;
   const lines = columns.filter((column): column is LinesColumn => column.kind === 'lines');
-  const values = columns.map((column) => (column.kind === 'lines' ? [linesExample(column)] : (record[column.name] ?? null)));
+  const values = columns.map((column) => (column.kind === 'lines' ? [linesExample(column)] : column.kind === 'ids' ? [1] : (record[column.name] ?? null)));
+  const idLists = columns.filter((column) => column.kind === 'ids');
+  const listNames = [...exportableColumns(def, registry).values()].filter((column) => column.kind === 'names');
   const error = (description: string, message: string) => ({ description, content: { 'application/json': { schema: ref(SHARED.error), example: { message } } } });
   const invalidFilter = filterError(def);
   const listParameters = queryParameters(def, 'list').filter((parameter) => parameter.name !== 'include' && !String(parameter.$ref ?? '').match(/\/(page|per_page)$/));
@@ -46,6 +48,9 @@ function exportOperation(def: ResourceDef, registry: Registry, names: NameTable,
       `Values are written as the API writes them (dates, decimals); a list as JSON. A text cell that a spreadsheet would run as a formula (beginning with \`=\`, \`+\`, \`-\`, \`@\`, a tab or a carriage return, unless it is a number) is written with a leading \`'\` in CSV and XLSX.`,
       lines.length > 0
         ? `${lines.map((column) => `\`${column.name}\``).join(', ')}: the ${lines.map((column) => lowerLabel(plural(column.child.label))).join(', ')} written with each record, as JSON (a list in JSON Lines, its text in CSV and XLSX), so that the file imports back: each line's \`id\`, the fields its create takes, each reference's display name beside its id (${lines[0]!.references.length > 0 ? `\`${lines[0]!.references[0]!.column}\` beside \`${lines[0]!.references[0]!.foreignKey}\`` : 'as a display column'}) and each list of ids as \`{id, name}\` entries.`
+        : '',
+      idLists.length > 0
+        ? `${idLists.map((column) => `\`${column.name}\``).join(', ')}: the ids of the record's ${idLists.map((column) => column.name.replace(/_/g, ' ')).join(', ')}, as JSON (\`[3,7]\`; a list in JSON Lines)${listNames.length > 0 ? `; \`fields\` may add their names beside them (${listNames.map((column) => `\`${column.name}\``).join(', ')}: \`["VIP","Retail"]\`), which an import finds them by` : ''}.`
         : '',
       displays.length > 0
         ? `\`fields\` may also name ${displays.map((column) => `\`${column.name}\``).join(', ')}: the display name of the record \`${displays[0]!.relation.foreignKey}\` points at, beside its id.`

@@ -9,6 +9,8 @@ import { pathParameters } from './parameters.ts';
 import { rateLimitHeaders } from './shared-components.ts';
 import { ERROR_MESSAGES } from '../errors/messages.ts';
 import { CSV, importPath, JSON_LINES, XLSX } from '../transfer/import/formats.ts';
+import { idLists } from '../transfer/id-lists.ts';
+import { nameColumns } from '../transfer/import/resolve-names.ts';
 import { recordsFields } from '../transfer/records-fields.ts';
 import { namedReferences } from '../transfer/references.ts';
 
@@ -72,6 +74,11 @@ function importOperation(def: ResourceDef, registry: Registry, names: NameTable,
         const byName = reference ? ` (\`${reference.column}\` beside \`${reference.foreignKey}\`)` : '';
         return `\`${field.name}\`: the ${lowerLabel(plural(child.label))}, as a JSON list (in CSV and .xlsx the cell’s text), as the export writes them; their references may be given by name as the row’s are${byName}, their lists of ids as ids, names or \`{id, name}\`. A cell that is not a JSON list is that row’s error (\`${field.name}\`), as is a line’s (\`${field.name}.0.<field>\`).`;
       }),
+      ...idLists(def, registry).map(({ field, target, namesColumn }) =>
+        nameColumns(target).length > 0
+          ? `\`${field.name}\`: the ids as JSON (\`[3,7]\`) or \`3,7\`; or \`${namesColumn}\`: the records' names as a JSON list (\`["VIP","Retail"]\`, as an export writes it), which win over the ids. A name that matches no record is that row's error (\`${namesColumn}\`).`
+          : `\`${field.name}\`: the ids as JSON (\`[3,7]\`) or \`3,7\`.`,
+      ),
       'All or nothing by default: one rejected row and nothing is written (422 with the report). `on_error=skip` writes the valid rows; `dry_run=1` checks every row and writes nothing. Bounded: `IMPORT_MAX_BYTES` (413) and `IMPORT_MAX_ROWS` (422) per request; `npm run erp -- import` sends a larger file in parts. A malformed file is a 400 naming the line.',
       `Needs the create permission (and update for updated rows): ${permissions.map((name) => `\`${name}\``).join(', ') || 'none'}.`,
     ].join('\n\n'),

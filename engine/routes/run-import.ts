@@ -26,6 +26,7 @@ import { coerceCells, readValues } from '../transfer/import/coerce-cells.ts';
 import type { ParsedRow } from '../transfer/import/parsed-rows.ts';
 import { idKeysOfNames, namedRelations, resolveNames, withoutIdsOfUnresolvedNames } from '../transfer/import/resolve-names.ts';
 import { readLines, resolveLineNames } from '../transfer/import/read-lines.ts';
+import { resolveIdLists } from '../transfer/import/resolve-id-lists.ts';
 
 export interface ImportOptions {
   dryRun: boolean;
@@ -81,6 +82,7 @@ export async function runImport(runtime: ResourceRuntime, request: FastifyReques
       const rowScope = (target: ResourceDef) => deps.policy.rowScope(user, target);
       const nameErrors = await resolveNames(named, bodies, reads, deps.registry, rowScope);
       const lineNameErrors = await resolveLineNames(def, deps.registry, bodies, reads, rowScope);
+      const listNameErrors = await resolveIdLists(def, deps.registry, bodies, reads, rowScope);
       const checked = await runtime.validator.validateMany(
         planned.map((row, index) =>
           row.id === undefined
@@ -91,7 +93,7 @@ export async function runImport(runtime: ResourceRuntime, request: FastifyReques
       );
       const errors = planned.map((row, index) => {
         // The row's own errors last: a lines cell that is not JSON says so, not that the lines are missing.
-        const names = { ...nameErrors.get(index), ...lineNameErrors.get(index) };
+        const names = { ...nameErrors.get(index), ...lineNameErrors.get(index), ...listNameErrors.get(index) };
         const found = { ...names, ...withoutIdsOfUnresolvedNames(checked[index]!.errors, names, idKeys), ...row.errors };
         if (Object.keys(found).length > 0) return found;
         return deps.policy.checkValues(user, def, checked[index]!.values, row.id === undefined ? 'create' : 'update') ?? {};

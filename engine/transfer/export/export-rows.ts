@@ -8,9 +8,11 @@
 import { setImmediate } from 'node:timers/promises';
 import type { ResourceDef, SortDef } from '../../definition/types.ts';
 import type { Serialize } from '../../serialize/record.ts';
-import { quote, whereClause, type Condition } from '../../sql/quote.ts';
+import { placeholders, quote, whereClause, type Condition } from '../../sql/quote.ts';
+import { resourceRows } from '../../sql/resource-rows.ts';
 import type { Row, Statements } from '../../sql/statements.ts';
-import { namesById } from './display-names.ts';
+import type { IdList } from '../id-lists.ts';
+import { namesById, padded } from './display-names.ts';
 import type { ExportColumn } from './export-columns.ts';
 import { linesByOwner, type Line, type LinesSource } from './export-lines.ts';
 
@@ -35,11 +37,14 @@ export async function* exportBatches(source: ExportSource, columns: readonly Exp
     if (rows.length === 0) return;
     const names = await displayNames(source.statements, columns, rows);
     const lines = await linesOf(source, columns, rows);
+    const lists = await listsOf(source, columns, rows);
     yield rows.map((row) => {
       const record = source.serialize(row);
       return columns.map((column) => {
         if (column.kind === 'field') return record[column.name];
         if (column.kind === 'lines') return lines.get(column.name)!.get(Number(row.id)) ?? [];
+        if (column.kind === 'ids') return lists.get(column.list.field.name)!.get(Number(row.id))?.ids ?? [];
+        if (column.kind === 'names') return lists.get(column.list.field.name)!.get(Number(row.id))?.names ?? [];
         return names.get(column.name)!.get(Number(row[column.relation.foreignKey])) ?? null;
       });
     });
@@ -87,6 +92,54 @@ async function linesOf(source: ExportSource, columns: readonly ExportColumn[], r
   const owners = rows.map((row) => Number(row.id));
   for (const column of columns) if (column.kind === 'lines') lines.set(column.name, await linesByOwner(source, column, owners));
   return lines;
+}
+
+interface Listed {
+  ids: number[];
+  names: unknown[];
+}
+
+/**
+ * The lists of ids of the batch's rows (their tags), per field written as ids or names: one query
+ * per field and batch, the records' names in the same query when asked. The live records, in the
+ * order of their ids, as an include shows them.
+ */
+async function listsOf(source: ExportSource, columns: readonly ExportColumn[], rows: Row[]): Promise<Map<string, Map<number, Listed>>> {
+  const wanted = new Map<string, { list: IdList; display?: string }>();
+  for (const column of columns) {
+    if (column.kind !== 'ids' && column.kind !== 'names') continue;
+    const name = column.list.field.name;
+    const entry = wanted.get(name) ?? { list: column.list };
+    if (column.kind === 'names') entry.display = column.display;
+    wanted.set(name, entry);
+  }
+  const lists = new Map<string, Map<number, Listed>>();
+  const owners = padded(rows.map((row) => Number(row.id)));
+  for (const [name, { list, display }] of wanted) {
+    const byOwner = new Map<number, Listed>();
+    lists.set(name, byOwner);
+    const { target, relation } = list;
+    const { table: pivot, from, to } = relation.through;
+    const conditions = [{ sql: `${quote(`${pivot}.${from}`)} IN (${placeholders(owners.length)})`, params: owners }, ...resourceRows(target, source.registry, {})];
+    for (const [column, value] of Object.entries(relation.where ?? {})) {
+      const values = [value].flat();
+      conditions.push({ sql: `${quote(`${target.table}.${column}`)} IN (${placeholders(values.length)})`, params: values });
+    }
+    const where = whereClause(conditions);
+    const names = display ? `, ${quote(`${target.table}.${display}`)} AS ${quote('display')}` : '';
+    const pairs = await source.statements.all(
+      `SELECT ${quote(`${pivot}.${from}`)} AS ${quote('owner')}, ${quote(`${target.table}.id`)} AS ${quote('target')}${names} FROM ${quote(target.table)} INNER JOIN ${quote(pivot)} ON ${quote(`${pivot}.${to}`)} = ${quote(`${target.table}.id`)}${where.sql} ORDER BY ${quote(`${pivot}.${from}`)}, ${quote(`${target.table}.id`)}`,
+      where.params,
+    );
+    for (const pair of pairs) {
+      const owner = Number(pair.owner);
+      let listed = byOwner.get(owner);
+      if (!listed) byOwner.set(owner, (listed = { ids: [], names: [] }));
+      listed.ids.push(Number(pair.target));
+      if (display) listed.names.push(pair.display ?? null);
+    }
+  }
+  return lists;
 }
 
 /** The display names of the batch's referenced records, per display column. */

@@ -2,6 +2,7 @@ import type { Test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { request } from 'undici';
 import { csvLine } from '../../../engine/transfer/csv-write.ts';
+import { idLists } from '../../../engine/transfer/id-lists.ts';
 import { recordsFields } from '../../../engine/transfer/records-fields.ts';
 import type { ResourceContext } from '../context.ts';
 
@@ -35,8 +36,9 @@ export function exportChecks(test: Test, context: () => ResourceContext) {
             .trimEnd()
             .split('\n')
             .map((line) => JSON.parse(line));
-    // A document's lines are a column of their own, which the list does not show (the round trip imports them back).
-    const lists = new Set(recordsFields(ctx.def, ctx.registry).map((records) => records.field.name));
+    // A record's lists of ids (its tags) and a document's lines are columns of their own, which the
+    // list does not show (the round trip imports them back): in the export's order.
+    const lists = new Set([...idLists(ctx.def, ctx.registry).map((list) => list.field.name), ...recordsFields(ctx.def, ctx.registry).map((records) => records.field.name)]);
     const columns = lines[0] ? Object.keys(lines[0]).filter((name) => !lists.has(name)) : [];
     // The export writes the record's fields; the list may add the relations the definition embeds.
     assert.equal(

@@ -1,12 +1,13 @@
 // An export imported into another installation, for every resource that allows create: records
 // created here are exported as CSV (the resource's default fields, a document's lines as JSON,
-// and the name of each record they point at beside its id), then imported into a second
+// the ids of a record's own lists (its tags) with their names, and the name of each record they
+// point at beside its id), then imported into a second
 // installation (a fresh database of the same seed, test/helpers/app.ts secondApp). What they (and
 // their lines) point at is found there by name, as the import resolves it; a record the seed does
 // not have there (one an earlier suite created here) is brought along first, by the same export
 // and import of its own resource. A dry run rejects no row and writes nothing; the import writes
 // every row; and the export of the imported rows is the original's, ids aside (the records' own,
-// their lines', their parents', the ids of what they point at, whose names are compared instead)
+// their lines', their parents', the ids of what they point at or list, whose names are compared instead)
 // and what the engine stamps (timestamps, creator, company).
 import type { Test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -15,6 +16,7 @@ import type { Registry } from '../../../engine/definition/registry.ts';
 import type { ResourceDef } from '../../../engine/definition/types.ts';
 import { csvLine } from '../../../engine/transfer/csv-write.ts';
 import { exportableColumns, type LinesColumn } from '../../../engine/transfer/export/export-columns.ts';
+import { idLists } from '../../../engine/transfer/id-lists.ts';
 import { parseCsv } from '../../../engine/transfer/import/parse-csv.ts';
 import { namedRelations } from '../../../engine/transfer/import/resolve-names.ts';
 import { API, secondApp, type TestApp } from '../../helpers/app.ts';
@@ -114,6 +116,8 @@ function comparable(def: ResourceDef, registry: Registry) {
       .map((field) => field.name),
   );
   if (def.tree) numbered.add(def.tree.path.field);
+  // A record's lists of ids (its tags): the ids differ, their names (`tags_names`) are compared.
+  for (const list of idLists(def, registry)) numbered.add(list.field.name);
   const stampedTimes = new Set([...def.fields.values()].filter((field) => !field.writable && field.type === 'datetime').map((field) => field.name));
   const differs = (name: string) => STAMPED.has(name) || stampedTimes.has(name) || name === def.parent?.foreignKey || references.has(name) || numbered.has(name);
   const lines = linesColumns(def, registry);
@@ -164,6 +168,15 @@ async function bringReferences(copy: Copy, def: ResourceDef, row: Record<string,
       continue;
     }
     await bringAlong(copy, named.target, Number(id), depth + 1);
+  }
+  // A record's lists of ids (its tags): each record listed is made to exist there, and the list
+  // holds the ids there (the import finds them by the names beside them, or, without names, by these ids).
+  for (const list of idLists(def, copy.registry)) {
+    const text = row[list.field.name];
+    if (typeof text !== 'string' || text === '') continue;
+    const there: number[] = [];
+    for (const id of JSON.parse(text) as number[]) there.push(await bringAlong(copy, list.target, id, depth + 1));
+    row[list.field.name] = JSON.stringify(there);
   }
   for (const column of linesColumns(def, copy.registry).values()) {
     const text = row[column.name];
