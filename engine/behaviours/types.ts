@@ -47,7 +47,9 @@ export interface RecordWriter {
    * A set-based update, one UPDATE whatever the number of rows: the records with these ids (or
    * that `where` selects, read once for the feed) get `values` (and updated_at). No validation or
    * hooks run: for values the caller computed (a line's delivered quantity), not a client's body.
-   * Each changed record goes to the change feed as `kind` (default `updated`) with the fields set.
+   * Each changed record goes to the change feed as `kind` (default `updated`) with the fields set;
+   * the copies other records keep of them (`related`: an order's lines' state) follow, each copy
+   * changed going to the feed as `updated`.
    */
   updateMany(where: readonly number[] | ((query: Knex.QueryBuilder) => void), values: Record<string, unknown>, kind?: string): Promise<number[]>;
   /**

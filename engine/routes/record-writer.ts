@@ -2,7 +2,8 @@
 // (write-record.ts), in the request's transaction and as its user. The body is validated by the
 // target's definition (reads inside the transaction: it sees what the unit wrote so far), then
 // insertRecord/updateRecord apply the target's locks, defaults, value rules, sequences, hooks,
-// nested records, timestamps and creator, and add the change to the unit's feed. A system write
+// nested records, timestamps and creator, and add the change to the unit's feed; the set-based
+// updates keep other records' copies (`related`) of the columns they set in step. A system write
 // may also set fields a client may not send (readOnly), still checked for type and references.
 import type { RecordWriter, Records, WriteOptions } from '../behaviours/types.ts';
 import { MANAGED_FIELDS } from '../definition/normalize.ts';
@@ -16,6 +17,7 @@ import { transactionStatements } from '../sql/transaction-statements.ts';
 import { updateEach } from '../sql/update-each.ts';
 import { compileBodyValidator, type NestedEntry, type Values } from '../validation/body-validator.ts';
 import { insertRows } from '../sql/insert-rows.ts';
+import { syncRelated } from '../values/index.ts';
 import { ValidationError } from '../errors/http-errors.ts';
 import { columns, completeNewRecord, hookContext, insertRecord, runBefore, runHooks, updateRecord, writeChildrenCarried, type WriteContext } from './write-record.ts';
 
@@ -82,6 +84,11 @@ function recordWriter(context: WriteContext, def: ResourceDef): RecordWriter {
       if (def.timestamps) row.updated_at = nowTimestamp();
       await trx(def.table).whereIn('id', ids).update(row);
       context.changes.add(def.name, ids, kind, Object.keys(values));
+      await syncRelated(
+        context,
+        def,
+        ids.map((id) => ({ id, columns: row })),
+      );
       return ids;
     },
     async updateEach(rows, kind = 'updated') {
@@ -93,6 +100,11 @@ function recordWriter(context: WriteContext, def: ResourceDef): RecordWriter {
         rows.map(({ id, values }) => ({ id, values: { ...values, ...stamp } })),
       );
       for (const { id, values } of rows) context.changes.add(def.name, id, kind, Object.keys(values));
+      await syncRelated(
+        context,
+        def,
+        rows.map(({ id, values }) => ({ id, columns: values })),
+      );
     },
     async forceDeleteMany(where, options = {}) {
       const query = () => {

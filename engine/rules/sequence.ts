@@ -13,9 +13,14 @@ export interface SequenceKey {
   /** e.g. `sales.order` or `inventories.operation_type.1`. */
   code: string;
   companyId: number | null;
-  /** Used when the counter does not exist yet (an existing counter keeps its own). */
+  /** Used when the counter does not exist yet (an existing counter keeps its own, unless `renames`). */
   prefix: string;
   padding: number;
+  /**
+   * The prefix is made from values that may change (a stock operation type's warehouse code and
+   * sequence code): an existing counter takes it with the number, and the numbering goes on.
+   */
+  renames?: boolean;
 }
 
 /** The next number of a counter, with its prefix: for the behaviours that number what they create. */
@@ -25,14 +30,15 @@ export async function nextInSequence(trx: Knex.Transaction, key: SequenceKey): P
   // UPDATE first: it takes the row's exclusive lock straight away, so concurrent writers queue
   // instead of deadlocking (an INSERT IGNORE on an existing key would take a shared lock first,
   // and two transactions upgrading their shared locks deadlock on InnoDB).
-  let updated = await row(trx('sequences')).increment('next_number', 1);
+  const take = () => row(trx('sequences')).update({ next_number: trx.raw('?? + 1', ['next_number']), ...(key.renames && { prefix: key.prefix }) });
+  let updated = await take();
   if (Number(updated) === 0) {
     const now = nowTimestamp();
     await trx('sequences')
       .insert({ code: key.code, company_id: key.companyId, prefix: key.prefix, padding: key.padding, next_number: 1, created_at: now, updated_at: now })
       .onConflict(['code', 'company_id'])
       .ignore();
-    updated = await row(trx('sequences')).increment('next_number', 1);
+    updated = await take();
   }
   // The read sees this transaction's own increment (also under MySQL's REPEATABLE READ).
   const sequence = await row(trx('sequences')).first('prefix', 'padding', 'next_number');

@@ -71,7 +71,9 @@ export async function syncCopies(trx: Knex.Transaction, registry: Registry, chan
   const copiers = copiersOf(registry, def.table);
   if (copiers.length === 0) return;
   const mysql = trx.client.config.client !== 'better-sqlite3';
-  const changed = (row: WrittenRow, column: string) => column in row.columns && !sameStored(row.columns[column], row.current?.[column]);
+  // Without the row before (a set-based update), each column written counts: the UPDATE below
+  // touches only the copies that differ.
+  const changed = (row: WrittenRow, column: string) => column in row.columns && (!row.current || !sameStored(row.columns[column], row.current[column]));
   for (const copier of copiers) {
     const pairs = copier.pairs.filter(({ column }) => written.some((row) => changed(row, column)));
     if (pairs.length === 0) continue;

@@ -1,6 +1,5 @@
 // The one place where behaviour names used in resources/*.yaml map to their implementations.
 import type { Behaviours } from '../../engine/index.ts';
-import { inventoryMasterDataHooks } from './inventories/master-data.ts';
 import { syncVariants } from './products/sync-variants.ts';
 import { holdOfferedOptions, writeOfferedOptions } from './products/offered-options.ts';
 import { productAttributeNotInUse, productAttributeOptions, writeProductAttributeValues } from './products/product-attributes.ts';
@@ -14,7 +13,7 @@ import { bumpAccessVersion } from '../access/access-version.ts';
 import { detachRole, guardRoleGrants, protectAdminRole } from './security/roles.ts';
 import { guardUserDelete, guardUserGrants, prepareUser } from './security/users.ts';
 import { cancelStockOperation, checkAvailability, returnOperation, todoOperation, validateStockOperation } from './inventories/operation-actions.ts';
-import { applyCount, clearCount, freeQuantity, guardQuantityDelete, prepareQuantity } from './inventories/quantities.ts';
+import { applyCount, freeQuantity, guardQuantityDelete, prepareQuantity } from './inventories/quantities.ts';
 import { prepareScrap } from './inventories/scraps/prepare-scrap.ts';
 import { validateScrap } from './inventories/scraps/validate-scrap.ts';
 import { cancelOrder, confirmOrder } from './sales/order-actions.ts';
@@ -38,7 +37,6 @@ export const behaviours: Behaviours = {
     'inventories.prepareOperation': prepareOperation,
     'sales.prepareOrder': prepareOrder,
     'sales.computeOrderTotals': computeOrderTotals,
-    ...inventoryMasterDataHooks,
     'security.keepOwnUserManagement': keepOwnUserManagement,
     'security.guardRoleGrants': guardRoleGrants,
     'security.protectAdminRole': protectAdminRole,
@@ -83,7 +81,6 @@ export const behaviours: Behaviours = {
     'inventories.cancel': cancelStockOperation,
     'inventories.return': returnOperation,
     'inventories.applyCount': applyCount,
-    'inventories.clearCount': clearCount,
     'inventories.validateScrap': validateScrap,
     'sales.confirm': confirmOrder,
     'sales.cancel': cancelOrder,

@@ -1,7 +1,8 @@
 // A behaviour's write to another resource (`records(name)` in its context, engine/routes/
 // record-writer.ts) goes the way a client's request goes: the target's validation, defaults,
 // hooks, timestamps, creator and change feed all apply — none of which a raw insert into its
-// table gives. A system write may set readOnly fields, still checked like any other.
+// table gives. A system write may set readOnly fields, still checked like any other. A set-based
+// update keeps the copies (`related`) other records hold of what it sets.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -27,6 +28,7 @@ fields:
   state: { type: string, readOnly: true, enum: [open, closed], default: open }
   summary: { type: string, readOnly: true, nullable: true }
   tag_id: { type: integer, readOnly: true, nullable: true }
+  tag_name: { type: string, related: tag.name }
 relations:
   tag: { kind: belongsTo, resource: support/tags, foreignKey: tag_id }
 behaviours:
@@ -121,6 +123,7 @@ test.before(async () => {
     table.string('state');
     table.string('summary');
     table.integer('tag_id');
+    table.string('tag_name');
     table.integer('creator_id');
     table.datetime('created_at');
     table.datetime('updated_at');
@@ -184,6 +187,32 @@ test('an update goes through validation and records the fields it changed; a set
     many.pending.map(({ id: changed, kind, changed: fields }) => ({ id: changed, kind, fields })),
     all.map((changed) => ({ id: changed, kind: 'updated', fields: ['priority'] })),
   );
+});
+
+test('a set-based update brings along the copies other records keep of what it sets, each copy in the change feed', async () => {
+  const tag = Number((await knex('tags').first('id')).id);
+  const { result: id } = await inUnit((records) => records('support/notes').create({ title: 'Tagged', tag_id: tag }, { system: true }));
+  const tagged = (await knex('notes').where('tag_id', tag).orderBy('id').pluck('id')).map(Number);
+  assert.ok(tagged.includes(id));
+  const copies = async () => (await knex('notes').where('tag_id', tag).pluck('tag_name')) as string[];
+  assert.equal(
+    await copies(),
+    tagged.map(() => 'Urgent'),
+  );
+  for (const [name, write] of [
+    ['Later', async (records: Records) => void (await records('support/tags').updateMany([tag], { name: 'Later' }))],
+    ['Urgent', (records: Records) => records('support/tags').updateEach([{ id: tag, values: { name: 'Urgent' } }])],
+  ] as const) {
+    const { changes } = await inUnit(write);
+    assert.equal(
+      await copies(),
+      tagged.map(() => name),
+    );
+    assert.equal(changes.pending, [
+      { resource: 'support/tags', id: tag, kind: 'updated', changed: ['name'] },
+      ...tagged.map((note) => ({ resource: 'support/notes', id: note, kind: 'updated', changed: ['tag_name'] })),
+    ]);
+  }
 });
 
 test.run();

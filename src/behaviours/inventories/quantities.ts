@@ -1,7 +1,7 @@
 // Stock on hand per product and location (/inventories/quantities), and inventory adjustments:
 // a counted quantity is set on a row, `apply` writes the difference as a done move from or to
 // the company's inventory-adjustment location, `clear` drops the count.
-import { ActionRefusedError, nowTimestamp, ValidationError, type Action, type Hook, type Subquery } from '../../../engine/index.ts';
+import { ActionRefusedError, ValidationError, type Action, type Hook, type Subquery } from '../../../engine/index.ts';
 import { locationsById, lockQuants, qty } from './stock/ledger.ts';
 import { completeMoves } from './stock/validate.ts';
 
@@ -32,7 +32,7 @@ export const guardQuantityDelete: Hook = ({ record }) => {
 };
 
 /** The counted quantity becomes the quantity on hand, through a done inventory move for the difference. */
-export const applyCount: Action = async ({ trx, record, user, records }) => {
+export const applyCount: Action = async ({ trx, def, record, user, records }) => {
   if (record.counted_quantity === null) throw new ActionRefusedError('Set a counted quantity before applying it.');
   const [quant] = [
     ...(await lockQuants(trx, [{ productId: Number(record.product_id), locationId: Number(record.location_id), lotId: record.lot_id, packageId: record.package_id }])).values(),
@@ -73,11 +73,7 @@ export const applyCount: Action = async ({ trx, record, user, records }) => {
     );
     await completeMoves(trx, [await trx('inventories_moves').where('id', moveId).first()]);
   }
-  await trx('inventories_product_quantities').where('id', record.id).update({ counted_quantity: null, user_id: user.id, updated_at: nowTimestamp() });
-};
-
-export const clearCount: Action = async ({ trx, record }) => {
-  await trx('inventories_product_quantities').where('id', record.id).update({ counted_quantity: null, updated_at: nowTimestamp() });
+  await records(def.name).updateMany([record.id], { counted_quantity: null, user_id: user.id });
 };
 
 /** A product's free stock over all internal locations: on hand less reserved (on hand and reserved are declared sums: resources/inventories/products.yaml). */

@@ -43,6 +43,7 @@ export async function replaceValues(trx: Knex.Transaction, rows: Array<ProductAt
     row.options.map((option) => ({ product_id: row.product_id, attribute_id: row.attribute_id, product_attribute_id: row.id, attribute_option_id: option })),
   );
   for (let start = 0; start < values.length; start += ROWS_PER_INSERT) {
+    // Raw: the rows of the owner's own link (more than the pair an `ids` field writes, see above).
     await trx('products_product_attribute_values').insert(values.slice(start, start + ROWS_PER_INSERT));
   }
 }

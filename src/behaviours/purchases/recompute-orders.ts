@@ -1,7 +1,8 @@
 // What follows from a purchase order's receipts (and, once they exist, its bills), worked out
 // again after every action on the order and every receipt validated, canceled or returned:
-// - each line's state (the order's), qty_received (done receipt moves, less returns), qty_invoiced
-//   (billed-quantities.ts) and qty_to_invoice (received − billed, as the original bills);
+// - each line's qty_received (done receipt moves, less returns), qty_invoiced
+//   (billed-quantities.ts) and qty_to_invoice (received − billed, as the original bills); its state
+//   is its order's copy (`related`), which the engine keeps;
 // - the order's receipt_status: no (no receipt, or all canceled), full (all done or canceled),
 //   partial (some done), pending; invoice_status: no unless purchased; to_invoiced (the
 //   original's spelling) when a line has something to bill; invoiced when all is billed and a
@@ -25,7 +26,6 @@ export async function recomputePurchaseOrders(trx: Knex.Transaction, orderIds: r
     .select(
       'purchases_order_lines.id',
       'purchases_order_lines.order_id',
-      'purchases_order_lines.state',
       'purchases_order_lines.product_qty',
       'purchases_order_lines.qty_received',
       'purchases_order_lines.qty_invoiced',
@@ -48,13 +48,12 @@ export async function recomputePurchaseOrders(trx: Knex.Transaction, orderIds: r
     // confirmed order has anything to bill.
     const billable = purchaseMethod(line) === 'purchase' ? Number(line.product_qty) : (received.get(Number(line.id)) ?? 0);
     const values = {
-      state,
       qty_received: received.get(Number(line.id)) ?? 0,
       qty_invoiced: billed.get(Number(line.id)) ?? 0,
       qty_to_invoice: PURCHASED.includes(state) ? qty(billable - (billed.get(Number(line.id)) ?? 0)) : 0,
     };
     if (Math.abs(values.qty_to_invoice) >= 0.0001) toBill.add(Number(line.order_id));
-    if (values.state !== line.state || (['qty_received', 'qty_invoiced', 'qty_to_invoice'] as const).some((column) => qty(line[column]) !== values[column])) {
+    if ((['qty_received', 'qty_invoiced', 'qty_to_invoice'] as const).some((column) => qty(line[column]) !== values[column])) {
       lineUpdates.push({ id: Number(line.id), values });
     }
   }

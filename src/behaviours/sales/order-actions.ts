@@ -11,22 +11,20 @@ import { recomputeInvoicedQuantities } from './invoiced-quantities.ts';
 /** Product types kept in stock: their lines are delivered. */
 const STOCKED = ['goods', 'consu'];
 
-export const confirmOrder: Action = async ({ trx, record, user, records }) => {
-  const now = nowTimestamp();
-  await trx('sales_orders').where('id', record.id).update({ state: 'sale', invoice_status: 'to_invoice', updated_at: now });
-  await trx('sales_order_lines').where('order_id', record.id).update({ state: 'sale', updated_at: now });
+// The order's state is written through its writer, so that its lines' copy (`related`) follows,
+// in the change feed; before the delivery and the invoicing recompute, which read it.
+export const confirmOrder: Action = async ({ trx, def, record, user, records }) => {
+  await records(def.name).updateMany([record.id], { state: 'sale', invoice_status: 'to_invoice' });
   await createDelivery(trx, records, { ...record, state: 'sale' }, user.id);
   await recomputeInvoicedQuantities(trx, [Number(record.id)]);
 };
 
-export const cancelOrder: Action = async ({ trx, record }) => {
+export const cancelOrder: Action = async ({ trx, def, record, records }) => {
   const deliveries = await trx('inventories_operations').where('sale_order_id', record.id).select('id', 'name', 'state');
   const done = deliveries.find((delivery) => delivery.state === 'done');
   if (done) throw new ActionRefusedError(`The order cannot be canceled: its delivery ${done.name} is done. Return the goods instead.`);
   for (const delivery of deliveries.filter((d) => d.state !== 'cancel')) await cancelOperation(trx, delivery.id);
-  const now = nowTimestamp();
-  await trx('sales_orders').where('id', record.id).update({ state: 'cancel', invoice_status: 'no', updated_at: now });
-  await trx('sales_order_lines').where('order_id', record.id).update({ state: 'cancel', updated_at: now });
+  await records(def.name).updateMany([record.id], { state: 'cancel', invoice_status: 'no' });
   await recomputeInvoicedQuantities(trx, [Number(record.id)]);
 };
 

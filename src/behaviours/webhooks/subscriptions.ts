@@ -42,8 +42,8 @@ export const prepareSubscription: Hook = async ({ trx, values, record }) => {
   if (values.is_active === false && record && Number(record.is_active)) values.updated_at = nowTimestamp();
 };
 
-export const rotateSecret: Action = async ({ trx, record }) => {
-  await trx('webhook_subscriptions').where('id', record.id).update({ secret: newSecret(), updated_at: nowTimestamp() });
+export const rotateSecret: Action = async ({ def, record, records }) => {
+  await records(def.name).updateMany([record.id], { secret: newSecret() });
 };
 
 /**

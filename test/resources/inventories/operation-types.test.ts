@@ -1,5 +1,5 @@
 // Operation types and rules: defaults of a new type (sort, company, reservation and shipping
-// policy), its numbering sequence and the prefix renamed with it; a rule's warehouse follows its
+// policy), the numbers of its operations and their prefix renamed with it; a rule's warehouse follows its
 // operation type; a route or type that rules still use is not deleted for good.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -47,20 +47,22 @@ for (const target of databaseTargets()) {
     for (const key of ['return_operation_type', 'source_location', 'destination_location', 'warehouse', 'company', 'creator']) {
       assert.not.ok(key in type, `${key} only when included`);
     }
+    // Its own counter, made when it numbers its first operation, named after the warehouse.
+    const transfer = async () => {
+      const made = await client.post(`${API}/inventories/internal-transfers`, { token, body: { operation_type_id: type.id } });
+      assert.is(made.status, 201, made.text);
+      return made.body.data.name;
+    };
+    assert.is(await transfer(), 'WH/QC/00001');
     const code = `inventories.operation_type.${type.id}`;
-    let sequence = await knex('sequences').where('code', code).first();
-    assert.is(sequence.prefix, 'WH/QC/');
-    assert.is(Number(sequence.next_number), 1);
-    assert.is(Number(sequence.company_id), warehouse.company_id);
+    assert.is(Number((await knex('sequences').where('code', code).first()).company_id), warehouse.company_id);
 
     await knex('sequences').where('code', code).update({ next_number: 7 });
     const renamed = await client.put(`${TYPES}/${type.id}`, { token, body: { sequence_code: 'QUAL' } });
     assert.is(renamed.status, 200, renamed.text);
-    sequence = await knex('sequences').where('code', code).first();
-    assert.is(sequence.prefix, 'WH/QUAL/');
-    assert.is(Number(sequence.next_number), 7, 'the numbering goes on');
+    assert.is(await transfer(), 'WH/QUAL/00007', 'the prefix renamed, the numbering goes on');
     await client.put(`${TYPES}/${type.id}`, { token, body: { warehouse_id: null } });
-    assert.is((await knex('sequences').where('code', code).first()).prefix, 'QUAL/', 'no warehouse, no warehouse code');
+    assert.is(await transfer(), 'QUAL/00008', 'no warehouse, no warehouse code');
   });
 
   test('a type without a warehouse or company belongs to the first company; a null company is refused', async () => {

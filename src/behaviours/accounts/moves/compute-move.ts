@@ -15,9 +15,7 @@ import { roundTo } from '../money.ts';
 import { updateRows } from '../../support/update-rows.ts';
 import { instalments, type DueTerm } from './instalments.ts';
 import { kindOf, type DocumentKind } from './kinds.ts';
-
-/** The largest amount an amount column stores (decimal(15,4)). */
-const MAX_AMOUNT = 99999999999.9999;
+import { MAX_AMOUNT } from '../order-totals.ts';
 
 type Row = Record<string, any>;
 
@@ -185,6 +183,7 @@ export async function recomputeMove(trx: Knex.Transaction, moveId: number): Prom
   if (Math.abs(totals.amount_total) > MAX_AMOUNT)
     throw new ValidationError({ invoice_lines: [`The document total (${totals.amount_total}) is more than an amount can hold (${MAX_AMOUNT}).`] });
   await updateRows(trx, 'accounts_account_move_lines', productUpdates);
+  // Raw: the computed lines are the document's own, replaced wholesale each time it is computed (its change is the document's).
   await trx('accounts_account_move_lines').where('move_id', moveId).whereNot('display_type', 'product').delete();
   if (computed.length > 0) {
     const sortStart = lines.length + 1;

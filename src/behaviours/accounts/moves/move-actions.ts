@@ -1,13 +1,13 @@
 // The workflow of invoices, credit notes, bills and refunds (reference-o2c-p2p §2.4, §2.5, §2.9):
 // confirm, cancel and reset to draft (set as checked only sets a flag). The state each needs is
 // declared with the action in resources/accounts/move.yaml; pay and reverse have files of their own.
-import { ActionRefusedError, nowTimestamp, type Action } from '../../../../engine/index.ts';
+import { ActionRefusedError, recordsOf, type Action } from '../../../../engine/index.ts';
 import { recomputeMove } from './compute-move.ts';
 import { kindOf } from './kinds.ts';
 import { openLines, reconcile, refreshResiduals, unreconcile } from './reconcile.ts';
 import { afterMoveStateChange } from './linked-orders.ts';
 
-export const confirmMove: Action = async ({ trx, def, record, user }) => {
+export const confirmMove: Action = async ({ trx, def, record, user, records }) => {
   const kind = kindOf(record.move_type);
   const noun = def.label.toLowerCase();
   if (!record.partner_id) {
@@ -27,14 +27,10 @@ export const confirmMove: Action = async ({ trx, def, record, user }) => {
 
   // Its number, INV/2026/00001, was taken as the action began (`sequence` in resources/accounts/move.yaml).
   const name = String(record.name);
-  await trx('accounts_account_moves')
-    .where('id', record.id)
-    .update({ sequence_prefix: record.sequence_prefix ?? name.slice(0, name.lastIndexOf('/')), state: 'posted', posted_before: true, updated_at: nowTimestamp() });
+  await records(def.name).updateMany([record.id], { sequence_prefix: record.sequence_prefix ?? name.slice(0, name.lastIndexOf('/')), state: 'posted', posted_before: true });
   await recomputeMove(trx, Number(record.id));
   // How partners become customers and vendors (/accounts/customers, /accounts/vendors).
-  await trx('partners_partners')
-    .where('id', record.commercial_partner_id ?? record.partner_id)
-    .update({ [kind.rank]: trx.raw('COALESCE(??, 0) + 1', [kind.rank]) });
+  await records('partners/partners').updateMany([record.commercial_partner_id ?? record.partner_id], { [kind.rank]: trx.raw('COALESCE(??, 0) + 1', [kind.rank]) });
 
   // A credit note or refund settles what the document it reverses still owes.
   if (record.reversed_entry_id) {
@@ -47,10 +43,9 @@ export const confirmMove: Action = async ({ trx, def, record, user }) => {
   await afterMoveStateChange(trx, [Number(record.id), ...(record.reversed_entry_id ? [Number(record.reversed_entry_id)] : [])]);
 };
 
-export const cancelMove: Action = async ({ trx, record }) => {
-  const now = nowTimestamp();
-  await trx('accounts_account_moves').where('id', record.id).update({ state: 'cancel', payment_state: 'not_paid', updated_at: now });
-  await trx('accounts_account_move_lines').where('move_id', record.id).update({ parent_state: 'cancel', updated_at: now });
+export const cancelMove: Action = async ({ trx, def, record, records }) => {
+  await records(def.name).updateMany([record.id], { state: 'cancel', payment_state: 'not_paid' });
+  await records('accounts/journal-items').updateMany((lines) => lines.where('move_id', record.id), { parent_state: 'cancel' });
   await afterMoveStateChange(trx, [Number(record.id)]);
 };
 
@@ -58,9 +53,9 @@ export const cancelMove: Action = async ({ trx, record }) => {
  * Back to draft: the settlements of its lines are undone (payments stay posted, unmatched; the
  * document it reversed owes again), and its lines are computed anew. It keeps its number.
  */
-export const resetMoveToDraft: Action = async ({ trx, record }) => {
+export const resetMoveToDraft: Action = async ({ trx, def, record, records }) => {
   const others = await unreconcile(trx, [Number(record.id)]);
-  await trx('accounts_account_moves').where('id', record.id).update({ state: 'draft', payment_state: 'not_paid', updated_at: nowTimestamp() });
+  await records(def.name).updateMany([record.id], { state: 'draft', payment_state: 'not_paid' });
   await recomputeMove(trx, Number(record.id));
   await refreshResiduals(trx, others);
   await markPaymentsMatched(trx, others);
@@ -73,6 +68,6 @@ export async function markPaymentsMatched(trx: Parameters<Action>[0]['trx'], mov
   const entries = await trx('accounts_account_moves').whereIn('id', moveIds).where('move_type', 'entry').select('id', 'amount_residual');
   for (const matched of [true, false]) {
     const ids = entries.filter((entry) => (Number(entry.amount_residual) === 0) === matched).map((entry) => entry.id);
-    if (ids.length > 0) await trx('accounts_account_payments').whereIn('move_id', ids).update({ is_reconciled: matched, updated_at: nowTimestamp() });
+    if (ids.length > 0) await recordsOf(trx)('accounts/payments').updateMany((payments) => payments.whereIn('move_id', ids), { is_reconciled: matched });
   }
 }

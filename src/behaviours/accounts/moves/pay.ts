@@ -52,8 +52,7 @@ export const payMove: Action<PayInput> = async ({ trx, def, record, input, user,
   const bankBalance = roundTo(bankCurrency / rate, 4);
   const { name, prefix } = await nextMoveName(trx, journal as { id: number; code: string }, Number(record.company_id), date, 'P');
   const now = nowTimestamp();
-  // The payment's journal entry and its two lines are the ledger's own rows (no resource shows an
-  // entry), written as the bookkeeping they are; the payment is a record, created as one below.
+  // Raw: no resource shows a journal entry (move_type `entry`); its lines and the payment are records, created as such below.
   const [entryId] = await trx('accounts_account_moves').insert({
     journal_id: journal.id,
     company_id: record.company_id,
@@ -87,36 +86,37 @@ export const payMove: Action<PayInput> = async ({ trx, def, record, input, user,
     date,
     date_maturity: date,
     creator_id: user.id,
-    created_at: now,
-    updated_at: now,
   };
   const counterpartAccount = open[0]!.account_id;
-  await trx('accounts_account_move_lines').insert([
-    {
-      ...common,
-      sort: 1,
-      display_type: 'product',
-      name: input.communication ?? record.name,
-      account_id: journal.default_account_id,
-      amount_currency: bankCurrency,
-      balance: bankBalance,
-      ...debitCredit(bankBalance),
-      amount_residual: 0,
-      amount_residual_currency: 0,
-    },
-    {
-      ...common,
-      sort: 2,
-      display_type: 'payment_term',
-      name: input.communication ?? record.name,
-      account_id: counterpartAccount,
-      amount_currency: -bankCurrency,
-      balance: -bankBalance,
-      ...debitCredit(-bankBalance),
-      amount_residual: -bankBalance,
-      amount_residual_currency: -bankCurrency,
-    },
-  ]);
+  await records('accounts/journal-items').createMany(
+    [
+      {
+        ...common,
+        sort: 1,
+        display_type: 'product',
+        name: input.communication ?? record.name,
+        account_id: journal.default_account_id,
+        amount_currency: bankCurrency,
+        balance: bankBalance,
+        ...debitCredit(bankBalance),
+        amount_residual: 0,
+        amount_residual_currency: 0,
+      },
+      {
+        ...common,
+        sort: 2,
+        display_type: 'payment_term',
+        name: input.communication ?? record.name,
+        account_id: counterpartAccount,
+        amount_currency: -bankCurrency,
+        balance: -bankBalance,
+        ...debitCredit(-bankBalance),
+        amount_residual: -bankBalance,
+        amount_residual_currency: -bankCurrency,
+      },
+    ],
+    { system: true },
+  );
   const paymentId = await records('accounts/payments').create(
     {
       name,
@@ -138,7 +138,7 @@ export const payMove: Action<PayInput> = async ({ trx, def, record, input, user,
     },
     { system: true },
   );
-  // The document's own list of its payments (its `payments` relation).
+  // Raw: the document's own `payments` link (its manyToMany's pivot), which no field writes.
   await trx('accounts_accounts_move_payment').insert({ invoice_id: record.id, payment_id: paymentId });
   await reconcile(trx, open, await openLines(trx, [Number(entryId)]), { companyId: Number(record.company_id), userId: user.id, limit: amount });
   await refreshResiduals(trx, [Number(record.id), Number(entryId)]);

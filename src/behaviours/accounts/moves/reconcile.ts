@@ -67,6 +67,7 @@ export async function reconcile(trx: Knex.Transaction, lines: Row[], against: Ro
     }
   }
   if (partials.length === 0) return 0;
+  // Raw: partial reconciliations are the ledger's own rows; no resource shows them.
   await trx('accounts_partial_reconciles').insert(partials);
   await updateRows(
     trx,

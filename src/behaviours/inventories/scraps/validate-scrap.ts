@@ -10,7 +10,7 @@ import { sourceRef } from '../stock/reserve.ts';
 import { completeMoves } from '../stock/validate.ts';
 import { convertWith, unitsById } from '../units.ts';
 
-export const validateScrap: Action = async ({ trx, record: scrap, records }) => {
+export const validateScrap: Action = async ({ trx, def, record: scrap, records }) => {
   const product = await trx('products_products').where('id', scrap.product_id).first('uom_id');
   const units = await unitsById(trx, [scrap.uom_id, product.uom_id]);
   const quantity = qty(convertWith(units, Number(scrap.qty), scrap.uom_id, product.uom_id));
@@ -48,5 +48,5 @@ export const validateScrap: Action = async ({ trx, record: scrap, records }) => 
   );
   // The ledger's own validation: the stock leaves (and arrives, at an internal destination) and the move is done.
   await completeMoves(trx, [await trx('inventories_moves').where('id', moveId).first()]);
-  await trx('inventories_scraps').where('id', scrap.id).update({ state: 'done', closed_at: now, updated_at: now });
+  await records(def.name).updateMany([scrap.id], { state: 'done', closed_at: now });
 };

@@ -92,6 +92,7 @@ export async function validateOperation(trx: Trx, operationId: number): Promise<
   if (moves.length === 0) throw new ActionRefusedError('Cannot validate an operation without moves.');
   await completeMoves(trx, moves);
   await refreshOperationState(trx, operationId);
+  // Raw: the operation's own close time, stamped by its own validation (recorded as the action's change).
   await trx('inventories_operations').where('id', operationId).update({ closed_at: nowTimestamp() });
 }
 
