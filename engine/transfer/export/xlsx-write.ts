@@ -128,9 +128,19 @@ function rowXml(number: number, values: readonly unknown[], columns: readonly st
     const ref = `${columns[index] ?? columnName(index)}${number}`;
     if (typeof value === 'number' && Number.isFinite(value)) xml += `<c r="${ref}"><v>${value}</v></c>`;
     else if (typeof value === 'boolean') xml += `<c r="${ref}" t="b"><v>${value ? 1 : 0}</v></c>`;
-    else xml += `<c r="${ref}" t="inlineStr"><is><t xml:space="preserve">${escapeXml(String(value))}</t></is></c>`;
+    else xml += `<c r="${ref}" t="inlineStr"><is><t xml:space="preserve">${escapeXml(withinCellLimit(String(value)))}</t></is></c>`;
   }
   return `${xml}</row>`;
+}
+
+/** The most characters a spreadsheet program keeps in a cell; it repairs a workbook with more, cutting the text. */
+export const CELL_LIMIT = 32_767;
+
+/** A text too long for a cell is written as a note that says so (as Odoo does): the file opens, and nothing is cut silently. */
+function withinCellLimit(text: string): string {
+  if (text.length <= CELL_LIMIT) return text;
+  const count = String(text.length).replace(/\B(?=(\d{3})+$)/g, ',');
+  return `This value has ${count} characters, more than a spreadsheet cell holds (32,767): export as CSV or JSON lines to have it.`;
 }
 
 /** Text as XML character data: the markup characters escaped, characters XML 1.0 cannot hold dropped. */

@@ -141,6 +141,31 @@ for (const target of databaseTargets()) {
     );
   });
 
+  test('XLSX: a text longer than a cell holds (32,767 characters) is a note saying so, not a workbook to repair; CSV keeps it whole', async () => {
+    const stage = await app.client.post(`${API}/projects/project-stages`, { token, body: { name: `Cells ${tag}` } });
+    assert.is(stage.status, 201, stage.text);
+    const long = 'x'.repeat(40_000);
+    const ids: number[] = [];
+    for (const [name, description] of [
+      [`Long ${tag}`, long],
+      [`Edge ${tag}`, 'y'.repeat(32_767)],
+    ]) {
+      const project = await app.client.post(`${API}/projects/projects`, { token, body: { name, description, visibility: 'internal', stage_id: stage.body.data.id } });
+      assert.is(project.status, 201, project.text);
+      ids.push(project.body.data.id);
+    }
+    const query = `filter[id]=${ids.join(',')}&sort=id&fields=id,description`;
+    const response = await fetchRaw(app, `${API}/projects/projects/export?format=xlsx&${query}`, token);
+    assert.is(response.status, 200);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(response.body as unknown as ArrayBuffer);
+    const rows = workbook.worksheets[0]!.getSheetValues().filter(Boolean) as unknown[][];
+    assert.equal(rows[1]!.slice(1), [ids[0], 'This value has 40,000 characters, more than a spreadsheet cell holds (32,767): export as CSV or JSON lines to have it.']);
+    assert.equal(rows[2]!.slice(1), [ids[1], 'y'.repeat(32_767)]);
+    const csv = parseCsv((await fetchRaw(app, `${API}/projects/projects/export?format=csv&${query}`, token)).body.toString('utf8').replace(/^\uFEFF/, ''));
+    assert.is(csv[1]![1], long);
+  });
+
   test('a nested resource across every parent: GET /support/uoms/export, each row with its category_id', async () => {
     const categories = [];
     for (const name of [`Every ${tag} A`, `Every ${tag} B`]) {
