@@ -69,11 +69,17 @@ export async function prepareBenchDatabase(databaseUrl: string, uoms: number): P
 
 let built: string | undefined;
 
+/** The node flags of package.json's `start` script (`--enable-source-maps`, the heap flags), so that the bench measures the server as `npm start` runs it. */
+function startFlags(): string[] {
+  const { scripts } = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } };
+  return scripts.start.split(/\s+/).filter((word) => word.startsWith('--'));
+}
+
 /** The compiled server (`npm run build` emits dist/<hash>/bench/serve.js too, and prints that folder) on `env`, once it listens. */
 export function startBenchServer(env: Record<string, string>): Promise<ChildProcess> {
   built ??= execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: PROJECT_ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
   const child = fork(join(PROJECT_ROOT, built, 'bench/serve.js'), {
-    execArgv: ['--enable-source-maps'], // as npm start runs it
+    execArgv: startFlags(), // as npm start runs it
     env: { ...process.env, JWT_SECRET: BENCH_SECRET, ...env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
