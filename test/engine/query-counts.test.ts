@@ -6,6 +6,7 @@ import * as assert from 'uvu/assert';
 import { API, sharedApp, type TestApp } from '../helpers/app.ts';
 import { databaseTargets } from '../helpers/targets.ts';
 import { supportsInsertReturning } from '../../engine/index.ts';
+import { countStatements } from '../helpers/statements.ts';
 
 for (const target of databaseTargets()) {
   const test = suite(`query counts [${target.name}]`);
@@ -13,20 +14,7 @@ for (const target of databaseTargets()) {
   const ids: Record<string, number> = {};
 
   /** Statements run while `work` runs (the app's only traffic in the meantime). */
-  async function counted(work: () => Promise<unknown>, sqls: string[] = []): Promise<number> {
-    let count = 0;
-    const listener = (query: { sql: string }) => {
-      count++;
-      sqls.push(query.sql);
-    };
-    app.knex.on('query', listener);
-    try {
-      await work();
-    } finally {
-      app.knex.off('query', listener);
-    }
-    return count;
-  }
+  const counted = (work: () => Promise<unknown>, sqls: string[] = []) => countStatements(app.knex, work, sqls);
 
   test.before(async () => {
     app = await sharedApp(target);

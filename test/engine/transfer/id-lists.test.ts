@@ -9,6 +9,7 @@ import { request } from 'undici';
 import { parseCsv } from '../../../engine/transfer/import/parse-csv.ts';
 import { API, sharedApp, type TestApp } from '../../helpers/app.ts';
 import { databaseTargets } from '../../helpers/targets.ts';
+import { countStatements } from '../../helpers/statements.ts';
 
 const PARTNERS = `${API}/partners/partners`;
 const TAGS = `${API}/partners/tags`;
@@ -47,17 +48,7 @@ for (const target of databaseTargets()) {
     return (shown.body.data.tags as Array<{ name: string }>).map((tag) => tag.name).sort();
   };
   /** Statements run while `work` runs (every statement: knex's and the engine's prepared ones). */
-  const counted = async (work: () => Promise<unknown>) => {
-    let count = 0;
-    const listener = () => count++;
-    app.knex.on('query', listener);
-    try {
-      await work();
-    } finally {
-      app.knex.off('query', listener);
-    }
-    return count;
-  };
+  const counted = (work: () => Promise<unknown>) => countStatements(app.knex, work);
 
   test.before(async () => {
     app = await sharedApp(target);
