@@ -18,10 +18,14 @@ export function filterChecks(test: Test, context: () => ResourceContext) {
     if (unset.length > 0 && all.length > 0) {
       const values: Record<string, unknown> = {};
       for (const { field } of unset) {
-        // A foreign key gets the id of a live related record (an invoice's sales order).
+        // A foreign key gets the id of a related record (an invoice's sales order): the first
+        // one, else one made through the API of a resource of its table (a scrap's operation: a
+        // receipt), as a run of a few resources may have none yet.
         const relation = [...ctx.def.relations.values()].find((r) => r.kind === 'belongsTo' && r.foreignKey === field!.name);
-        const related = relation ? await ctx.app.knex(ctx.registry.get(relation.resource).table).orderBy('id').first('id') : undefined;
-        values[field!.name] = relation ? related?.id : sampleValue(field!, ctx.payload, 7, ctx.def);
+        const table = relation && ctx.registry.get(relation.resource).table;
+        const related = table ? (await ctx.app.knex(table).orderBy('id').first('id'))?.id : undefined;
+        const maker = table && ctx.registry.all().find((other) => other.table === table && other.operations.has('create') && !other.parent);
+        values[field!.name] = relation ? (related ?? (maker ? await ctx.createRecord(maker.name) : undefined)) : sampleValue(field!, ctx.payload, 7, ctx.def);
       }
       await ctx.app
         .knex(ctx.def.table)
