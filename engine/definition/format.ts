@@ -1,7 +1,7 @@
 // The meta-schema: what a resource definition (one YAML file under resources/) may say.
 // Every object is closed (additionalProperties: false) so a typo stops the boot.
 import { Type, type Static } from '@sinclair/typebox';
-import { LockFormat, MatchValue, SequenceFormat, TemplateFormat } from './rules-format.ts';
+import { FormulaFormat, LockFormat, MatchValue, SequenceFormat, TemplateFormat } from './rules-format.ts';
 import { TreeFormat } from './tree-format.ts';
 
 const Name = Type.String({ pattern: '^[a-z][a-z0-9_]*$' });
@@ -128,6 +128,7 @@ export const FieldFormat = Type.Object(
     ),
     sequence: Type.Optional(SequenceFormat),
     template: Type.Optional(TemplateFormat),
+    formula: Type.Optional(FormulaFormat),
     aggregate: Type.Optional(
       Type.Object(
         {

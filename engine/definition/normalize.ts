@@ -119,7 +119,7 @@ export function toFieldDef(name: string, format: FieldFormat): FieldDef {
     nullable: format.nullable ?? !format.required,
     stored: !computed && !throughRelation,
     // A copy (related), a stamp (stampedBy) and a document number (sequence) are the engine's to write.
-    writable: !managed && !computed && !format.readOnly && !format.related && !format.stampedBy && !format.sequence && !format.template,
+    writable: !managed && !computed && !format.readOnly && !format.related && !format.stampedBy && !format.sequence && !format.template && !format.formula,
     output: !format.hidden && !format.revealed && !throughRelation,
   };
 }

@@ -127,6 +127,10 @@ export function describeValueRules(def: ResourceDef, field: FieldDef): string[] 
     );
     words.push(`Named \`${field.template.text}\` from the record's values${named.length > 0 ? ` (${named.join('; ')})` : ''}, again when they change.`);
   }
+  if (field.formula)
+    words.push(
+      `Worked out as \`${field.formula.expression}\`${field.formula.round === undefined ? '' : `, rounded to ${field.formula.round} places`}, again when a field it names is sent.`,
+    );
   if (field.stampedBy) words.push(`Set when \`${field.stampedBy}\` becomes true (an earlier time is kept), cleared when it becomes false.`);
   words.push(...describeStructureRules(def, field));
   return words;

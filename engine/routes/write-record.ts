@@ -19,6 +19,7 @@ import { appendFields, appendLast } from '../rules/append.ts';
 import { refuseLockedUpdates } from '../rules/locks.ts';
 import { finishTreeInsert, moveSubtree, placeInTree } from '../rules/tree.ts';
 import { templateFields, writeTemplates } from '../rules/template.ts';
+import { applyFormulas, formulaFields } from '../rules/formula.ts';
 
 export interface WriteContext {
   trx: Knex.Transaction;
@@ -87,7 +88,15 @@ export function completeNewRecord(def: ResourceDef, values: Values, fixed: Value
 export function singleStatementCreate(def: ResourceDef, values: Values): boolean {
   if (def.invalidates.length > 0) return false;
   if (def.behaviours.beforeCreate.length > 0 || def.behaviours.beforeCreateMany.length > 0 || def.behaviours.afterCreate.length > 0) return false;
-  if (createNeedsValueRules(def) || sequenceFields(def).length > 0 || appendFields(def).length > 0 || def.tree || createdWith(def).length > 0 || templateFields(def).length > 0)
+  if (
+    createNeedsValueRules(def) ||
+    sequenceFields(def).length > 0 ||
+    appendFields(def).length > 0 ||
+    def.tree ||
+    createdWith(def).length > 0 ||
+    templateFields(def).length > 0 ||
+    formulaFields(def).length > 0
+  )
     return false;
   return ![...def.fields.values()].some((field) => (field.type === 'ids' || field.type === 'records') && values[field.name] != null);
 }
@@ -386,6 +395,7 @@ export async function runBefore(context: WriteContext, def: ResourceDef, mode: '
     await appendLast(context.trx, def, hooks);
   }
   await placeInTree(context.trx, def, hooks);
+  applyFormulas(def, mode, hooks);
   const batch = mode === 'create' ? def.behaviours.beforeCreateMany : def.behaviours.beforeUpdateMany;
   for (const name of batch) await context.behaviours.batches[name]!(hooks);
   for (const hook of hooks) {

@@ -22,7 +22,6 @@ import { computeOrderTotals as computePurchaseOrderTotals } from './purchases/co
 import { cancelOrder as cancelPurchaseOrder, confirmOrder as confirmPurchaseOrder } from './purchases/order-actions.ts';
 import { prepareOrderLines as preparePurchaseOrderLines } from './purchases/prepare-order-lines.ts';
 import { prepareOrder as preparePurchaseOrder } from './purchases/prepare-order.ts';
-import { prepareVendorPrice } from './purchases/prepare-vendor-price.ts';
 import { prepareSubscription, queuePing, rotateSecret } from './webhooks/subscriptions.ts';
 import { cancelMove, confirmMove, resetMoveToDraft } from './accounts/moves/move-actions.ts';
 import { payMove } from './accounts/moves/pay.ts';
@@ -52,7 +51,6 @@ export const behaviours: Behaviours = {
     'webhooks.queuePing': queuePing,
     'accounts.prepareMove': prepareMove,
     'accounts.computeMove': computeMove,
-    'purchases.prepareVendorPrice': prepareVendorPrice,
     'purchases.prepareOrder': preparePurchaseOrder,
     'purchases.computeOrderTotals': computePurchaseOrderTotals,
     'products.holdOfferedOptions': holdOfferedOptions,

@@ -13,6 +13,7 @@ import { conditionChecks, hasConditions } from './capabilities/conditions.ts';
 import { atLengthChecks, atLengthField, createChecks } from './capabilities/create.ts';
 import { exportChecks } from './capabilities/export.ts';
 import { filterChecks } from './capabilities/filters.ts';
+import { formulaChecks, formulaFieldsOf } from './capabilities/formula.ts';
 import { importChecks } from './capabilities/import.ts';
 import { includeChecks } from './capabilities/includes.ts';
 import { invalidatesChecks } from './capabilities/invalidates.ts';
@@ -76,6 +77,7 @@ for (const target of databaseTargets()) {
     if (def.operations.has('create') && def.operations.has('update') && hasValueRules(def, registry)) valueChecks(test, current);
     if (def.operations.has('create') && numberedOnCreate(def).length > 0) sequenceChecks(test, current);
     if (def.operations.has('create') && def.operations.has('update') && templateFields(def).length > 0) templateChecks(test, current);
+    if (def.operations.has('create') && def.operations.has('update') && formulaFieldsOf(def).length > 0) formulaChecks(test, current);
     if (hasStructureRules(def)) structureChecks(test, current);
     if (def.operations.has('create') && def.locks.length > 0) lockChecks(test, current);
     if (def.operations.has('create') && createdWith(def).length > 0) createdWithChecks(test, current);

@@ -1,6 +1,6 @@
 // Boot failures on bad workflow and condition keys (an action's `set` toggle or map, `template`, a lock's
 // `{'<>': null}` and `{field}` placeholders, a relation's `createWith`, `requiredWhen`,
-// `notBefore`): each names the file, the place and the line. No database.
+// `notBefore`, `formula`): each names the file, the place and the line. No database.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { definitionFixtures } from '../helpers/definition-fixtures.ts';
@@ -43,6 +43,9 @@ test.after(() => fixtures.removeAll());
 const FINE = `  ends_at: { type: date, notBefore: starts_on }
   code: { type: string, readOnly: true, template: { text: '{kind}/{id}', values: { kind: { plain: P, special: S } } } }
   note: { type: string, requiredWhen: { when: { kind: [special] } } }
+  price: { type: number }
+  discount: { type: number, nullable: true }
+  net: { type: number, readOnly: true, formula: { expression: '-(price * (1 - discount / 100)) + 2', round: 4 } }
 relations:
   parts: { kind: hasMany, resource: support/parts, foreignKey: document_id, createWith: [{ size: small }] }
 locks:
@@ -107,6 +110,17 @@ test('requiredWhen names another field and its values; notBefore a writable date
   assert.equal(problems('', '  ends_at: { type: date, notBefore: name }\n'), [
     ['fields.ends_at.notBefore', 12, '"name" is not a writable date field of this resource (a range\'s start and end are writable dates of one type)'],
   ]);
+});
+
+test('formula: an expression of numeric fields of the record, on a read-only number', () => {
+  const operands = '  price: { type: number }\n  discount: { type: number }\n';
+  const formula = (expression: string, field = '{ type: number, readOnly: true') => problems('', `${operands}  net: ${field}, formula: { expression: '${expression}' } }\n`);
+  assert.equal(formula('price * (1 - discount / 100'), [['fields.net.formula.expression', 14, 'cannot be read: a "(" is not closed']]);
+  assert.equal(formula('price ** 2'), [['fields.net.formula.expression', 14, 'cannot be read: unexpected "*"']]);
+  assert.equal(formula('price * discont'), [['fields.net.formula.expression', 14, '"discont" is not a field of this resource, did you mean "discount"?']]);
+  assert.equal(formula('price * kind'), [['fields.net.formula.expression', 14, '"kind" is not a numeric field (integer, number or decimal)']]);
+  assert.equal(formula('price - discount', '{ type: number'), [['fields.net.formula', 14, 'a formula field is written by the engine: add readOnly: true']]);
+  assert.equal(formula('price - discount', '{ type: string, readOnly: true'), [['fields.net.formula', 14, 'a formula gives a stored number (integer, number or decimal field)']]);
 });
 
 test.run();
