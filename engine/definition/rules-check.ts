@@ -3,7 +3,7 @@
 import type { ResourceDef } from './types.ts';
 import { didYouMean } from './suggest.ts';
 import { templatePaths } from './sequence-rules.ts';
-import { formulaOf } from '../rules/formula.ts';
+import { formulaOf } from './formula.ts';
 
 type Problem = (at: string, message: string) => void;
 

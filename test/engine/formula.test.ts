@@ -1,7 +1,8 @@
 // Stored formulas (engine/rules/formula.ts): what a parsed expression gives, and when a write works it out. No database.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { applyFormulas, parseFormula, roundHalfAway } from '../../engine/rules/formula.ts';
+import { parseFormula } from '../../engine/definition/formula.ts';
+import { applyFormulas, roundHalfAway } from '../../engine/rules/formula.ts';
 import { toFieldDef } from '../../engine/definition/normalize.ts';
 import type { ResourceDef } from '../../engine/definition/types.ts';
 
