@@ -23,7 +23,9 @@ export { routeTable } from './definition/route-table.ts';
 export { errorHandler, notFoundHandler } from './routes/error-handler.ts';
 export { registerFormats } from './schema/string-formats.ts';
 export { listTables, missingColumns, readSchemaBounds, type SchemaBounds } from './schema/column-bounds.ts';
-export { generateMigration } from './schema/make-migration.ts';
+export { generateMigration, readMigratedSchema, type MigratedSchema } from './schema/make-migration.ts';
+export { hasIndex, readSchemaIndexes, type SchemaIndexes } from './schema/schema-indexes.ts';
+export { indexName } from './definition/indexes.ts';
 export { actionNames, behaviourNames, invalidatorNames } from './behaviours/types.ts';
 export type {
   Behaviours,

@@ -21,7 +21,8 @@ export function creator(t: Knex.CreateTableBuilder): void {
   t.integer('creator_id').unsigned().nullable().references('id').inTable('users').onDelete('SET NULL').index();
 }
 
-/** A foreign key with its index. */
-export function foreignId(t: Knex.CreateTableBuilder, column: string, table: string, onDelete: 'RESTRICT' | 'CASCADE' | 'SET NULL' = 'RESTRICT') {
-  return t.integer(column).unsigned().references('id').inTable(table).onDelete(onDelete).index();
+/** A foreign key with its index (`indexed: false`: an index of several columns that starts with it serves it). */
+export function foreignId(t: Knex.CreateTableBuilder, column: string, table: string, onDelete: 'RESTRICT' | 'CASCADE' | 'SET NULL' = 'RESTRICT', { indexed = true } = {}) {
+  const key = t.integer(column).unsigned().references('id').inTable(table).onDelete(onDelete);
+  return indexed ? key.index() : key;
 }

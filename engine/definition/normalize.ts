@@ -76,6 +76,7 @@ export function normalize(file: LoadedFile, walkthrough?: WalkthroughFormat): Re
       forceDeleted: raw.messages?.forceDeleted ?? `${raw.label} permanently deleted.`,
     },
     upsertOn: raw.upsertOn,
+    indexes: raw.indexes ?? [],
     locks: raw.locks ?? [],
     ...(raw.tree && { tree: normalizeTree(raw.tree) }),
     walkthrough: {

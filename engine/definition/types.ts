@@ -128,6 +128,8 @@ export interface ResourceDef {
   locks: readonly LockFormat[];
   /** Create with these columns equal to an existing record's updates it (a stock count). */
   upsertOn?: readonly string[];
+  /** Indexes of several columns, each in its order (make:migration writes them; the definition-driven suite checks lists use them). */
+  indexes: ReadonlyArray<readonly string[]>;
   /** Records under a parent, with a stored path and full name (engine/rules/tree.ts). */
   tree?: TreeDef;
   /** Permissions per operation and the row scopes of the authorization policy (access.ts). */

@@ -35,7 +35,7 @@ export function describe(def: ResourceDef, op: Operation, method: string): strin
   switch (op) {
     case 'list':
       parts.push(
-        `Paginated (\`page\`, \`per_page\`), sorted by \`${def.defaultSort.map((s) => (s.descending ? '-' : '') + s.name).join(',')}\` unless \`sort\` says otherwise (\`id\` always breaks ties).` +
+        `Paginated (\`page\`, \`per_page\`), sorted by \`${def.defaultSort.map((s) => (s.descending ? '-' : '') + s.name).join(',')}\` unless \`sort\` says otherwise (\`id\` always breaks ties, in the direction of the last key).` +
           (def.softDelete ? ' Soft-deleted records are left out unless `filter[trashed]` asks for them.' : '') +
           ' Unknown filters, sorts or includes answer 400 with the allowed names.',
       );

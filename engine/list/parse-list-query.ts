@@ -83,8 +83,18 @@ function parseSortParam(query: RawQuery, def: ResourceDef): SortDef[] {
   if (unknown.length > 0) {
     throw new BadRequestError(`Requested sort(s) \`${unknown.join(', ')}\` is not allowed. Allowed sort(s) are \`${def.sorts.join(', ')}\`.`);
   }
-  // A unique last key keeps pages stable when the sorted values repeat.
-  return sort.some((s) => s.name === 'id') ? sort : [...sort, { name: 'id', descending: false }];
+  return withIdLast(sort);
+}
+
+/**
+ * The order with `id` last, when it is not among the keys: a unique last key keeps pages stable
+ * when the sorted values repeat. It runs in the direction of the key before it, so that `-name` is
+ * `name` read backwards, and an index on the sorted column (which ends with the row's id on both
+ * databases) gives the rows in order either way, without a sort step.
+ */
+export function withIdLast(sort: readonly SortDef[]): SortDef[] {
+  if (sort.some((key) => key.name === 'id')) return [...sort];
+  return [...sort, { name: 'id', descending: sort.at(-1)?.descending ?? false }];
 }
 
 function parsePositiveInteger(raw: string | string[] | undefined, name: string, fallback: number, max: number | undefined, errors: FieldErrors): number {

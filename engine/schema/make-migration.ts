@@ -1,14 +1,18 @@
 // `erp make:migration`: the knex migration that gives the migrated schema what the definitions
 // need and it lacks: missing tables (every stored field, the managed columns, a foreign key and
-// index behind every reference, an index behind every filter and sort, the unique indexes) and
-// missing columns of existing tables, and the pivot tables of many-to-many relations. It never
+// index behind every reference, an index behind every filter and sort, the unique indexes, the
+// definition's `indexes`), missing columns and declared indexes of existing tables, and the pivot
+// tables of many-to-many relations. It never
 // drops or changes anything that exists. A nested resource's rows are only ever read one parent
 // at a time, through the parent key's index: its filters and sorts get no index of their own,
 // which would cost every insert and serve no query. A `sort` column always has one: a record
 // created without a sort goes last by the table's MAX(sort) (a field's `append`).
+import type { Knex } from 'knex';
+import { indexName } from '../definition/indexes.ts';
 import type { Registry } from '../definition/registry.ts';
 import type { FieldDef, ResourceDef } from '../definition/types.ts';
-import type { SchemaBounds } from './column-bounds.ts';
+import { listTables, readSchemaBounds, type SchemaBounds } from './column-bounds.ts';
+import { hasIndex, readSchemaIndexes, type SchemaIndexes } from './schema-indexes.ts';
 
 const MANAGED = new Set(['id', 'created_at', 'updated_at', 'deleted_at', 'creator_id']);
 
@@ -18,8 +22,20 @@ export interface GeneratedMigration {
   source: string;
 }
 
+/** What the migrated database has, as make:migration compares it with the definitions. */
+export interface MigratedSchema {
+  bounds: SchemaBounds;
+  tables: ReadonlySet<string>;
+  indexes: SchemaIndexes;
+}
+
+export async function readMigratedSchema(knex: Knex, registry: Registry): Promise<MigratedSchema> {
+  const tables = await listTables(knex);
+  return { bounds: await readSchemaBounds(knex, registry), tables, indexes: await readSchemaIndexes(knex, [...tables]) };
+}
+
 /** The migration for every resource (or the one named), or undefined when the schema has all they need. */
-export function generateMigration(registry: Registry, schema: SchemaBounds, tables: ReadonlySet<string>, only?: string): GeneratedMigration | undefined {
+export function generateMigration(registry: Registry, { bounds: schema, tables, indexes }: MigratedSchema, only?: string): GeneratedMigration | undefined {
   const defs = registry.all().filter((def) => !only || def.name === only);
   if (only && defs.length === 0) throw new Error(`No resource is named "${only}" (module/name, e.g. support/banks).`);
   const up: string[] = [];
@@ -47,12 +63,22 @@ export function generateMigration(registry: Registry, schema: SchemaBounds, tabl
         ),
         references,
       });
-    } else if (fields.length > 0) {
-      alters.push({
-        up: `  await knex.schema.alterTable('${table}', (t) => {\n${fields.map(([, field]) => `    ${column(table, field, sharing, registry)};`).join('\n')}\n  });`,
-        down: `  await knex.schema.alterTable('${table}', (t) => {\n${fields.map(([name]) => `    t.dropColumn('${name}');`).join('\n')}\n  });`,
-        name: `add_columns_to_${table}`,
-      });
+    } else {
+      if (fields.length > 0) {
+        alters.push({
+          up: `  await knex.schema.alterTable('${table}', (t) => {\n${fields.map(([, field]) => `    ${column(table, field, sharing, registry)};`).join('\n')}\n  });`,
+          down: `  await knex.schema.alterTable('${table}', (t) => {\n${fields.map(([name]) => `    t.dropColumn('${name}');`).join('\n')}\n  });`,
+          name: `add_columns_to_${table}`,
+        });
+      }
+      const missing = declaredIndexes(sharing).filter((columns) => !hasIndex(indexes, table, columns));
+      if (missing.length > 0) {
+        alters.push({
+          up: `  await knex.schema.alterTable('${table}', (t) => {\n${missing.map((columns) => `    ${indexLine(table, columns)};`).join('\n')}\n  });`,
+          down: `  await knex.schema.alterTable('${table}', (t) => {\n${missing.map((columns) => `    t.dropIndex(${columnList(columns)}, '${indexName(table, columns)}');`).join('\n')}\n  });`,
+          name: `add_indexes_to_${table}`,
+        });
+      }
     }
   }
   for (const create of inReferenceOrder(creates)) {
@@ -113,6 +139,7 @@ function createTable(table: string, defs: ResourceDef[], fields: FieldDef[], reg
   const options = nestedOnly(defs) ? ', { indexed: false }' : '';
   if (defs.some((def) => def.timestamps)) lines.push(`    timestamps(t${options});`);
   if (defs.some((def) => def.softDelete)) lines.push(`    softDeletes(t${options});`);
+  for (const columns of declaredIndexes(defs)) lines.push(`    ${indexLine(table, columns)};`);
   return `  await knex.schema.createTable('${table}', (t) => {\n${lines.join('\n')}\n  });`;
 }
 
@@ -146,7 +173,9 @@ function column(table: string, field: FieldDef, defs: ResourceDef[], registry: R
   const name = field.name;
   const target = referencedResource(field, defs, registry);
   let builder: string;
-  if (target) builder = `foreignId(t, '${name}', '${target.table}')`;
+  // A declared index that starts with the key serves its lookups (and, on MySQL, its foreign key).
+  const keyIndexed = !declaredIndexes(defs).some((columns) => columns[0] === name);
+  if (target) builder = keyIndexed ? `foreignId(t, '${name}', '${target.table}')` : `foreignId(t, '${name}', '${target.table}', 'RESTRICT', { indexed: false })`;
   else {
     switch (field.type) {
       case 'integer':
@@ -186,4 +215,19 @@ function column(table: string, field: FieldDef, defs: ResourceDef[], registry: R
 /** Every definition on the table is nested under a parent: its rows are read through the parent key. */
 function nestedOnly(defs: ResourceDef[]): boolean {
   return defs.every((def) => def.parent !== undefined);
+}
+
+/** The `indexes` of the definitions sharing a table, each once. */
+function declaredIndexes(defs: ResourceDef[]): Array<readonly string[]> {
+  const byName = new Map<string, readonly string[]>();
+  for (const def of defs) for (const columns of def.indexes) byName.set(columns.join(','), columns);
+  return [...byName.values()];
+}
+
+function columnList(columns: readonly string[]): string {
+  return `[${columns.map((column) => `'${column}'`).join(', ')}]`;
+}
+
+function indexLine(table: string, columns: readonly string[]): string {
+  return `t.index(${columnList(columns)}, '${indexName(table, columns)}')`;
 }

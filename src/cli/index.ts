@@ -9,7 +9,7 @@ import {
   DefinitionError,
   supportsInsertReturning,
   generateMigration,
-  listTables,
+  readMigratedSchema,
   missingColumns,
   readSchemaBounds,
   routeTable,
@@ -154,7 +154,7 @@ async function main(argv: string[]): Promise<number> {
       const registry = loadResources();
       return withDatabase(async (knex) => {
         await migrateUnderLock(knex);
-        const migration = generateMigration(registry, await readSchemaBounds(knex, registry), await listTables(knex), only);
+        const migration = generateMigration(registry, await readMigratedSchema(knex, registry), only);
         if (!migration) {
           console.log('Nothing to add: the database has every table and column the definitions need.');
           return;

@@ -16,6 +16,7 @@ import { filterChecks } from './capabilities/filters.ts';
 import { formulaChecks, formulaFieldsOf } from './capabilities/formula.ts';
 import { importChecks } from './capabilities/import.ts';
 import { includeChecks } from './capabilities/includes.ts';
+import { hasSortingIndexes, indexChecks, sortingIndexChecks } from './capabilities/indexes.ts';
 import { invalidatesChecks } from './capabilities/invalidates.ts';
 import { forceDeleteChecks, lifecycleChecks, restoreUniqueChecks } from './capabilities/lifecycle.ts';
 import { listChecks } from './capabilities/list.ts';
@@ -70,6 +71,7 @@ for (const target of databaseTargets()) {
       listChecks(test, current);
       if ([...def.filters.values()].some((filter) => filter.kind !== 'trashed')) filterChecks(test, current);
       sortChecks(test, current);
+      if (hasSortingIndexes(def)) sortingIndexChecks(test, current);
       if (def.includes.length > 0) includeChecks(test, current);
       exportChecks(test, current);
       if (def.operations.has('create')) roundTripChecks(test, current);
@@ -78,6 +80,7 @@ for (const target of databaseTargets()) {
     if (def.operations.has('create') && numberedOnCreate(def).length > 0) sequenceChecks(test, current);
     if (def.operations.has('create') && def.operations.has('update') && templateFields(def).length > 0) templateChecks(test, current);
     if (def.operations.has('create') && def.operations.has('update') && formulaFieldsOf(def).length > 0) formulaChecks(test, current);
+    if (def.indexes.length > 0) indexChecks(test, current);
     if (hasStructureRules(def)) structureChecks(test, current);
     if (def.operations.has('create') && def.locks.length > 0) lockChecks(test, current);
     if (def.operations.has('create') && createdWith(def).length > 0) createdWithChecks(test, current);

@@ -229,6 +229,21 @@ test('a sort on a field that does not exist is refused', () => {
   assert.match(problem.message, /unknown field "nmae", did you mean "name"\?/);
 });
 
+test('an index on a column the table does not store is refused with the column meant; a long name and a repeat too', () => {
+  const unknown = onlyProblem({ 'support/things.yaml': `${BASE}indexes: [[active, nmae]]\n` });
+  assert.is(unknown.problem.at, 'indexes.0');
+  assert.is(unknown.problem.line, 9);
+  assert.match(unknown.problem.message, /"nmae" is not a stored column of things, did you mean "name"\?/);
+  const repeated = onlyProblem({ 'support/things.yaml': `${BASE}indexes: [[active, name], [active, name]]\n` });
+  assert.is(repeated.problem.at, 'indexes.1');
+  assert.match(repeated.problem.message, /indexed twice/);
+  const long = onlyProblem({
+    'support/things.yaml': `${BASE}  a_rather_long_column_name_here: { type: string }\n  another_long_column_name: { type: string }\nindexes: [[a_rather_long_column_name_here, another_long_column_name]]\n`,
+  });
+  assert.match(long.problem.message, /things_a_rather_long_column_name_here_another_long_column_name_index is longer than the 64 characters MySQL allows/);
+  assert.equal(load({ 'support/things.yaml': `${BASE}indexes: [[active, name]]\n` }).get('support/things').indexes, [['active', 'name']]);
+});
+
 const WITH_RELATION = `${BASE}  parent_id: { type: integer, references: support/things }
 relations:
   parent: { kind: belongsTo, resource: support/things, foreignKey: parent_id }

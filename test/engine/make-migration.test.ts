@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { generateMigration, listTables, readSchemaBounds } from '../../engine/index.ts';
+import { generateMigration, readMigratedSchema } from '../../engine/index.ts';
 import { loadResources, RESOURCES_DIR } from '../../src/app/build-app.ts';
 import { API, sharedApp, startApp } from '../helpers/app.ts';
 import { databaseTargets } from '../helpers/targets.ts';
@@ -32,6 +32,7 @@ filters:
   trashed: { kind: trashed, values: [with, only] }
 sorts: [id, name, created_at]
 includes: [currency, creator]
+indexes: [[currency_id, name]]
 `;
 
 /** Nested under payment methods: read one payment method at a time. */
@@ -48,6 +49,7 @@ fields:
 filters:
   amount: { kind: exact }
 sorts: [id, amount, sort, created_at]
+indexes: [[payment_method_id, deleted_at, amount]]
 `;
 
 for (const target of databaseTargets()) {
@@ -56,7 +58,7 @@ for (const target of databaseTargets()) {
   test('nothing to add on a database migrated from the committed migrations', async () => {
     const { knex } = await sharedApp(target);
     const registry = loadResources();
-    assert.is(generateMigration(registry, await readSchemaBounds(knex, registry), await listTables(knex)), undefined);
+    assert.is(generateMigration(registry, await readMigratedSchema(knex, registry)), undefined);
   });
 
   if (target.name === 'sqlite') {
@@ -68,9 +70,11 @@ for (const target of databaseTargets()) {
         writeFileSync(join(dir, 'resources', 'support', 'payment-method-limits.yaml'), PAYMENT_METHOD_LIMITS);
         const registry = loadResources(join(dir, 'resources'));
         const { knex } = await sharedApp(target);
-        const { source } = generateMigration(registry, await readSchemaBounds(knex, registry), await listTables(knex))!;
+        const { source } = generateMigration(registry, await readMigratedSchema(knex, registry))!;
         const limits = source.slice(source.indexOf("createTable('payment_method_limits'"));
-        assert.match(limits, /foreignId\(t, 'payment_method_id', 'payment_methods'\)\.notNullable\(\);/);
+        // Its declared index starts with the key and serves the key's lookups: no index of the key alone.
+        assert.match(limits, /foreignId\(t, 'payment_method_id', 'payment_methods', 'RESTRICT', \{ indexed: false \}\)\.notNullable\(\);/);
+        assert.match(limits, /t\.index\(\['payment_method_id', 'deleted_at', 'amount'\], 'payment_method_limits_payment_method_id_deleted_at_amount_index'\);/);
         assert.match(limits, /t\.decimal\('amount', 15, 2\)\.notNullable\(\);/, 'a filter and sort of a nested resource: no index');
         // New records go last by the table's MAX(sort): without its index that reads every row.
         assert.match(limits, /t\.integer\('sort'\)\.nullable\(\)\.index\(\);/, 'a sort column keeps its index');
@@ -92,7 +96,7 @@ for (const target of databaseTargets()) {
         writeFileSync(banks, readFileSync(banks, 'utf8').replace('fields:\n', 'fields:\n  payment_method_id: { type: integer, references: support/payment-methods }\n'));
         const registry = loadResources(join(dir, 'resources'));
         const { knex } = await sharedApp(target);
-        const { source } = generateMigration(registry, await readSchemaBounds(knex, registry), await listTables(knex))!;
+        const { source } = generateMigration(registry, await readMigratedSchema(knex, registry))!;
         const methods = source.indexOf("createTable('payment_methods'");
         const limits = source.indexOf("createTable('payment_method_limits'");
         const bankColumn = source.indexOf("alterTable('banks'");
@@ -118,7 +122,7 @@ for (const target of databaseTargets()) {
           resourcesDir: join(dir, 'resources'),
           // What a user does: make:migration, review, migrate; then the service starts with the new definition.
           async prepare(knex) {
-            const migration = generateMigration(registry, await readSchemaBounds(knex, registry), await listTables(knex), 'support/payment-methods');
+            const migration = generateMigration(registry, await readMigratedSchema(knex, registry), 'support/payment-methods');
             assert.ok(migration);
             assert.is(migration!.name, 'create_payment_methods');
             source = migration!.source;
@@ -128,7 +132,8 @@ for (const target of databaseTargets()) {
           },
         });
         assert.match(source, /t\.string\('code', 20\)\.nullable\(\)\.unique\('payment_methods_code_unique'\)/);
-        assert.match(source, /foreignId\(t, 'currency_id', 'currencies'\)\.nullable\(\)/);
+        assert.match(source, /foreignId\(t, 'currency_id', 'currencies', 'RESTRICT', \{ indexed: false \}\)\.nullable\(\)/);
+        assert.match(source, /t\.index\(\['currency_id', 'name'\], 'payment_methods_currency_id_name_index'\)/);
         assert.match(source, /t\.string\('name', 255\)\.notNullable\(\)\.index\(\)/);
         const token = await withResource.login();
         // Plain fetch: the test client checks answers against the committed API reference, which does not know this resource.

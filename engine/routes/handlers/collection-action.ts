@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ResourceRuntime } from '../runtime.ts';
 import { clientErrorFromDb } from '../../errors/db-errors.ts';
-import { parseIncludes, type RawQuery } from '../../list/parse-list-query.ts';
+import { parseIncludes, withIdLast, type RawQuery } from '../../list/parse-list-query.ts';
 import { includeTree, loadRelations } from '../../sql/load-relations.ts';
 import { quote, whereClause } from '../../sql/quote.ts';
 import { resourceRows } from '../../sql/resource-rows.ts';
@@ -22,7 +22,7 @@ export function collectionActionHandler(runtime: ResourceRuntime, name: string) 
   // A collection action has a behaviour (checked at boot).
   const run = deps.behaviours.actions[action.behaviour!]!;
   // The answer's query but its conditions, written once: every live record, in the default sort (id breaks ties).
-  const sorts = def.defaultSort.some((sort) => sort.name === 'id') ? def.defaultSort : [...def.defaultSort, { name: 'id', descending: false }];
+  const sorts = withIdLast(def.defaultSort);
   const columns = runtime.columns(def);
   const select = `SELECT ${columns.sql} FROM ${quote(def.table)}`;
   const order = ` ORDER BY ${sorts.map((sort) => `${quote(`${def.table}.${sort.name}`)} ${sort.descending ? 'DESC' : 'ASC'}`).join(', ')}`;

@@ -4,7 +4,7 @@ import * as assert from 'uvu/assert';
 import { liveRows, type ResourceContext } from '../context.ts';
 
 export function sortChecks(test: Test, context: () => ResourceContext) {
-  test('sorts: each allowed sort, ascending and descending, with id breaking ties', async () => {
+  test('sorts: each allowed sort, ascending and descending, with id breaking ties the same way', async () => {
     const ctx = context();
     for (const name of ctx.def.sorts) {
       for (const descending of [false, true]) {
@@ -12,7 +12,7 @@ export function sortChecks(test: Test, context: () => ResourceContext) {
         assert.is(response.status, 200);
         const expected = await liveRows(ctx)
           .orderBy(name, descending ? 'desc' : 'asc')
-          .orderBy('id', 'asc')
+          .orderBy('id', descending ? 'desc' : 'asc')
           .limit(100)
           .pluck('id');
         assert.equal(
