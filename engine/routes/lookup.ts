@@ -44,14 +44,52 @@ export async function lookUpParent(runtime: ResourceRuntime, request: FastifyReq
  * a pending authentication check goes with it.
  */
 export async function findShownRecord(runtime: ResourceRuntime, request: FastifyRequest, id: number, includes: readonly string[]): Promise<Row> {
-  const { def, deps } = runtime;
-  const record = await readAuthenticated(runtime.statements, request, (user) => {
-    const parent = parentExists(runtime, request, user);
-    const rows = resourceRows(def, deps.registry, { parentId: parent?.id, rows: deps.policy.rowScope(user, def) });
-    return byId(runtime, def, id, parent && !parent.impliedByRecord ? [...rows, parent.exists()] : rows);
-  });
+  const parentId = runtime.def.parent ? pathId(request, runtime.def.parent.param) : undefined;
+  const record = await readAuthenticated(runtime.statements, request, (user) => shownRead(runtime, user, id, parentId));
   if (!record) throw new NotFoundError();
   return withRelations(runtime, record, includes);
+}
+
+/**
+ * The read of a show. For a user the policy limits to some rows (companies, records naming them),
+ * its conditions are written for that user. For everyone else, the usual case, its SQL does not
+ * depend on the user: written once per resource, with the statement text for each authentication
+ * check it goes with (`texts`), so that a request only fills in its id and its parent's id.
+ */
+function shownRead(runtime: ResourceRuntime, user: AuthUser, id: number, parentId: number | undefined): OneRowRead {
+  const { def, parentDef, deps } = runtime;
+  const rows = deps.policy.rowScope(user, def);
+  const parentRows = parentDef ? deps.policy.rowScope(user, parentDef) : undefined;
+  if (rows || parentRows) return readFor(runtime, id, parentId, rows, parentRows);
+  let fixed = unscoped.get(runtime);
+  if (!fixed) unscoped.set(runtime, (fixed = fixedRead(runtime)));
+  return fixed(id, parentId);
+}
+
+function readFor(runtime: ResourceRuntime, id: number, parentId: number | undefined, rows: RowScope | undefined, parentRows: RowScope | undefined): OneRowRead {
+  const { def, deps } = runtime;
+  const parent = parentId === undefined || !runtime.parentDef ? undefined : pathParent(runtime, parentId, parentRows);
+  const conditions = resourceRows(def, deps.registry, { parentId, rows });
+  return byId(runtime, def, id, parent && !parent.impliedByRecord ? [...conditions, parent.exists()] : conditions);
+}
+
+const unscoped = new WeakMap<ResourceRuntime, (id: number, parentId: number | undefined) => OneRowRead>();
+
+// Stand-ins for the two values a request brings: the read is written once with them, and their
+// places among the bindings are filled in per request.
+const ID = Symbol('id');
+const PARENT_ID = Symbol('parent id');
+
+function fixedRead(runtime: ResourceRuntime): (id: number, parentId: number | undefined) => OneRowRead {
+  const written = readFor(runtime, ID as unknown as number, runtime.def.parent ? (PARENT_ID as unknown as number) : undefined, undefined, undefined);
+  const { columns, from } = written;
+  const bindings = from!.where.params;
+  const texts: OneRowRead['texts'] = new Map();
+  return (id, parentId) => {
+    const params = new Array(bindings.length);
+    for (let i = 0; i < bindings.length; i++) params[i] = bindings[i] === ID ? id : bindings[i] === PARENT_ID ? parentId : bindings[i];
+    return { columns, from: { table: from!.table, where: { sql: from!.where.sql, params } }, texts };
+  };
 }
 
 export interface PathParent {
@@ -73,11 +111,16 @@ export interface PathParent {
 export function parentExists(runtime: ResourceRuntime, request: FastifyRequest, user: AuthUser = request.authUser!): PathParent | undefined {
   const { def, parentDef, deps } = runtime;
   if (!def.parent || !parentDef) return undefined;
-  const id = pathId(request, def.parent.param);
-  const visible = resourceRows(parentDef, deps.registry, { rows: deps.policy.rowScope(user, parentDef) });
+  return pathParent(runtime, pathId(request, def.parent.param), deps.policy.rowScope(user, parentDef));
+}
+
+/** The parent with this id among the parent's rows the user may see (`rows`: the policy's scope of them). */
+export function pathParent(runtime: ResourceRuntime, id: number, rows: RowScope | undefined): PathParent {
+  const { parentDef, deps } = runtime;
+  const visible = resourceRows(parentDef!, deps.registry, { rows });
   const exists = () => {
-    const where = whereClause([condition(`${quote(`${parentDef.table}.id`)} = ?`, id), ...visible]);
-    return { sql: `EXISTS (SELECT 1 FROM ${quote(parentDef.table)}${where.sql})`, params: where.params };
+    const where = whereClause([condition(`${quote(`${parentDef!.table}.id`)} = ?`, id), ...visible]);
+    return { sql: `EXISTS (SELECT 1 FROM ${quote(parentDef!.table)}${where.sql})`, params: where.params };
   };
   return { id, exists, impliedByRecord: visible.length === 0 };
 }
@@ -181,7 +224,7 @@ async function selectById(runtime: ResourceRuntime, def: ResourceDef, id: number
   return row;
 }
 
-function byId(runtime: ResourceRuntime, def: ResourceDef, id: number, conditions: Condition[]): OneRowRead {
+export function byId(runtime: ResourceRuntime, def: ResourceDef, id: number, conditions: Condition[]): OneRowRead {
   const where = allOf([condition(`${quote(`${def.table}.id`)} = ?`, id), ...conditions]);
   return { columns: runtime.columns(def), from: { table: quote(def.table), where } };
 }

@@ -28,7 +28,15 @@ export interface AuthenticationCheck {
 export interface OneRowRead {
   columns: Condition;
   from?: { table: string; where: Condition };
+  /**
+   * The statement texts of this read's shape, by the check that goes with it (`ALONE`: none), kept
+   * by whoever wrote the read: only reads whose SQL is the same every time may share one.
+   */
+  texts?: Map<AuthenticationCheck | typeof ALONE, string>;
 }
+
+/** The key of a read's text without a check. */
+export const ALONE = Symbol('alone');
 
 /** A token whose signature is valid, not yet checked against the database (src/auth/authenticate.ts). */
 export interface PendingAuthentication {
@@ -68,20 +76,31 @@ export function takePendingAuthentication(request: FastifyRequest): PendingAuthe
 }
 
 /** `read` on its own. */
-export function oneRow({ columns, from }: OneRowRead): [string, unknown[]] {
+export function oneRow({ columns, from, texts }: OneRowRead): [string, unknown[]] {
   if (!from) return [`SELECT ${columns.sql}`, columns.params];
-  const where = from.where.sql ? ` WHERE ${from.where.sql}` : '';
-  return [`SELECT ${columns.sql} FROM ${from.table}${where} LIMIT 1`, [...columns.params, ...from.where.params]];
+  let sql = texts?.get(ALONE);
+  if (sql === undefined) {
+    const where = from.where.sql ? ` WHERE ${from.where.sql}` : '';
+    sql = `SELECT ${columns.sql} FROM ${from.table}${where} LIMIT 1`;
+    texts?.set(ALONE, sql);
+  }
+  return [sql, [...columns.params, ...from.where.params]];
 }
 
 /** One statement: the check's row with `read`'s columns (null when the read finds no row). */
-export function withCheck({ check }: PendingAuthentication, { columns, from }: OneRowRead): [string, unknown[]] {
-  const join = from ? ` LEFT JOIN ${from.table} ON ${from.where.sql || '1 = 1'}` : '';
-  return [
-    `SELECT ${check.columns}, ${columns.sql} FROM ${check.from.sql}${join} WHERE ${check.where.sql} LIMIT 1`,
-    [...columns.params, ...check.from.params, ...(from?.where.params ?? []), ...check.where.params],
-  ];
+export function withCheck({ check }: PendingAuthentication, { columns, from, texts }: OneRowRead): [string, unknown[]] {
+  let sql = texts?.get(check);
+  if (sql === undefined) {
+    const join = from ? ` LEFT JOIN ${from.table} ON ${from.where.sql || '1 = 1'}` : '';
+    sql = `SELECT ${check.columns}, ${columns.sql} FROM ${check.from.sql}${join} WHERE ${check.where.sql} LIMIT 1`;
+    // A check of its own per token (the first one a process meets) would grow the map: only the shared ones are kept.
+    if (texts && texts.size < MAX_TEXTS) texts.set(check, sql);
+  }
+  return [sql, [...columns.params, ...check.from.params, ...(from?.where.params ?? []), ...check.where.params]];
 }
+
+/** Statement texts a read's shape keeps: the checks of known tokens are one object, shared. */
+const MAX_TEXTS = 8;
 
 /** Runs a pending check on its own: before anything else the request answers (an error included). */
 export async function settleAuthentication(request: FastifyRequest): Promise<void> {
