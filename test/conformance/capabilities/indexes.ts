@@ -8,6 +8,7 @@ import type { Test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { hasIndex, indexName, readSchemaIndexes } from '../../../engine/index.ts';
 import type { ResourceDef } from '../../../engine/definition/types.ts';
+import { statementsOf, type SentStatement } from '../../helpers/statements.ts';
 import type { ResourceContext } from '../context.ts';
 import { validPayload } from '../payloads.ts';
 
@@ -56,29 +57,19 @@ export function sortingIndexChecks(test: Test, context: () => ResourceContext) {
   });
 }
 
-interface Statement {
-  sql: string;
-  bindings: unknown[];
-}
-
 /** The page query a request sends (its SELECT with ORDER BY and LIMIT on the resource's table). */
-async function pageQuery(knex: Knex, table: string, request: () => Promise<{ status: number; text: string }>): Promise<Statement> {
-  const sent: Statement[] = [];
-  const listener = (query: { sql: string; bindings?: unknown[] }) => sent.push({ sql: query.sql, bindings: [...(query.bindings ?? [])] });
-  knex.on('query', listener);
-  try {
+async function pageQuery(knex: Knex, table: string, request: () => Promise<{ status: number; text: string }>): Promise<SentStatement> {
+  const sent = await statementsOf(knex, async () => {
     const response = await request();
     assert.is(response.status, 200, response.text);
-  } finally {
-    knex.off('query', listener);
-  }
+  });
   const page = sent.find((statement) => statement.sql.includes(` FROM \`${table}\``) && / ORDER BY .* LIMIT \? OFFSET \?$/.test(statement.sql));
   assert.ok(page, `a page query on ${table} among ${sent.map((statement) => statement.sql).join('\n')}`);
   return page!;
 }
 
 /** The index the database reads the table through, and whether it sorts the rows itself. */
-async function planOf(knex: Knex, { sql, bindings }: Statement): Promise<{ index?: string; sorts: boolean; text: string }> {
+async function planOf(knex: Knex, { sql, bindings }: SentStatement): Promise<{ index?: string; sorts: boolean; text: string }> {
   if (knex.client.config.client === 'better-sqlite3') {
     const rows = (await knex.raw(`EXPLAIN QUERY PLAN ${sql}`, bindings as Knex.RawBinding[])) as Array<{ detail: string }>;
     const details = rows.map((row) => row.detail);
