@@ -12,6 +12,7 @@ import type { Row } from '../sql/statements.ts';
 import { resourceRows } from '../sql/resource-rows.ts';
 import { pathId } from './path-params.ts';
 import { oneRow, readAuthenticated, type OneRowRead } from './pending-authentication.ts';
+import { ID, PARENT_ID, type PointShape } from './coalesced-reads.ts';
 import type { RowScope } from '../contract/index.ts';
 import type { ResourceRuntime } from './runtime.ts';
 
@@ -54,7 +55,8 @@ export async function findShownRecord(runtime: ResourceRuntime, request: Fastify
  * The read of a show. For a user the policy limits to some rows (companies, records naming them),
  * its conditions are written for that user. For everyone else, the usual case, its SQL does not
  * depend on the user: written once per resource, with the statement text for each authentication
- * check it goes with (`texts`), so that a request only fills in its id and its parent's id.
+ * check it goes with (`texts`), so that a request only fills in its id and its parent's id; and
+ * the shows that arrive together can be read as one statement (`point`, ./coalesced-reads.ts).
  */
 function shownRead(runtime: ResourceRuntime, user: AuthUser, id: number, parentId: number | undefined): OneRowRead {
   const { def, parentDef, deps } = runtime;
@@ -75,20 +77,19 @@ function readFor(runtime: ResourceRuntime, id: number, parentId: number | undefi
 
 const unscoped = new WeakMap<ResourceRuntime, (id: number, parentId: number | undefined) => OneRowRead>();
 
-// Stand-ins for the two values a request brings: the read is written once with them, and their
-// places among the bindings are filled in per request.
-const ID = Symbol('id');
-const PARENT_ID = Symbol('parent id');
-
+// The read is written once with stand-ins for the two values a request brings (ID, PARENT_ID),
+// and their places among the bindings are filled in per request.
 function fixedRead(runtime: ResourceRuntime): (id: number, parentId: number | undefined) => OneRowRead {
-  const written = readFor(runtime, ID as unknown as number, runtime.def.parent ? (PARENT_ID as unknown as number) : undefined, undefined, undefined);
+  const { def } = runtime;
+  const written = readFor(runtime, ID as unknown as number, def.parent ? (PARENT_ID as unknown as number) : undefined, undefined, undefined);
   const { columns, from } = written;
   const bindings = from!.where.params;
   const texts: OneRowRead['texts'] = new Map();
+  const shape: PointShape = { statements: runtime.statements, columns, table: from!.table, where: from!.where, parentColumn: def.parent?.foreignKey };
   return (id, parentId) => {
     const params = new Array(bindings.length);
     for (let i = 0; i < bindings.length; i++) params[i] = bindings[i] === ID ? id : bindings[i] === PARENT_ID ? parentId : bindings[i];
-    return { columns, from: { table: from!.table, where: { sql: from!.where.sql, params } }, texts };
+    return { columns, from: { table: from!.table, where: { sql: from!.where.sql, params } }, texts, point: { shape, id, parentId } };
   };
 }
 

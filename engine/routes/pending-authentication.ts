@@ -9,6 +9,7 @@ import type { FastifyRequest } from 'fastify';
 import type { AuthUser } from '../behaviours/types.ts';
 import type { Condition } from '../sql/quote.ts';
 import { OPENS_REQUEST, type Row, type Statements } from '../sql/statements.ts';
+import { coalescedRead, type PointRead, type PointResult } from './coalesced-reads.ts';
 
 /** The check's columns carry this prefix so that they cannot meet a record's. */
 export const AUTH_COLUMN_PREFIX = 'auth__';
@@ -33,6 +34,8 @@ export interface OneRowRead {
    * by whoever wrote the read: only reads whose SQL is the same every time may share one.
    */
   texts?: Map<AuthenticationCheck | typeof ALONE, string>;
+  /** A read of one record by id (and parent id) whose shape is the same for every request: it can go with others (./coalesced-reads.ts). */
+  point?: PointRead;
 }
 
 /** The key of a read's text without a check. */
@@ -62,10 +65,32 @@ declare module 'fastify' {
  */
 export async function readAuthenticated(statements: Statements, request: FastifyRequest, read: (user: AuthUser) => OneRowRead): Promise<Row | undefined> {
   const pending = takePendingAuthentication(request);
-  if (!pending) return first(statements, read(request.authUser!));
-  const [row] = await statements.all(...withCheck(pending, read(pending.guess)), OPENS_REQUEST);
-  if (!(await pending.settle(request, row))) return first(statements, read(request.authUser!));
-  return row!.id === null ? undefined : withoutCheck(row!);
+  if (!pending) return readAlone(statements, read(request.authUser!));
+  const { row, record } = await readWithCheck(statements, pending, read(pending.guess));
+  if (!(await pending.settle(request, row))) return readAlone(statements, read(request.authUser!));
+  return record && withoutCheck(record);
+}
+
+/** The read with the check, alone or with the point reads of its shape that arrive with it. */
+function readWithCheck(statements: Statements, pending: PendingAuthentication, read: OneRowRead): Promise<PointResult> {
+  const single = async () => {
+    const [row] = await statements.all(...withCheck(pending, read), OPENS_REQUEST);
+    return { row, record: row && row.id !== null ? row : undefined };
+  };
+  return coalesces(statements, read) ? coalescedRead(read.point!, pending.check, single) : single();
+}
+
+async function readAlone(statements: Statements, read: OneRowRead): Promise<Row | undefined> {
+  const single = async () => {
+    const [row] = await statements.all(...oneRow(read));
+    return { row, record: row };
+  };
+  return (await (coalesces(statements, read) ? coalescedRead(read.point!, null, single) : single())).record;
+}
+
+/** Point reads go together where each statement is a round trip, on the statements their shape was written for. */
+function coalesces(statements: Statements, read: OneRowRead): boolean {
+  return statements.roundTrips === true && read.point?.shape.statements === statements;
 }
 
 /** The request's pending check, which the caller now settles. */
@@ -111,11 +136,6 @@ export async function settleAuthentication(request: FastifyRequest): Promise<voi
 /** The check's query on its own. */
 export function checkAlone({ columns, from, where }: AuthenticationCheck): [string, unknown[]] {
   return [`SELECT ${columns} FROM ${from.sql} WHERE ${where.sql} LIMIT 1`, [...from.params, ...where.params]];
-}
-
-async function first(statements: Statements, read: OneRowRead): Promise<Row | undefined> {
-  const [row] = await statements.all(...oneRow(read));
-  return row;
 }
 
 /** The read's columns of a combined row (a copy: deleting keys would slow every later access to it). */

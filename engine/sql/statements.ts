@@ -32,6 +32,8 @@ export interface Statements {
   insert(sql: string, params: readonly unknown[]): Promise<number>;
   /** Whether an INSERT can end in `RETURNING *` (SQLite 3.35+, MariaDB 10.5+; not MySQL). */
   readonly insertReturns: boolean;
+  /** Whether each statement is a round trip to a database server (MySQL/MariaDB, not SQLite): reads that arrive together are worth one statement. */
+  readonly roundTrips?: boolean;
   /** Statements waiting for a connection (beside those waiting in knex's pool). */
   waiting(): number;
   /** Runs an `INSERT ... RETURNING` on the writing connection; returns the new row as a read would. */
@@ -96,6 +98,7 @@ export function createStatements(knex: Knex, { insertReturns = false } = {}): St
       return statements.insert(sql, params);
     },
     insertReturns,
+    roundTrips: knex.client.config.client !== 'better-sqlite3',
     waiting: () => statements.waiting(),
     insertReturning(sql, params) {
       report(sql, params);

@@ -23,7 +23,7 @@ import { listChecks } from './capabilities/list.ts';
 import { permissionChecks } from './capabilities/permissions.ts';
 import { ownScopeColumns, scopeChecks } from './capabilities/scope.ts';
 import { roundTripChecks } from './capabilities/round-trip.ts';
-import { nestedChecks, showChecks } from './capabilities/show.ts';
+import { nestedChecks, showChecks, togetherChecks } from './capabilities/show.ts';
 import { sortChecks } from './capabilities/sorts.ts';
 import { updateChecks } from './capabilities/update.ts';
 import { hasValueRules, valueChecks } from './capabilities/values.ts';
@@ -61,6 +61,7 @@ for (const target of databaseTargets()) {
       if ([...def.fields.values()].some((f) => f.writable && ['strings', 'ids', 'records'].includes(f.type))) boundChecks(test, current);
     }
     if (def.operations.has('show')) showChecks(test, current);
+    if (def.operations.has('show')) togetherChecks(test, current);
     if (def.operations.has('show') && def.parent) nestedChecks(test, current);
     if (def.operations.has('show') && ownScopeColumns(def).length > 0) scopeChecks(test, current);
     if (def.operations.has('update') && def.operations.has('create')) {

@@ -1,6 +1,7 @@
 import type { Test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { API } from '../../helpers/app.ts';
+import { countStatements } from '../../helpers/statements.ts';
 import { liveRows, recordPath, type ResourceContext } from '../context.ts';
 
 const NOT_FOUND = { message: 'The requested resource was not found.' };
@@ -67,5 +68,39 @@ export function nestedChecks(test: Test, context: () => ResourceContext) {
     const unknownParent = await ctx.client.get(under(99999999), { token: ctx.token });
     assert.is(unknownParent.status, 404, 'list under an unknown parent');
     assert.equal(unknownParent.body, NOT_FOUND);
+  });
+}
+
+/**
+ * Shows that arrive together (engine/routes/coalesced-reads.ts): each gets what it gets alone (its
+ * record, a 404 for a missing one or, nested, one under another parent), and on a database server
+ * their reads are one statement: what they send together is what they send alone, less a
+ * statement for every show but one.
+ */
+export function togetherChecks(test: Test, context: () => ResourceContext) {
+  test('show: shows that arrive together each get what they get alone, their reads in one statement', async () => {
+    const ctx = context();
+    const rows = await liveRows(ctx).orderBy('id').limit(3).select('id');
+    assert.ok(rows.length > 0, 'a record to show');
+    const paths = [...rows.map((row) => recordPath(ctx, row.id)), recordPath(ctx, rows[0]!.id), recordPath(ctx, 99999999)];
+    if (ctx.def.parent) {
+      const parent = ctx.registry.get(ctx.def.parent.resource);
+      const other = await ctx.app.knex(parent.table).whereNot('id', ctx.parentId!).orderBy('id').first('id');
+      const otherList = other && `${API}${ctx.def.path}`.replace(`{${ctx.def.parent.param}}`, String(other.id));
+      if (otherList) paths.push(`${otherList}/${rows[0]!.id}`);
+    }
+    const send = (path: string) => ctx.app.app.inject({ method: 'GET', url: path, headers: { authorization: `Bearer ${ctx.token}` } });
+    const answer = (response: { statusCode: number; body: string }) => ({ status: response.statusCode, body: JSON.parse(response.body) });
+    const alone: unknown[] = [];
+    const aloneStatements = await countStatements(ctx.app.knex, async () => {
+      for (const path of paths) alone.push(answer(await send(path)));
+    });
+    let together: unknown[] = [];
+    const sqls: string[] = [];
+    // inject dispatches every request before any I/O: they arrive in one turn of the event loop.
+    const togetherStatements = await countStatements(ctx.app.knex, async () => (together = (await Promise.all(paths.map(send))).map(answer)), sqls);
+    assert.equal(together, alone);
+    const batched = ctx.target.name === 'mysql';
+    assert.is(togetherStatements, batched ? aloneStatements - (paths.length - 1) : aloneStatements, sqls.join('\n'));
   });
 }
