@@ -65,9 +65,9 @@ declare module 'fastify' {
  */
 export async function readAuthenticated(statements: Statements, request: FastifyRequest, read: (user: AuthUser) => OneRowRead): Promise<Row | undefined> {
   const pending = takePendingAuthentication(request);
-  if (!pending) return readAlone(statements, read(request.authUser!));
+  if (!pending) return readWithoutCheck(statements, read(request.authUser!));
   const { row, record } = await readWithCheck(statements, pending, read(pending.guess));
-  if (!(await pending.settle(request, row))) return readAlone(statements, read(request.authUser!));
+  if (!(await pending.settle(request, row))) return readWithoutCheck(statements, read(request.authUser!));
   return record && withoutCheck(record);
 }
 
@@ -80,7 +80,8 @@ function readWithCheck(statements: Statements, pending: PendingAuthentication, r
   return coalesces(statements, read) ? coalescedRead(read.point!, pending.check, single) : single();
 }
 
-async function readAlone(statements: Statements, read: OneRowRead): Promise<Row | undefined> {
+/** The read for a request already authenticated, alone or with the point reads of its shape that arrive with it. */
+async function readWithoutCheck(statements: Statements, read: OneRowRead): Promise<Row | undefined> {
   const single = async () => {
     const [row] = await statements.all(...oneRow(read));
     return { row, record: row };
