@@ -43,6 +43,12 @@ export interface PointResult {
 export const ID = Symbol('id');
 export const PARENT_ID = Symbol('parent id');
 
+/** A shape's bindings with a request's id and parent id in place of their stand-ins, added to `into`. */
+export function bindPoint(bindings: readonly unknown[], id: number, parentId: number | undefined, into: unknown[] = []): unknown[] {
+  for (const binding of bindings) into.push(binding === ID ? id : binding === PARENT_ID ? parentId : binding);
+  return into;
+}
+
 /**
  * Statement sizes: a batch is padded to the next (repeating its last request, which finds the
  * same row), so that a resource has a few statement texts to prepare, not one per count.
@@ -150,7 +156,7 @@ function statementOf(queue: Queue, size: number, batch: Waiting[]): [string, unk
   if (check) params.push(...check.from.params);
   for (let i = 0; i < count; i++) {
     const { id, parentId } = batch[Math.min(i, batch.length - 1)]!.read;
-    for (const binding of shape.where.params) params.push(binding === ID ? id : binding === PARENT_ID ? parentId : binding);
+    bindPoint(shape.where.params, id, parentId, params);
   }
   if (check) params.push(...check.where.params);
   return [sql, params];

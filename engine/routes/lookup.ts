@@ -12,7 +12,7 @@ import type { Row } from '../sql/statements.ts';
 import { resourceRows } from '../sql/resource-rows.ts';
 import { pathId } from './path-params.ts';
 import { oneRow, readAuthenticated, type OneRowRead } from './pending-authentication.ts';
-import { ID, PARENT_ID, type PointShape } from './coalesced-reads.ts';
+import { bindPoint, ID, PARENT_ID, type PointShape } from './coalesced-reads.ts';
 import type { RowScope } from '../contract/index.ts';
 import type { ResourceRuntime } from './runtime.ts';
 
@@ -87,8 +87,7 @@ function fixedRead(runtime: ResourceRuntime): (id: number, parentId: number | un
   const texts: OneRowRead['texts'] = new Map();
   const shape: PointShape = { statements: runtime.statements, columns, table: from!.table, where: from!.where, parentColumn: def.parent?.foreignKey };
   return (id, parentId) => {
-    const params = new Array(bindings.length);
-    for (let i = 0; i < bindings.length; i++) params[i] = bindings[i] === ID ? id : bindings[i] === PARENT_ID ? parentId : bindings[i];
+    const params = bindPoint(bindings, id, parentId);
     return { columns, from: { table: from!.table, where: { sql: from!.where.sql, params } }, texts, point: { shape, id, parentId } };
   };
 }
