@@ -64,6 +64,8 @@ export async function startApp(target: Target, options: StartOptions = {}): Prom
     WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true',
     // Nothing here waits for deliveries: test/service/webhooks.test.ts runs real processes for that.
     WEBHOOKS_WORKER: 'false',
+    // The periodic clean-up would run its statements in the middle of tests that count them.
+    CLEANUP_INTERVAL: '0',
     ...options.env,
   });
   const knex = options.knex ?? createKnex(config.database);
