@@ -8,9 +8,16 @@
 // than the sum. TEST_SERIAL=1 runs them in one process, one after the other. Files named
 // `*.timed.test.ts` measure speed: they run after both halves, with the machine to themselves, on
 // both databases (one at a time: a timed file that measures each runs them in turn).
+//
+// Every file's time is printed at the end, slowest first, and kept in test/.last-run-timings.json
+// (the halves' and the timed step's times keyed by where they ran: `sqlite:`, `mysql:`, `timed:`).
+// TEST_SHUFFLE=<integer> runs the files in an order shuffled by that seed (=random: a seed picked
+// and printed), to find a file that passes only after another.
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { randomBytes, randomInt } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import knexFactory from 'knex';
 import { parse } from 'uvu/parse';
 import { run } from 'uvu/run';
@@ -18,8 +25,12 @@ import { parseDatabaseUrl } from '../src/app/config.ts';
 import { closeSharedApps } from './helpers/app.ts';
 import { waitForQuietMachine } from './helpers/quiet-machine.ts';
 
+/** Where the last run's file times are kept (gitignored). */
+const TIMINGS_FILE = 'test/.last-run-timings.json';
+
 async function main(): Promise<number> {
-  if (process.env.TEST_MYSQL_URL && !process.env.TEST_DATABASES && !process.env.TEST_SERIAL) return runHalvesSideBySide();
+  const seed = shuffleSeed();
+  if (process.env.TEST_MYSQL_URL && !process.env.TEST_DATABASES && !process.env.TEST_SERIAL) return runHalvesSideBySide(seed);
   const pattern = process.argv[2] ? new RegExp(process.argv[2]) : /\.test\.ts$/;
   const mysql = process.env.TEST_MYSQL_URL ? await createMysqlDatabase(process.env.TEST_MYSQL_URL) : undefined;
   if (mysql) process.env.TEST_MYSQL_DATABASE_URL = mysql.url;
@@ -27,17 +38,76 @@ async function main(): Promise<number> {
   const counts = captureUvuCounts();
   try {
     const { suites } = await parse('test', pattern, { cwd: process.cwd() });
-    await run(suites.filter((suite) => suite.name.endsWith('.test.ts') && inThisHalf(suite.file) && inThisStep(suite.file)));
+    const files = suites.filter((suite) => suite.name.endsWith('.test.ts') && inThisHalf(suite.file) && inThisStep(suite.file));
+    if (seed !== undefined) console.log(`files shuffled with seed ${seed} (TEST_SHUFFLE=${seed} runs them in this order again)`);
+    await run(seed === undefined ? files : shuffled(files, seed));
   } finally {
     await closeSharedApps();
     if (mysql) await mysql.drop();
   }
-  const { total, passed, skipped, slowest } = counts();
+  const { total, passed, skipped, durations } = counts();
   // uvu's Total counts the tests that ran: a skipped one is in Skipped only.
   const failed = total - passed;
-  console.log(`slowest files: ${slowest().join(', ')}`);
+  const times: Timings = Object.fromEntries(durations.map(([file, ms]) => [`${runLabel()}:${file}`, Math.round(ms)]));
+  // A half of a side-by-side run hands its times to the parent, which prints and keeps them all.
+  if (process.env.TEST_TIMINGS_OUT) writeFileSync(process.env.TEST_TIMINGS_OUT, JSON.stringify(times));
+  else console.log(keepTimings(times, seed));
   console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
   return failed > 0 || process.exitCode ? 1 : 0;
+}
+
+/** Where this process's files run: a half (sqlite, mysql), the timed step, or both databases in one process. */
+function runLabel(): string {
+  if (process.env.TEST_TIMED === 'only') return 'timed';
+  if (process.env.TEST_DATABASES) return process.env.TEST_DATABASES.replace(/,/g, '+');
+  return process.env.TEST_MYSQL_URL ? 'sqlite+mysql' : 'sqlite';
+}
+
+/** TEST_SHUFFLE: an integer is the seed; `random` picks one (then passed on to the halves as a number). */
+function shuffleSeed(): number | undefined {
+  const value = process.env.TEST_SHUFFLE?.trim();
+  if (!value) return undefined;
+  if (value === 'random') {
+    const seed = randomInt(2 ** 31);
+    process.env.TEST_SHUFFLE = String(seed);
+    return seed;
+  }
+  if (!/^-?\d+$/.test(value)) throw new Error(`TEST_SHUFFLE must be an integer (the seed of the order) or "random", not ${JSON.stringify(value)}`);
+  return Number(BigInt.asUintN(32, BigInt(value)));
+}
+
+/** Fisher-Yates with mulberry32 seeded by `seed`: the same seed, the same order (of the same list). */
+function shuffled<T>(items: readonly T[], seed: number): T[] {
+  let state = seed >>> 0;
+  const random = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const result = [...items];
+  for (let index = result.length - 1; index > 0; index--) {
+    const other = Math.floor(random() * (index + 1));
+    [result[index], result[other]] = [result[other]!, result[index]!];
+  }
+  return result;
+}
+
+/** Milliseconds per file, keyed `<where it ran>:<file>`. */
+type Timings = Record<string, number>;
+
+/** Writes the times to TIMINGS_FILE, slowest first, and answers them as a table. */
+function keepTimings(times: Timings, seed: number | undefined): string {
+  const sorted = Object.entries(times).sort((a, b) => b[1] - a[1]);
+  const file = { finished: new Date().toISOString(), pattern: process.argv[2] ?? null, shuffle: seed ?? null, unit: 'ms', files: Object.fromEntries(sorted) };
+  writeFileSync(TIMINGS_FILE, `${JSON.stringify(file, null, 1)}\n`);
+  const width = Math.max(0, ...sorted.map(([key]) => key.indexOf(':')));
+  const lines = sorted.map(([key, ms]) => {
+    const at = key.indexOf(':');
+    return `${(ms / 1000).toFixed(2).padStart(7)}  ${key.slice(0, at).padEnd(width)}  ${key.slice(at + 1)}`;
+  });
+  return `\nfile times in s, slowest first (kept in ${TIMINGS_FILE}):\n${lines.join('\n')}`;
 }
 
 async function createMysqlDatabase(url: string) {
@@ -72,9 +142,11 @@ function inThisStep(file: string): boolean {
 }
 
 /** Two children of this script, one per database, run at once; their outputs are printed in turn and their counts summed. */
-async function runHalvesSideBySide(): Promise<number> {
+async function runHalvesSideBySide(seed: number | undefined): Promise<number> {
+  const timings = mkdtempSync(join(tmpdir(), 'erp-test-timings-'));
   const half = (database: 'sqlite' | 'mysql' | 'sqlite,mysql', timed: 'exclude' | 'only') => {
-    const env: NodeJS.ProcessEnv = { ...process.env, TEST_DATABASES: database, TEST_TIMED: timed };
+    const out = join(timings, `${timed === 'only' ? 'timed' : database}.json`);
+    const env: NodeJS.ProcessEnv = { ...process.env, TEST_DATABASES: database, TEST_TIMED: timed, TEST_TIMINGS_OUT: out };
     if (database === 'sqlite') {
       delete env.TEST_MYSQL_URL;
       delete env.TEST_GALERA_URLS;
@@ -84,15 +156,23 @@ async function runHalvesSideBySide(): Promise<number> {
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));
     const name = timed === 'only' ? 'timed, alone' : database;
-    return new Promise<{ database: string; output: string; code: number }>((resolve) => child.on('close', (code) => resolve({ database: name, output, code: code ?? 1 })));
+    return new Promise<{ database: string; output: string; code: number; out: string }>((resolve) =>
+      child.on('close', (code) => resolve({ database: name, output, code: code ?? 1, out })),
+    );
   };
   const halves = await Promise.all([half('sqlite', 'exclude'), half('mysql', 'exclude')]);
   const quiet = await waitForQuietMachine();
   const timed = await half('sqlite,mysql', 'only');
   halves.push({ ...timed, output: `${quiet}\n${timed.output}` });
   const sum = { passed: 0, failed: 0, skipped: 0 };
-  for (const { database, output } of halves) {
+  const times: Timings = {};
+  for (const { database, output, out } of halves) {
     process.stdout.write(`\n=== ${database} ===\n${output}`);
+    try {
+      Object.assign(times, JSON.parse(readFileSync(out, 'utf8')));
+    } catch {
+      console.log(`(no file times from ${database}: it ended before writing them)`);
+    }
     const counts = /^(\d+) passed, (\d+) failed, (\d+) skipped$/m.exec(output);
     if (counts) {
       sum.passed += Number(counts[1]);
@@ -100,6 +180,9 @@ async function runHalvesSideBySide(): Promise<number> {
       sum.skipped += Number(counts[3]);
     } else sum.failed += 1;
   }
+  rmSync(timings, { recursive: true, force: true });
+  console.log(keepTimings(times, seed));
+  if (seed !== undefined) console.log(`files shuffled with seed ${seed}`);
   console.log(`${sum.passed} passed, ${sum.failed} failed, ${sum.skipped} skipped`);
   return halves.every((result) => result.code === 0) && sum.failed === 0 ? 0 : 1;
 }
@@ -124,12 +207,7 @@ function captureUvuCounts() {
     if (file) current = { file: file[1]!, started: performance.now() };
     return write(chunk, ...rest);
   }) as typeof process.stdout.write;
-  const slowest = () =>
-    durations
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, 10)
-      .map(([name, ms]) => `${name} ${(ms / 1000).toFixed(1)} s`);
-  return () => ({ ...seen, slowest });
+  return () => ({ ...seen, durations });
 }
 
 main().then(
