@@ -101,7 +101,7 @@ function csvPart(rows: ParsedRow[]): { body: string; lines: Map<number, number> 
     const record = columns.map((column) => csvCell(row.values[column])).join(',');
     lines.set(line, row.line);
     text.push(record);
-    line += record.split('\n').length;
+    line += record.split(/\r\n|\r|\n/).length; // the line breaks the parser counts
   }
   return { body: `${text.join('\n')}\n`, lines };
 }

@@ -1,7 +1,8 @@
 // CSV as RFC 4180 writes it: comma-separated, fields in double quotes when they hold a comma, a
-// quote ("" inside) or a line break; lines end in CRLF or LF. The first line names the columns.
-// A malformed file (an unterminated quote, a line with more or fewer cells than the header, text
-// after a closing quote) is a MalformedFileError naming the line it starts on.
+// quote ("" inside) or a line break; lines end in CRLF, LF or a CR alone (old Mac files). The first
+// line names the columns; a column whose name is empty is left out. A malformed file (an
+// unterminated quote, a line with more or fewer cells than the header, text after a closing quote)
+// is a MalformedFileError naming the line it starts on.
 import { MalformedFileError, type ParsedRow } from './parsed-rows.ts';
 
 /** The records of a CSV text, each with the column names of its header, as strings. */
@@ -75,8 +76,12 @@ function csvRecords(text: string): Array<{ cells: string[]; line: number }> {
   return records;
 }
 
+/** The line breaks between `from` and `to` as the records count them: LF, CRLF or a CR alone. */
 function countLineBreaks(text: string, from: number, to: number): number {
   let count = 0;
-  for (let index = text.indexOf('\n', from); index !== -1 && index < to; index = text.indexOf('\n', index + 1)) count++;
+  for (let index = from; index < to; index++) {
+    const code = text.charCodeAt(index);
+    if (code === 10 || (code === 13 && text.charCodeAt(index + 1) !== 10)) count++;
+  }
   return count;
 }
