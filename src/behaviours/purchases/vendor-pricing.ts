@@ -5,7 +5,7 @@
 // own before one for every company), then the lowest net price in the order's currency, then the
 // largest minimum quantity, then the list's order.
 import type { Knex } from 'knex';
-import { ratesOn } from './currency-rates.ts';
+import { ratesOn } from '../support/currency-rates.ts';
 
 export interface VendorPrice {
   id: number;

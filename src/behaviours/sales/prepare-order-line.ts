@@ -3,6 +3,7 @@
 // from its product is declared in resources/sales/order-lines.yaml). The order, the products and
 // the price list are read once for all the lines.
 import type { BatchHook, Hook } from '../../../engine/index.ts';
+import { rateOn } from '../support/currency-rates.ts';
 import { priceFromRules, type PriceRule } from './price-list-pricing.ts';
 
 export const prepareOrderLines: BatchHook = async (contexts) => {
@@ -44,8 +45,8 @@ interface Pricing {
   rules: PriceRule[];
   /** Category id → the category and its ancestors, nearest first. */
   categories: Map<number, number[]>;
-  /** Company currency → order currency, when they differ (null: same currency or no rate). */
-  rate: number | null;
+  /** Units of the order's currency per unit of the company's (1 for the company's currency, and for a currency without rates). */
+  rate: number;
 }
 
 /** What pricing lines with a price list needs, read once for all the lines of a write. */
@@ -68,7 +69,7 @@ async function loadPricing(trx: Parameters<Hook>[0]['trx'], order: Record<string
       ],
     ]),
   );
-  return { rules: rules.map(toRule), categories, rate: await companyToOrderRate(trx, order) };
+  return { rules: rules.map(toRule), categories, rate: await rateOn(trx, Number(order.company_id), Number(order.currency_id), order.date_order) };
 }
 
 function priceFor(pricing: Pricing, order: Record<string, any>, product: Record<string, any>, quantity: number): number {
@@ -83,7 +84,7 @@ function priceFor(pricing: Pricing, order: Record<string, any>, product: Record<
     String(order.date_order),
     pricing.rules,
   );
-  return pricing.rate === null ? price : price * pricing.rate;
+  return price * pricing.rate; // product prices are in the company's currency
 }
 
 function toRule(rule: Record<string, any>): PriceRule {
@@ -101,17 +102,4 @@ function toRule(rule: Record<string, any>): PriceRule {
     dateStart: rule.date_start ?? null,
     dateEnd: rule.date_end ?? null,
   };
-}
-
-/** Product prices are in the company's currency; a price list in another currency converts them at the latest rate. */
-async function companyToOrderRate(trx: Parameters<Hook>[0]['trx'], order: Record<string, any>): Promise<number | null> {
-  const company = await trx('companies').where('id', order.company_id).first('currency_id');
-  if (!company || company.currency_id === order.currency_id) return null;
-  const rate = await trx('currency_rates')
-    .where('currency_id', order.currency_id)
-    .where('name', '<=', String(order.date_order).slice(0, 10))
-    .where((query) => query.where('company_id', order.company_id).orWhereNull('company_id'))
-    .orderBy('name', 'desc')
-    .first('rate');
-  return rate ? Number(rate.rate) : null;
 }

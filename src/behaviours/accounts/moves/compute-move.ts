@@ -12,6 +12,7 @@ import type { Knex } from 'knex';
 import { ValidationError, nowTimestamp } from '../../../../engine/index.ts';
 import { computeLine } from '../compute-taxes.ts';
 import { roundTo } from '../money.ts';
+import { rateOn } from '../../support/currency-rates.ts';
 import { updateRows } from '../../support/update-rows.ts';
 import { instalments, type DueTerm } from './instalments.ts';
 import { kindOf, type DocumentKind } from './kinds.ts';
@@ -270,7 +271,8 @@ async function documentSetting(trx: Knex.Transaction, move: Row): Promise<Docume
   );
   const precision = Number(currencies.get(Number(move.currency_id))?.decimal_places ?? 2);
   const companyPrecision = Number(currencies.get(companyCurrencyId)?.decimal_places ?? 2);
-  const rate = Number(move.currency_id) === companyCurrencyId ? 1 : await currencyRate(trx, move.currency_id, move.company_id, move.invoice_date ?? move.date);
+  // The rate at the invoice date (support/currency-rates.ts); none read for the company's currency.
+  const rate = await rateOn(trx, Number(move.company_id), Number(move.currency_id), move.invoice_date ?? move.date, { companyCurrencyId });
   const journal = await trx('accounts_journals').where('id', move.journal_id).first();
   const dueTerms = move.invoice_payment_term_id ? await trx('accounts_payment_due_terms').where('payment_id', move.invoice_payment_term_id).orderBy('id') : [];
   const cashRounding = move.invoice_cash_rounding_id ? await trx('accounts_cash_roundings').where('id', move.invoice_cash_rounding_id).first() : undefined;
@@ -284,18 +286,6 @@ async function documentSetting(trx: Knex.Transaction, move: Row): Promise<Docume
     cashRounding,
     counterpartAccountId: await counterpartAccount(trx, kind, move),
   };
-}
-
-/** The rate of the currency at the date (the latest before it), for the company or any: 1 without one. */
-async function currencyRate(trx: Knex.Transaction, currencyId: number, companyId: number, date: string): Promise<number> {
-  const row = await trx('currency_rates')
-    .where('currency_id', currencyId)
-    .where('name', '<=', date)
-    .where((q) => q.where('company_id', companyId).orWhereNull('company_id'))
-    .orderBy('name', 'desc')
-    .first('rate');
-  const rate = Number(row?.rate ?? 1);
-  return rate > 0 ? rate : 1;
 }
 
 /** The receivable (customers) or payable (vendors) account: the partner's, else the company's first of that type. */
