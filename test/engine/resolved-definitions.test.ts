@@ -1,15 +1,20 @@
 // What the engine makes of resources/: every definition as the registry resolves it (shared parts
-// merged, implied references filled in, defaults applied), compared with the committed snapshot.
-// Routes, validation, make:migration, the API reference and the definition-driven suite all read
-// these resolved definitions, so a change to how definitions are written that keeps this snapshot
-// keeps all of them. A deliberate change: UPDATE_SNAPSHOT=1 npm test -- resolved-definitions.
-import { readFileSync, writeFileSync } from 'node:fs';
+// merged, implied references filled in, defaults applied), compared with the committed snapshot:
+// one file per resource, resolved-definitions/<module>/<name>.snapshot.json, so that a change to one
+// resource reads as a small diff of its file. Routes, validation, make:migration, the API reference
+// and the definition-driven suite all read these resolved definitions, so a change to how
+// definitions are written that keeps these snapshots keeps all of them. A deliberate change:
+// UPDATE_SNAPSHOT=1 npm test -- resolved-definitions (rewrites them, and removes a stale one).
+import { mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { loadResources } from '../../src/app/build-app.ts';
 
-const SNAPSHOT = fileURLToPath(new URL('./resolved-definitions.snapshot.json', import.meta.url));
+const SNAPSHOTS = fileURLToPath(new URL('./resolved-definitions', import.meta.url));
+const SUFFIX = '.snapshot.json';
+const fileOf = (name: string) => join(SNAPSHOTS, `${name}${SUFFIX}`);
 
 /**
  * Plain JSON: a Map as its entries in order (the order of fields, relations, filters and actions is
@@ -29,22 +34,56 @@ function plain(value: unknown): unknown {
   return value;
 }
 
+/** The resources the snapshots hold, by name (`accounts/accounts`), each as its file's text. */
+function snapshots(): Map<string, string> {
+  const found = new Map<string, string>();
+  for (const module of readdirSync(SNAPSHOTS, { withFileTypes: true })) {
+    if (!module.isDirectory()) continue;
+    for (const file of readdirSync(join(SNAPSHOTS, module.name))) {
+      if (file.endsWith(SUFFIX)) found.set(`${module.name}/${file.slice(0, -SUFFIX.length)}`, readFileSync(join(SNAPSHOTS, module.name, file), 'utf8'));
+    }
+  }
+  return found;
+}
+
+/** UPDATE_SNAPSHOT=1: writes each resource's file where it changed, and removes the files (and folders) of resources gone. */
+function updateSnapshots(texts: Map<string, string>): void {
+  mkdirSync(SNAPSHOTS, { recursive: true });
+  const before = snapshots();
+  for (const [name, text] of texts) {
+    if (before.get(name) === text) continue;
+    mkdirSync(dirname(fileOf(name)), { recursive: true });
+    writeFileSync(fileOf(name), text);
+  }
+  for (const name of before.keys()) if (!texts.has(name)) rmSync(fileOf(name));
+  for (const module of readdirSync(SNAPSHOTS)) if (readdirSync(join(SNAPSHOTS, module)).length === 0) rmdirSync(join(SNAPSHOTS, module));
+}
+
 const test = suite('resolved definitions');
 
-test('every definition resolves as the snapshot says', () => {
-  const resolved = plain(
-    Object.fromEntries(
-      loadResources()
-        .all()
-        .map((def) => [def.name, def]),
-    ),
+test('every definition resolves as its snapshot says', () => {
+  const resolved = new Map(
+    loadResources()
+      .all()
+      .map((def) => [def.name, plain(def)] as const),
   );
-  const text = `${JSON.stringify(resolved, null, 1)}\n`;
-  if (process.env.UPDATE_SNAPSHOT === '1') writeFileSync(SNAPSHOT, text);
-  const expected = JSON.parse(readFileSync(SNAPSHOT, 'utf8'));
-  assert.ok(Object.keys(expected).length >= 50, 'the snapshot holds the registry');
-  for (const name of Object.keys(expected)) assert.equal((resolved as Record<string, unknown>)[name], expected[name], name);
-  assert.equal(Object.keys(resolved as object).sort(), Object.keys(expected).sort(), 'the same resources');
+  const texts = new Map([...resolved].map(([name, def]) => [name, `${JSON.stringify(def, null, 1)}\n`] as const));
+  if (process.env.UPDATE_SNAPSHOT === '1') updateSnapshots(texts);
+  const expected = snapshots();
+  assert.ok(expected.size >= 50, 'the snapshots hold the registry');
+  const update = 'a deliberate change: UPDATE_SNAPSHOT=1 npm test -- resolved-definitions';
+  const missing = [...resolved.keys()].filter((name) => !expected.has(name)).sort();
+  assert.equal(missing, [], `resources without a snapshot (${update})`);
+  const extra = [...expected.keys()].filter((name) => !resolved.has(name)).sort();
+  assert.equal(extra, [], `snapshots of resources the registry no longer has (${update})`);
+  const differing = [...resolved.keys()].filter((name) => expected.get(name) !== texts.get(name)).sort();
+  for (const name of differing) {
+    assert.equal(
+      resolved.get(name),
+      JSON.parse(expected.get(name)!),
+      `${name} differs from ${relative(process.cwd(), fileOf(name))} (all that differ: ${differing.join(', ')}; ${update})`,
+    );
+  }
 });
 
 test.run();
