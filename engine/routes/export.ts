@@ -1,23 +1,22 @@
 // GET <list path>/export?format=csv|jsonl|xlsx: every row the list would show (its filter[...],
-// sort and trashed, the same permission, company and record scope), not a page, streamed
-// (engine/transfer/export/). The query, the parent, the permission and the first batch are
-// settled before the answer starts, so each of those failures is an ordinary error response;
-// the rest of the rows follow as the client reads them. A nested resource is also exported
-// across all its parents (GET /<module>/<name>/export: every order's lines), each row with its
-// parent's id, among the parents the user may see.
+// sort and trashed, the same permission, company and record scope), not a page, streamed by the
+// export pipeline the command line uses too (engine/transfer/export/export-pipeline.ts). What is
+// the route's own: the parent and the permission (the pipeline's scope, settled with the query and
+// the first batch before the answer starts, so each of those failures is an ordinary error
+// response), the user's rows, the headers and the reply; the rest of the rows follow as the
+// client reads them. A nested resource is also exported across all its parents
+// (GET /<module>/<name>/export: every order's lines), each row with its parent's id, among the
+// parents the user may see.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { fastifyPath } from '../definition/route-table.ts';
 import { NotFoundError } from '../errors/http-errors.ts';
-import { parseListQuery, type RawQuery } from '../list/parse-list-query.ts';
-import { exportColumns } from '../transfer/export/export-columns.ts';
-import { CONTENT_TYPES, exportStream } from '../transfer/export/export-formats.ts';
-import { allParentsExportPath, listPart, exportPath, parseExportQuery } from '../transfer/export/export-query.ts';
+import type { RawQuery } from '../list/parse-list-query.ts';
+import { openExport } from '../transfer/export/export-pipeline.ts';
+import { allParentsExportPath, exportPath } from '../transfer/export/export-query.ts';
 import { quote, whereClause, type Condition } from '../sql/quote.ts';
 import { resourceRows } from '../sql/resource-rows.ts';
 import type { AuthUser } from '../behaviours/types.ts';
-import { exportBatches } from '../transfer/export/export-rows.ts';
 import { authorize, lookUpParent } from './lookup.ts';
-import { listConditions } from './run-list.ts';
 import type { ResourceRuntime } from './runtime.ts';
 
 /** Registers the export route of every resource with a list. */
@@ -51,44 +50,28 @@ function visibleParents(runtime: ResourceRuntime, user: AuthUser): Condition {
 function exportHandler(runtime: ResourceRuntime, everyParent: boolean) {
   const { def, deps } = runtime;
   return async (request: FastifyRequest, reply: FastifyReply) => {
-    const query = request.query as RawQuery;
-    const { format, fields } = parseExportQuery(query);
-    const list = parseListQuery(listPart(query), def);
-    const columns = exportColumns(def, deps.registry, fields);
-    // A missing parent is a 404 before any 403, as the list answers; the permission is the list's.
-    const parent = everyParent ? undefined : await lookUpParent(runtime, request);
-    if (parent === null) throw new NotFoundError();
-    authorize(runtime, request, 'list', {});
-    const conditions = listConditions(runtime, list, parent?.id, request.authUser!);
-    if (everyParent) conditions.push(visibleParents(runtime, request.authUser!));
-    const batches = exportBatches(
-      {
-        def,
-        registry: deps.registry,
-        statements: runtime.statements,
-        columns: runtime.columns,
-        serialize: runtime.serialize,
-        serializeOf: (name) => runtime.others(name).serialize,
-        conditions,
-        sort: list.sort,
+    const opened = await openExport({
+      def,
+      registry: deps.registry,
+      statements: runtime.statements,
+      columns: runtime.columns,
+      serialize: runtime.serialize,
+      serializeOf: (name) => runtime.others(name).serialize,
+      likeIgnoresCase: runtime.likeIgnoresCase,
+      query: request.query as RawQuery,
+      // A missing parent is a 404 before any 403, as the list answers; the permission is the list's.
+      scope: async () => {
+        const parent = everyParent ? undefined : await lookUpParent(runtime, request);
+        if (parent === null) throw new NotFoundError();
+        authorize(runtime, request, 'list', {});
+        const user = request.authUser!;
+        return { parentId: parent?.id, rows: deps.policy.rowScope(user, def), conditions: everyParent ? [visibleParents(runtime, user)] : [] };
       },
-      columns,
-    );
-    const first = await batches.next();
-    const rows = (async function* () {
-      if (!first.done) yield first.value;
-      yield* batches;
-    })();
+    });
     return reply
-      .header('content-type', CONTENT_TYPES[format])
-      .header('content-disposition', `attachment; filename="${def.name.replace('/', '-')}.${format}"`)
+      .header('content-type', opened.contentType)
+      .header('content-disposition', `attachment; filename="${opened.fileName}"`)
       .header('cache-control', 'no-store')
-      .send(
-        exportStream(
-          format,
-          columns.map((column) => column.name),
-          rows,
-        ),
-      );
+      .send(opened.stream);
   };
 }
