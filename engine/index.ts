@@ -1,5 +1,6 @@
 // The engine's public surface: load the registry, then register its routes on an app.
-export { loadRegistry, Registry } from './definition/registry.ts';
+export { loadRegistry } from './definition/load-registry.ts';
+export { Registry } from './definition/registry.ts';
 export { DefinitionError } from './definition/definition-error.ts';
 export { registerResources } from './routes/register-resources.ts';
 export { DEFAULT_IMPORT_LIMITS, registerImports } from './routes/import-route.ts';
@@ -15,7 +16,8 @@ export { discardOnNodeError, isDatabaseUnavailable, isDiscarded, isNodeUnavailab
 export { DatabaseBusyError, DEFAULT_RETRY, inTransaction, retryConflicts, retryCounts, type RetryPolicy } from './sql/retry.ts';
 export { breathe, SLICE_MS, turnTaken } from './sql/breather.ts';
 export { createStatements, OPENS_REQUEST, SQLITE_PAGE_CACHE_KIB, type Row, type StatementOptions, type Statements } from './sql/statements.ts';
-export { AUTH_COLUMN_PREFIX, checkAlone, type AuthenticationCheck, type PendingAuthentication } from './routes/pending-authentication.ts';
+export { AUTH_COLUMN_PREFIX, checkAlone, type AuthenticationCheck } from './sql/authentication-check.ts';
+export type { PendingAuthentication } from './sql/pending-authentication.ts';
 export { quote } from './sql/quote.ts';
 export { updateEach } from './sql/update-each.ts';
 export { supportsInsertReturning } from './sql/dialect.ts';

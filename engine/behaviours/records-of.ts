@@ -1,4 +1,4 @@
-// The record writers of each unit's transaction (engine/routes/record-writer.ts), for helpers deep
+// The record writers of each unit's transaction (engine/write/writers.ts), for helpers deep
 // in a behaviour that are handed only the transaction (a recompute of an order's quantities).
 import { perTransaction } from './per-transaction.ts';
 import type { Records } from './types.ts';

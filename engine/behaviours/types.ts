@@ -17,7 +17,7 @@ export interface AuthUser {
   email: string;
 }
 
-/** How a behaviour writes another resource's records (engine/routes/record-writer.ts). */
+/** How a behaviour writes another resource's records (engine/write/writers.ts). */
 export interface WriteOptions {
   /**
    * A write of the system rather than of a client: fields a body may not send (readOnly: a
@@ -29,15 +29,18 @@ export interface WriteOptions {
 
 /**
  * One resource's records, written the way a client's request writes them, in the current
- * transaction and as the acting user: the body validated by the resource's definition, then its
- * defaults, value rules, behaviours, nested records, timestamps, creator and change feed entry.
+ * transaction and as the acting user: the body validated by the resource's definition, then the
+ * write pipeline (engine/write/): every step of the definition (value rules, sequences, formulas,
+ * templates, trees, nested records, createWith, behaviours) and the change feed.
  */
 export interface RecordWriter {
   /** Creates a record (with the nested records its body carries); returns its id. */
   create(body: Record<string, unknown>, options?: WriteOptions): Promise<number>;
   /**
-   * Creates many records as `create` does each (validated, defaulted, numbered, their before
-   * rules run for all at once), in multi-row INSERTs: as many statements for 500 as for 5.
+   * Creates many records as `create` does each (the same pipeline: validated, defaulted, numbered,
+   * templates, createWith, nested records), their before rules run for all at once, in multi-row
+   * INSERTs: as many statements for 500 as for 5 (a definition whose rules need each record
+   * written before the next, as after-create behaviours and trees do, writes them one by one).
    * Returns their ids in the bodies' order. A refused body throws a 422 naming its place.
    */
   createMany(bodies: ReadonlyArray<Record<string, unknown>>, options?: WriteOptions): Promise<number[]>;
@@ -45,24 +48,32 @@ export interface RecordWriter {
   update(id: number, patch: Record<string, unknown>, options?: WriteOptions): Promise<void>;
   /**
    * A set-based update, one UPDATE whatever the number of rows: the records with these ids (or
-   * that `where` selects, read once for the feed) get `values` (and updated_at). No validation or
-   * hooks run: for values the caller computed (a line's delivered quantity), not a client's body.
-   * Each changed record goes to the change feed as `kind` (default `updated`) with the fields set;
-   * the copies other records keep of them (`related`: an order's lines' state) follow, each copy
-   * changed going to the feed as `updated`.
+   * that `where` selects, read once for the feed) get `values` (and updated_at). It is the
+   * system's write of values its caller computed (a line's delivered quantity, a document's
+   * state), not a client's body, so of the update's steps only one runs: the copies other records
+   * keep of them (`related`: an order's lines' state) follow, each copy changed going to the feed
+   * as `updated`. Validation, value rules and behaviours do not run, and locks do not apply (they
+   * keep clients from changing a posted document; its own workflow moves it on). A field another
+   * step follows (a formula's operand, a template's value, a tree's parent, the reference a copy
+   * follows) would leave that step's stored value stale: it is refused (an Error), and is
+   * `update`'s to write. Each changed record goes to the change feed as `kind` (default `updated`)
+   * with the fields set.
    */
   updateMany(where: readonly number[] | ((query: Knex.QueryBuilder) => void), values: Record<string, unknown>, kind?: string): Promise<number[]>;
   /**
    * Set-based too, each record with values of its own (every entry the same fields): one
-   * statement per few dozen records, not one per record. Recorded as updateMany's are.
+   * statement per few dozen records, not one per record. It runs and refuses what updateMany
+   * does, and is recorded as updateMany's are.
    */
   updateEach(rows: ReadonlyArray<{ id: number; values: Record<string, unknown> }>, kind?: string): Promise<void>;
   /**
    * Removes for good the records `where` selects (archived ones too), as a force delete does each:
-   * their delete rules run, their last state and what the database changes along with them (rows
-   * of other resources set to null or deleted) go to the change feed, then one DELETE. A system
-   * removal (`system`) skips the delete rules, which guard a client's delete: a product's offer
-   * replaced removes its attributes without the variants an attribute's delete takes along.
+   * their locks and delete behaviours refuse or run, `onDelete: restrict` refuses an owner that
+   * still has such records (409), their last state and what the database changes along with them
+   * (rows of other resources set to null or deleted) go to the change feed, then one DELETE. A
+   * system removal (`system`) skips the locks and delete behaviours, which guard a client's
+   * delete (a product's offer replaced removes its attributes without the variants an
+   * attribute's delete takes along); `onDelete: restrict` still refuses.
    */
   forceDeleteMany(where: (query: Knex.QueryBuilder) => void, options?: WriteOptions): Promise<number[]>;
   /**

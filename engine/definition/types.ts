@@ -1,6 +1,4 @@
 // Resolved definitions: what the engine works with after load → normalize → link.
-import type { AccessDef } from './access.ts';
-import type { TreeDef } from './structure-rules.ts';
 import type { ActionFormat, FieldFormat, FilterKind, Operation, RelationFormat, ScopeValue } from './format.ts';
 import type { LockFormat } from './rules-format.ts';
 
@@ -119,7 +117,7 @@ export interface ResourceDef {
   allowedIncludes: ReadonlySet<string>;
   messages: Messages;
   behaviours: Behaviours;
-  /** The application's invalidators a write to this resource calls, once per unit of writing (engine/routes/invalidate.ts). */
+  /** The application's invalidators a write to this resource calls, once per unit of writing (engine/write/invalidate.ts). */
   invalidates: readonly string[];
   actions: ReadonlyMap<string, ActionDef>;
   /** How the runnable Postman collection orders this resource and walks its actions (engine/docs/postman-plan.ts). */
@@ -134,4 +132,28 @@ export interface ResourceDef {
   tree?: TreeDef;
   /** Permissions per operation and the row scopes of the authorization policy (access.ts). */
   access: AccessDef;
+}
+
+export interface AccessDef {
+  /** Permissions are named `<ability>_<subject>`: view_any_inventory_tag. */
+  subject: string;
+  /** The resource whose permissions these are: this one, or the parent a nested resource authorizes against. */
+  subjectResource: string;
+  /** The permission names each declared operation and action (by name) needs (all of them). */
+  permissions: Readonly<Record<string, readonly string[]>>;
+  /** Rows belong to companies: a user sees and writes those of their companies (and rows without one). */
+  companyScope?: { column: string; assign: boolean };
+  /** The column naming the record's owner, or a manyToMany relation naming its owners: updates, deletes and restores check the user's record scope. */
+  owner?: string;
+  /** When `owner` is a manyToMany relation: its pivot, whose `to` column holds the owners' ids. */
+  ownerThrough?: { table: string; from: string; to: string };
+  /** Record scope on reads: a user whose record scope is not global sees only the rows that name them (or a team mate) in one of these. */
+  visibleTo?: ReadonlyArray<{ column: string } | { through: { table: string; from: string; to: string } }>;
+}
+
+export interface TreeDef {
+  parent: string;
+  path: { field: string; self: boolean };
+  fullName?: { field: string; from: string; separator: string; nameOnlyWhere: Record<string, string | number | boolean> };
+  cycleMessage?: string;
 }

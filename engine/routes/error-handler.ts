@@ -1,7 +1,7 @@
 // Every error becomes JSON: {message} (plus errors for 422). A 500 never shows internals;
 // the details go to the log.
 import type { FastifyError, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
-import { settleAuthentication } from './pending-authentication.ts';
+import { settleAuthentication } from '../sql/pending-authentication.ts';
 import { isDatabaseUnavailable } from '../sql/database-errors.ts';
 import { HttpError } from '../errors/http-errors.ts';
 import { ERROR_MESSAGES } from '../errors/messages.ts';

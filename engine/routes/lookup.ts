@@ -11,8 +11,8 @@ import { allOf, condition, quote, whereClause, type Condition } from '../sql/quo
 import type { Row } from '../sql/statements.ts';
 import { resourceRows } from '../sql/resource-rows.ts';
 import { pathId } from './path-params.ts';
-import { oneRow, readAuthenticated, type OneRowRead } from './pending-authentication.ts';
-import { bindPoint, ID, PARENT_ID, type PointShape } from './coalesced-reads.ts';
+import { oneRow, readAuthenticated, type OneRowRead } from '../sql/pending-authentication.ts';
+import { bindPoint, ID, PARENT_ID, type PointShape } from '../sql/coalesced-reads.ts';
 import type { RowScope } from '../contract/index.ts';
 import type { ResourceRuntime } from './runtime.ts';
 

@@ -8,8 +8,8 @@ import { columnsOf } from '../sql/columns.ts';
 import { actionHandler } from './handlers/action.ts';
 import { collectionActionHandler } from './handlers/collection-action.ts';
 import { createHandler } from './handlers/create.ts';
-import { deleteHandler } from './handlers/delete.ts';
-import { forceDeleteHandler } from './handlers/force-delete.ts';
+import { deleteHandler, forceDeleteHandler } from './handlers/delete.ts';
+
 import { listHandler } from './handlers/list.ts';
 import { restoreHandler } from './handlers/restore.ts';
 import { showHandler } from './handlers/show.ts';
@@ -23,6 +23,8 @@ import type { ResourceRuntime } from './runtime.ts';
 import type { ResourceDef } from '../definition/types.ts';
 import { loadedRelations } from './loaded-relations.ts';
 import { registerExports } from './export.ts';
+import { writePlan } from '../write/plan.ts';
+import type { WriteEnvironment } from '../write/unit.ts';
 
 const handlers: Record<Operation, (runtime: ResourceRuntime) => (request: any, reply: any) => Promise<unknown>> = {
   list: listHandler,
@@ -47,6 +49,15 @@ export function registerResources(app: FastifyInstance, deps: EngineDeps): Reado
   // Built on first use (a behaviour that reads another resource): serving never needs them.
   let models = deps.models;
   const modelsOnce = () => (models ??= buildModels(registry, deps.knex));
+  const writes: WriteEnvironment = {
+    knex: deps.knex,
+    registry,
+    behaviours: deps.behaviours,
+    bounds: deps.bounds,
+    models: modelsOnce,
+    recorder: changes,
+    userCompany: (user) => deps.policy.defaultCompany(user),
+  };
   for (const def of registry.all()) {
     runtimes.set(def.name, {
       def,
@@ -62,8 +73,11 @@ export function registerResources(app: FastifyInstance, deps: EngineDeps): Reado
         return modelsOnce();
       },
       changes,
+      writes,
       deps,
     });
+    // What a write of it needs, worked out at boot rather than on its first write.
+    writePlan(def, registry);
   }
   registerChangeFeed(app, deps);
   for (const def of registry.all()) {
@@ -87,7 +101,7 @@ export function registerResources(app: FastifyInstance, deps: EngineDeps): Reado
 
 /**
  * The authentication hook of a route. List (its count), show, and create under a parent read one
- * row first: their token check can go with that read (engine/routes/pending-authentication.ts). Such a route may
+ * row first: their token check can go with that read (engine/sql/pending-authentication.ts). Such a route may
  * not answer with the check still pending; the error handler settles it before any error.
  */
 function authentication(deps: EngineDeps, def: ResourceDef, operation: string | undefined) {

@@ -1,23 +1,20 @@
 // Importing a file's rows into a resource, each through the engine's write path: the create's
 // validation (or the update's, for a row that names an `id` or matches the definition's
-// `upsertOn`), the policy's value checks, defaults, behaviours, then insertRecord/updateRecord,
-// with every change recorded in the change feed. One transaction for the file: all or nothing by
+// `upsertOn`), the policy's value checks, then the write pipeline, in one unit of writing whose
+// changes all go to the change feed. One transaction for the file: all or nothing by
 // default; with `skip`, each row in a savepoint of its own, so a row that fails leaves the others;
 // a dry run does all of it and rolls back. Database checks run once for the whole file.
 import type { FastifyRequest } from 'fastify';
-import type { Knex } from 'knex';
-import { attachChanges, ChangeSet } from '../behaviours/change-set.ts';
 import { clientErrorFromDb } from '../errors/db-errors.ts';
 import { HttpError, NotFoundError, ValidationError, type FieldErrors } from '../errors/http-errors.ts';
 import { upsertTarget } from './handlers/create.ts';
 import { authorize, authorizeChange, lookUpParent, visibleRows } from './lookup.ts';
 import type { ResourceRuntime } from './runtime.ts';
-import { writeContext } from './write-context.ts';
-import { insertRecord, updateRecord } from './write-record.ts';
+import { inRequestUnit } from './write-unit.ts';
+import { createRecords, updateRecords } from '../write/pipeline.ts';
+import type { WriteUnit } from '../write/unit.ts';
 import { condition, placeholders, quote, whereClause } from '../sql/quote.ts';
 import { resourceRows } from '../sql/resource-rows.ts';
-import { inTransaction } from '../sql/retry.ts';
-import { runInvalidators } from './invalidate.ts';
 import type { Statements } from '../sql/statements.ts';
 import { transactionStatements } from '../sql/transaction-statements.ts';
 import type { Values } from '../validation/body-validator.ts';
@@ -71,10 +68,9 @@ export async function runImport(runtime: ResourceRuntime, request: FastifyReques
 
   let report!: ImportReport;
   try {
-    await inTransaction(deps.knex, async (trx) => {
+    await inRequestUnit(runtime, request, async (unit) => {
+      const { trx } = unit;
       report = { rows: rows.length, created: 0, updated: 0, rejected: [], dry_run: options.dryRun };
-      const unit = new ChangeSet(runtime.changes.dependents);
-      attachChanges(trx, unit);
       // The file's reads see what its earlier rows wrote (a name taken by a row above).
       const reads = transactionStatements(trx, deps.statements.insertReturns) as unknown as Statements;
       // A retried transaction starts again from the rows as parsed.
@@ -106,16 +102,15 @@ export async function runImport(runtime: ResourceRuntime, request: FastifyReques
 
       // Each row in a savepoint when a failing one must not undo the others (skip, and a dry run that reports them all).
       const savepoints = options.skip || options.dryRun;
-      const write = async (index: number, rowTrx: Knex.Transaction, changes: ChangeSet): Promise<'created' | 'updated'> => {
-        const context = writeContext(runtime, request, rowTrx, changes);
+      const write = async (index: number, { trx: rowTrx, context }: WriteUnit): Promise<'created' | 'updated'> => {
         const values = checked[index]!.values;
         const id = planned[index]!.id ?? (await upsertTarget(runtime, { ...values, ...fixed }, transactionStatements(rowTrx, false)));
         if (id === undefined) {
-          await insertRecord(context, def, values, fixed);
+          await createRecords(context, def, [values], { fixed });
           return 'created';
         }
         const current = await rowTrx(def.table).where('id', id).first();
-        await updateRecord(context, def, id, values, current);
+        await updateRecords(context, def, [{ id, values, current }]);
         return 'updated';
       };
       for (let index = 0; index < planned.length; index++) {
@@ -124,15 +119,7 @@ export async function runImport(runtime: ResourceRuntime, request: FastifyReques
         // loop to itself (other requests waited, and the load shedding answered them 503).
         await new Promise((resolve) => setImmediate(resolve));
         try {
-          const kind = savepoints
-            ? await trx.transaction(async (rowTrx) => {
-                const changes = new ChangeSet(runtime.changes.dependents);
-                attachChanges(rowTrx, changes);
-                const done = await write(index, rowTrx, changes);
-                unit.pending.push(...changes.pending);
-                return done;
-              })
-            : await write(index, trx, unit);
+          const kind = savepoints ? await unit.savepoint((row) => write(index, row)) : await write(index, unit);
           report[kind]++;
         } catch (error) {
           const client = error instanceof HttpError ? error : clientErrorFromDb(error, def);
@@ -143,8 +130,6 @@ export async function runImport(runtime: ResourceRuntime, request: FastifyReques
       }
       report.rejected.sort((a, b) => a.row - b.row);
       if (options.dryRun || (report.rejected.length > 0 && !options.skip)) throw new RollBack();
-      await runInvalidators(deps.registry, deps.behaviours, trx, unit);
-      await runtime.changes.record(trx, unit, { userId: user.id ?? null, requestId: String(request.id) });
     });
   } catch (error) {
     if (!(error instanceof RollBack)) throw error;

@@ -8,7 +8,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { AuthUser } from '../behaviours/types.ts';
 import { parentExists, type PathParent } from './lookup.ts';
-import { oneRow, takePendingAuthentication, withCheck } from './pending-authentication.ts';
+import { oneRow, takePendingAuthentication, withCheck } from '../sql/pending-authentication.ts';
 import type { ResourceRuntime } from './runtime.ts';
 import { includeTree, loadRelations } from '../sql/load-relations.ts';
 import { quote, whereClause, type Condition } from '../sql/quote.ts';

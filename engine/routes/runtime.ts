@@ -7,6 +7,7 @@ import type { Serialize } from '../serialize/record.ts';
 import type { Columns } from '../sql/columns.ts';
 import type { Statements } from '../sql/statements.ts';
 import type { BodyValidator } from '../validation/body-validator.ts';
+import type { WriteEnvironment } from '../write/unit.ts';
 
 export interface ResourceRuntime {
   def: ResourceDef;
@@ -26,5 +27,7 @@ export interface ResourceRuntime {
   models: Models;
   /** Writes a unit's changes to the change feed (engine/changes). */
   changes: ChangeRecorder;
+  /** What every unit of writing of the service shares (engine/write/unit.ts). */
+  writes: WriteEnvironment;
   deps: EngineDeps;
 }

@@ -16,3 +16,20 @@ function atLeast(version: string, [major, minor]: [number, number]): boolean {
   const [have = 0, haveMinor = 0] = version.split(/[.-]/).map(Number);
   return have > major || (have === major && haveMinor >= minor);
 }
+
+/** The two dialects the engine writes SQL for. */
+export type Dialect = 'sqlite' | 'mysql';
+
+/** Which dialect a connection (or a transaction of it) speaks. */
+export function dialectOf(knex: Knex | Knex.Transaction): Dialect {
+  return knex.client.config.client === 'better-sqlite3' ? 'sqlite' : 'mysql';
+}
+
+/**
+ * The rows a query selects, locked for the rest of the transaction on MySQL/MariaDB: a plain read
+ * there shows the transaction's snapshot, which can miss a row another write added or changed since.
+ * SQLite has one writer at a time, and no row locks.
+ */
+export function lockedForUpdate<T extends Knex.QueryBuilder>(knex: Knex | Knex.Transaction, query: T): T {
+  return dialectOf(knex) === 'mysql' ? (query.forUpdate() as T) : query;
+}

@@ -51,3 +51,9 @@ export function allOf(conditions: readonly Condition[]): Condition {
   }
   return { sql, params };
 }
+
+/** `INSERT INTO table (a, b) VALUES (?, ?)` of one row's columns, with their values as bindings. */
+export function insertStatement(table: string, row: Record<string, unknown>): Condition {
+  const columns = Object.keys(row);
+  return { sql: `INSERT INTO ${quote(table)} (${columns.map(quote).join(', ')}) VALUES (${placeholders(columns.length)})`, params: Object.values(row) };
+}

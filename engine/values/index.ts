@@ -1,4 +1,4 @@
-// The value vocabulary of the definitions, applied by the write path (engine/routes/write-record.ts)
+// The value vocabulary of the definitions, applied by the write pipeline (engine/write/)
 // to every record of a write together, before the behaviours run (they see the results):
 // defaults (`defaultFrom`, `nullMeans`) and copies (`related`), each after the fields it reads;
 // stamps (`stampedBy`); then the checks on the values the record will have (`defaultRequired`,

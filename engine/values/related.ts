@@ -33,6 +33,11 @@ interface Copiers {
 
 const copiersByRegistry = new WeakMap<Registry, Map<string, Copiers[]>>();
 
+/** Whether some resource copies columns of this one's records (its updates are followed). */
+export function isCopied(registry: Registry, def: ResourceDef): boolean {
+  return copiersOf(registry, def.table).length > 0;
+}
+
 /** The copies of each source table's columns, gathered once per registry. */
 function copiersOf(registry: Registry, table: string): Copiers[] {
   let byTable = copiersByRegistry.get(registry);

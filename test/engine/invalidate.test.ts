@@ -1,4 +1,4 @@
-// A definition's `invalidates` (engine/routes/invalidate.ts): at the end of a unit of writing, each
+// A definition's `invalidates` (engine/write/invalidate.ts): at the end of a unit of writing, each
 // invalidator named by a resource the unit wrote runs once, in the unit's transaction, however many
 // records it wrote and however (here a behaviour's writes through the record writers).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -7,12 +7,11 @@ import { dirname, join } from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ChangeSet } from '../../engine/behaviours/change-set.ts';
 import type { Behaviours, Records } from '../../engine/behaviours/types.ts';
-import { loadRegistry, type Registry } from '../../engine/definition/registry.ts';
-import { runInvalidators } from '../../engine/routes/invalidate.ts';
-import { recordWriters } from '../../engine/routes/record-writer.ts';
+import { loadRegistry } from '../../engine/definition/load-registry.ts';
+import type { Registry } from '../../engine/definition/registry.ts';
 import { registerFormats } from '../../engine/schema/string-formats.ts';
+import { testUnits } from '../helpers/write-unit.ts';
 
 const FILES = {
   'support/grants.yaml': `table: grants
@@ -47,24 +46,9 @@ const behaviours: Behaviours = {
   invalidators: { counted: async (trx) => void (await trx('counter').increment('calls', 1)) },
 };
 
-/** A unit as inWriteUnit runs one: the work, then the invalidators, in one transaction. */
+/** A unit of writing, as a request's: the work, then the invalidators, in one transaction. */
 async function inUnit(work: (records: Records) => Promise<unknown>): Promise<number> {
-  await knex.transaction(async (trx) => {
-    const changes = new ChangeSet();
-    const records = recordWriters({
-      trx,
-      changes,
-      registry,
-      behaviours,
-      user: { id: 1, name: 'Writer', email: 'writer@example.com' },
-      userCompany: () => null,
-      params: {},
-      models: {},
-      records: (name) => records(name),
-    });
-    await work(records);
-    await runInvalidators(registry, behaviours, trx, changes);
-  });
+  await testUnits(knex, registry, behaviours).run(({ context }) => work(context.records));
   return Number((await knex('counter').first('calls')).calls);
 }
 

@@ -1,5 +1,5 @@
-// A behaviour's write to another resource (`records(name)` in its context, engine/routes/
-// record-writer.ts) goes the way a client's request goes: the target's validation, defaults,
+// A behaviour's write to another resource (`records(name)` in its context, engine/write/
+// writers.ts) goes the way a client's request goes: the target's validation, defaults,
 // hooks, timestamps, creator and change feed all apply — none of which a raw insert into its
 // table gives. A system write may set readOnly fields, still checked like any other. A set-based
 // update keeps the copies (`related`) other records hold of what it sets.
@@ -9,13 +9,13 @@ import { dirname, join } from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ChangeSet } from '../../engine/behaviours/change-set.ts';
+import type { ChangeSet } from '../../engine/behaviours/change-set.ts';
 import type { Behaviours, Records } from '../../engine/behaviours/types.ts';
-import { loadRegistry, type Registry } from '../../engine/definition/registry.ts';
+import { loadRegistry } from '../../engine/definition/load-registry.ts';
+import type { Registry } from '../../engine/definition/registry.ts';
 import { ValidationError } from '../../engine/errors/http-errors.ts';
-import { recordWriters } from '../../engine/routes/record-writer.ts';
-import type { WriteContext } from '../../engine/routes/write-record.ts';
 import { registerFormats } from '../../engine/schema/string-formats.ts';
+import { testUnits, WRITER as USER } from '../helpers/write-unit.ts';
 
 const NOTES = `table: notes
 label: Note
@@ -53,7 +53,6 @@ fields:
 `;
 
 const test = suite('record writer');
-const USER = { id: 7, name: 'Writer', email: 'writer@example.com' };
 let dir: string;
 let knex: Knex;
 let registry: Registry;
@@ -72,21 +71,10 @@ const behaviours: Behaviours = {
 
 /** A unit of writing as a request's: its transaction, its change set, the writers a behaviour gets. */
 async function inUnit<T>(work: (records: Records, changes: ChangeSet, trx: Knex.Transaction) => Promise<T>): Promise<{ result: T; changes: ChangeSet }> {
-  const changes = new ChangeSet();
-  const result = await knex.transaction(async (trx) => {
-    const context: WriteContext = {
-      trx,
-      changes,
-      registry,
-      behaviours,
-      user: USER,
-      userCompany: () => null,
-      params: {},
-      models: {},
-      records: (name) => records(name),
-    };
-    const records = recordWriters(context);
-    return work(records, changes, trx);
+  let changes!: ChangeSet;
+  const result = await testUnits(knex, registry, behaviours).run((unit) => {
+    changes = unit.changes;
+    return work(unit.context.records, unit.changes, unit.trx);
   });
   return { result, changes };
 }

@@ -8,9 +8,9 @@ import { recordETag } from '../etag.ts';
 import { withRevealed } from '../../serialize/record.ts';
 import { pathId } from '../path-params.ts';
 import type { ResourceRuntime } from '../runtime.ts';
-import { inWriteUnit } from '../write-unit.ts';
+import { inRequestUnit } from '../write-unit.ts';
+import { actionContext } from '../../write/context.ts';
 import { compileBodyValidator } from '../../validation/body-validator.ts';
-import { runActionBehaviour } from './run-action.ts';
 import { numberOnAction } from '../../rules/sequence.ts';
 import { applySet } from '../../rules/transitions.ts';
 import { matches } from '../../definition/match.ts';
@@ -41,12 +41,12 @@ export function actionHandler(runtime: ResourceRuntime, name: string) {
 
     let result: ActionResult | undefined;
     try {
-      result = await inWriteUnit(runtime, request, async (trx, changes) => {
+      result = await inRequestUnit(runtime, request, async ({ trx, changes, context }) => {
         const record = await trx(def.table).where('id', id).forUpdate().first();
         // Checked again on the locked row: another request may have moved it on meanwhile.
         refuseUnlessAllowed(record);
         await numberOnAction(trx, deps.registry, def, name, record);
-        const outcome = run && (await runActionBehaviour(runtime, request, run, trx, changes, record, input));
+        const outcome = run && ((await run(actionContext(context, def, record, input))) ?? undefined);
         await applySet({ trx, registry: deps.registry, changes }, def, action, id);
         // The record acted on changed as the action says (`validated`); what the action wrote
         // besides (a return's new operation, moves, stock) its behaviour adds itself.

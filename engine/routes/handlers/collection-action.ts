@@ -6,8 +6,8 @@ import { includeTree, loadRelations } from '../../sql/load-relations.ts';
 import { quote, whereClause } from '../../sql/quote.ts';
 import { resourceRows } from '../../sql/resource-rows.ts';
 import { authorize, findParent, visibleRows } from '../lookup.ts';
-import { inWriteUnit } from '../write-unit.ts';
-import { runActionBehaviour } from './run-action.ts';
+import { inRequestUnit } from '../write-unit.ts';
+import { actionContext } from '../../write/context.ts';
 
 /**
  * POST on a nested collection (an action with `on: collection`, a product's variants' sync): the
@@ -32,9 +32,9 @@ export function collectionActionHandler(runtime: ResourceRuntime, name: string) 
     // The action acts on the parent: a resource with permissions of its own is asked about it.
     authorize(runtime, request, name, { parent: parent.record, record: parent.record });
     try {
-      await inWriteUnit(runtime, request, async (trx, changes) => {
+      await inRequestUnit(runtime, request, async ({ trx, changes, context }) => {
         const record = await trx(parentDef.table).where('id', parent.id).forUpdate().first();
-        await runActionBehaviour(runtime, request, run, trx, changes, record);
+        await run(actionContext(context, def, record, {}));
         changes.add(parentDef.name, parent.id, action.change ?? name);
       });
     } catch (error) {

@@ -9,10 +9,11 @@ import { authorize, checkValues, findRecord, lookUpParent, withRelations, type R
 import type { ResourceRuntime } from '../runtime.ts';
 import { ChangeSet } from '../../behaviours/change-set.ts';
 import { retryConflicts } from '../../sql/retry.ts';
-import { inWriteUnit } from '../write-unit.ts';
-import { writeContext } from '../write-context.ts';
+import { inRequestUnit } from '../write-unit.ts';
 import type { Statements } from '../../sql/statements.ts';
-import { insertRecord, insertSingle, singleStatementCreate, updateRecord } from '../write-record.ts';
+import { createRecords, updateRecords } from '../../write/pipeline.ts';
+import { writePlan } from '../../write/plan.ts';
+import { insertSingle } from '../../write/single-insert.ts';
 
 export function createHandler(runtime: ResourceRuntime) {
   const { def } = runtime;
@@ -35,11 +36,11 @@ export function createHandler(runtime: ResourceRuntime) {
       const existing = await upsertTarget(runtime, { ...values, ...fixed });
       if (existing !== undefined) {
         id = existing;
-        await inWriteUnit(runtime, request, async (trx, changes) => {
+        await inRequestUnit(runtime, request, async ({ trx, context }) => {
           const current = await trx(def.table).where('id', existing).first();
-          await updateRecord(writeContext(runtime, request, trx, changes), def, existing, values, current);
+          await updateRecords(context, def, [{ id: existing, values, current }]);
         });
-      } else if (singleStatementCreate(def, values)) {
+      } else if (writePlan(def, runtime.deps.registry).singleStatement(values)) {
         // One INSERT (returning the row where the server can) and its change, as one short
         // transaction of prepared statements: no query builder on the hot path of a create.
         ({ id, row: inserted } = await retryConflicts(() =>
@@ -53,7 +54,7 @@ export function createHandler(runtime: ResourceRuntime) {
           }),
         ));
       } else {
-        id = await inWriteUnit(runtime, request, (trx, changes) => insertRecord(writeContext(runtime, request, trx, changes), def, values, fixed));
+        [id] = (await inRequestUnit(runtime, request, ({ context }) => createRecords(context, def, [values], { fixed }))) as [number];
       }
     } catch (error) {
       throw clientErrorFromDb(error, def) ?? error;

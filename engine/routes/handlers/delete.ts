@@ -1,58 +1,37 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { clientErrorFromDb } from '../../errors/db-errors.ts';
-import { nowTimestamp } from '../../serialize/value-formats.ts';
-import { assertDeletable } from '../guards.ts';
-import { writeContext } from '../write-context.ts';
-import { runHooks } from '../write-record.ts';
-import { refuseLockedDelete } from '../../rules/locks.ts';
+import { removeRecords } from '../../write/pipeline.ts';
 import { authorizeChange, findParent, findRecord, visibleRows } from '../lookup.ts';
 import { assertIfMatch, assertIfMatchLocked, recordETag } from '../etag.ts';
 import { pathId } from '../path-params.ts';
 import type { ResourceRuntime } from '../runtime.ts';
-import { inWriteUnit } from '../write-unit.ts';
+import { inRequestUnit } from '../write-unit.ts';
 
-/** Soft delete where the definition says so, else a permanent delete. */
-export function deleteHandler(runtime: ResourceRuntime) {
+/**
+ * DELETE {id}: to the trash where the definition says so (softDelete), else for good; `force`:
+ * DELETE {id}/force, for good, trashed or not (it cannot be restored afterwards). Both through the
+ * pipeline's removal: locks, beforeDelete behaviours, `onDelete: restrict`, the change feed.
+ */
+export function deleteHandler(runtime: ResourceRuntime, { force = false } = {}) {
   const { def } = runtime;
+  const operation = force ? 'forceDelete' : 'delete';
+  const hard = force || !def.softDelete;
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const id = pathId(request, 'id');
     const parent = await findParent(runtime, request);
-    const record = await findRecord(runtime, id, { parentId: parent?.id, rows: visibleRows(runtime, request) });
-    await authorizeChange(runtime, request, 'delete', { parent: parent?.record, record });
+    const record = await findRecord(runtime, id, { parentId: parent?.id, rows: visibleRows(runtime, request), ...(force && { trashed: 'with' as const }) });
+    await authorizeChange(runtime, request, operation, { parent: parent?.record, record });
     assertIfMatch(request, recordETag(def, runtime.serialize(record)));
     try {
-      await inWriteUnit(runtime, request, async (trx, changes) => {
+      await inRequestUnit(runtime, request, async ({ trx, context }) => {
         await assertIfMatchLocked(runtime, request, trx, id);
-        const context = writeContext(runtime, request, trx, changes);
-        refuseLockedDelete(def, record);
-        await runHooks(context, def, 'beforeDelete', {
-          trx,
-          def,
-          user: context.user,
-          values: {},
-          record,
-          params: context.params,
-          changes,
-          records: context.records,
-          get models() {
-            return context.models;
-          },
-        });
-        if (def.softDelete) {
-          const now = nowTimestamp();
-          await trx(def.table)
-            .where('id', id)
-            .update(def.timestamps ? { deleted_at: now, updated_at: now } : { deleted_at: now });
-          changes.add(def.name, id, 'deleted');
-        } else {
-          await assertDeletable(runtime, trx, id);
-          await changes.removing(trx, def.name, [record], 'deleted');
-          await trx(def.table).where('id', id).delete();
-        }
+        await removeRecords(context, def, [record], { hard, kind: force ? 'force_deleted' : 'deleted' });
       });
     } catch (error) {
       throw clientErrorFromDb(error, def, true) ?? error;
     }
-    return reply.send({ message: def.messages.deleted });
+    return reply.send({ message: force ? def.messages.forceDeleted : def.messages.deleted });
   };
 }
+
+export const forceDeleteHandler = (runtime: ResourceRuntime) => deleteHandler(runtime, { force: true });

@@ -4,7 +4,7 @@ import { authorizeChange, findParent, findRecord, visibleRows } from '../lookup.
 import { recordETag } from '../etag.ts';
 import { pathId } from '../path-params.ts';
 import type { ResourceRuntime } from '../runtime.ts';
-import { inWriteUnit } from '../write-unit.ts';
+import { inRequestUnit } from '../write-unit.ts';
 
 /**
  * Brings a soft-deleted record back. Restoring a live record is harmless and answers the same. A
@@ -26,7 +26,7 @@ export function restoreHandler(runtime: ResourceRuntime) {
       const kept = Object.fromEntries(uniqueAmongLive.map((field) => [field.name, found[field.name]]));
       await runtime.validator.validate(kept, runtime.statements, { mode: 'update', id });
     }
-    await inWriteUnit(runtime, request, async (trx, changes) => {
+    await inRequestUnit(runtime, request, async ({ trx, changes }) => {
       await trx(def.table).where('id', id).update({ deleted_at: null });
       changes.add(def.name, id, 'restored');
     });

@@ -5,9 +5,8 @@ import { authorizeChange, checkValues, findParent, findRecord, visibleRows } fro
 import { assertIfMatch, assertIfMatchLocked, recordETag } from '../etag.ts';
 import { pathId } from '../path-params.ts';
 import type { ResourceRuntime } from '../runtime.ts';
-import { inWriteUnit } from '../write-unit.ts';
-import { writeContext } from '../write-context.ts';
-import { updateRecord } from '../write-record.ts';
+import { inRequestUnit } from '../write-unit.ts';
+import { updateRecords } from '../../write/pipeline.ts';
 
 /** PUT and PATCH: only the fields sent change. */
 export function updateHandler(runtime: ResourceRuntime) {
@@ -23,12 +22,12 @@ export function updateHandler(runtime: ResourceRuntime) {
     assertIfMatch(request, recordETag(def, runtime.serialize(found)));
 
     try {
-      await inWriteUnit(runtime, request, async (trx, changes) => {
+      await inRequestUnit(runtime, request, async ({ trx, context }) => {
         await assertIfMatchLocked(runtime, request, trx, id);
         const current = await trx(def.table).where('id', id).first();
         // A conditional update always writes the row (updated_at), so that a cluster node's
         // concurrent write to it conflicts with this one even when only nested records change.
-        await updateRecord(writeContext(runtime, request, trx, changes), def, id, values, current, { touch: request.headers['if-match'] !== undefined });
+        await updateRecords(context, def, [{ id, values, current }], { touch: request.headers['if-match'] !== undefined });
       });
     } catch (error) {
       throw clientErrorFromDb(error, def) ?? error;

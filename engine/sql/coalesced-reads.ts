@@ -7,9 +7,9 @@
 // authentication check, when they share one (the counters of every known token), once for all of
 // them. Each request then takes the row with its own id and parent. A show that arrives alone is
 // read by the statement it always had; an idle process adds one turn of the loop, no statement.
-import type { Condition } from '../sql/quote.ts';
-import { OPENS_REQUEST, type Row, type Statements } from '../sql/statements.ts';
-import type { AuthenticationCheck } from './pending-authentication.ts';
+import type { AuthenticationCheck } from './authentication-check.ts';
+import type { Condition } from './quote.ts';
+import { OPENS_REQUEST, type Row, type Statements } from './statements.ts';
 
 /** The read of one record by id (and parent id), written once per resource. */
 export interface PointShape {

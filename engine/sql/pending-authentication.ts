@@ -7,20 +7,10 @@
 // the check says that user's access has changed since.
 import type { FastifyRequest } from 'fastify';
 import type { AuthUser } from '../behaviours/types.ts';
-import type { Condition } from '../sql/quote.ts';
-import { OPENS_REQUEST, type Row, type Statements } from '../sql/statements.ts';
+import type { Condition } from './quote.ts';
+import { OPENS_REQUEST, type Row, type Statements } from './statements.ts';
+import { AUTH_COLUMN_PREFIX, type AuthenticationCheck} from './authentication-check.ts';
 import { coalescedRead, type PointRead, type PointResult } from './coalesced-reads.ts';
-
-/** The check's columns carry this prefix so that they cannot meet a record's. */
-export const AUTH_COLUMN_PREFIX = 'auth__';
-
-/** The check as the parts of `SELECT columns FROM from WHERE where LIMIT 1`: one row for a valid token. */
-export interface AuthenticationCheck {
-  /** Every column prefixed with AUTH_COLUMN_PREFIX. */
-  columns: string;
-  from: Condition;
-  where: Condition;
-}
 
 /**
  * A read of one row: its select list, and the table it reads with the row's conditions (none:
@@ -132,11 +122,6 @@ const MAX_TEXTS = 8;
 export async function settleAuthentication(request: FastifyRequest): Promise<void> {
   const pending = takePendingAuthentication(request);
   if (pending) await pending.run(request);
-}
-
-/** The check's query on its own. */
-export function checkAlone({ columns, from, where }: AuthenticationCheck): [string, unknown[]] {
-  return [`SELECT ${columns} FROM ${from.sql} WHERE ${where.sql} LIMIT 1`, [...from.params, ...where.params]];
 }
 
 /** The read's columns of a combined row (a copy: deleting keys would slow every later access to it). */

@@ -1,0 +1,43 @@
+// What a write of a resource needs, worked out once per definition from the step list: which
+// steps each phase runs, whether records created together go one by one, and whether a create
+// can be one INSERT on its own (no step, no invalidator: the create handler's fast path).
+import type { Registry } from '../definition/registry.ts';
+import type { ResourceDef } from '../definition/types.ts';
+import type { Values } from '../validation/body-validator.ts';
+import { WRITE_STEPS } from './steps.ts';
+import type { WriteStep } from './types.ts';
+
+export interface WritePlan {
+  create: readonly WriteStep[];
+  update: readonly WriteStep[];
+  remove: readonly WriteStep[];
+  /** The records created together are written one at a time (see WriteStep.oneByOne). */
+  oneByOne(entries: readonly Values[]): boolean;
+  /** The fields a step follows on update (a formula's operands, a tree's parent): set-based writes may not set them. */
+  followed: ReadonlySet<string>;
+  /** This create is one INSERT and its change: nothing else to write, nothing to invalidate. */
+  singleStatement(values: Values): boolean;
+}
+
+const plans = new WeakMap<ResourceDef, WritePlan>();
+
+export function writePlan(def: ResourceDef, registry: Registry): WritePlan {
+  let plan = plans.get(def);
+  if (!plan) plans.set(def, (plan = buildPlan(def, registry)));
+  return plan;
+}
+
+function buildPlan(def: ResourceDef, registry: Registry): WritePlan {
+  const create = WRITE_STEPS.filter((step) => (step.beforeCreate || step.afterInsert) && step.uses(def, registry, 'create'));
+  const update = WRITE_STEPS.filter((step) => (step.beforeUpdate || step.afterUpdate) && step.uses(def, registry, 'update'));
+  const remove = WRITE_STEPS.filter((step) => step.beforeRemove && step.uses(def, registry, 'remove'));
+  const splitting = create.filter((step) => step.oneByOne);
+  return {
+    create,
+    update,
+    remove,
+    followed: new Set(update.flatMap((step) => step.follows?.(def) ?? [])),
+    oneByOne: (entries) => splitting.some((step) => step.oneByOne!(def, entries)),
+    singleStatement: (values) => def.invalidates.length === 0 && create.every((step) => step.idle?.(def, values) === true),
+  };
+}

@@ -1,0 +1,34 @@
+// The create handler's fast path: a create whose plan has nothing to do (writePlan's
+// singleStatement) is one prepared INSERT, returning the new row where the server can.
+import type { AuthUser } from '../behaviours/types.ts';
+import type { ResourceDef } from '../definition/types.ts';
+import { insertStatement } from '../sql/quote.ts';
+import type { Row, Statements } from '../sql/statements.ts';
+import type { Values } from '../validation/body-validator.ts';
+import { completeNewRecord, storedColumns } from './pipeline.ts';
+
+/** Returns the new id, and the new row where the server returns it with the insert (a resource with subquery fields is read back instead). */
+export async function insertSingle(
+  statements: Pick<Statements, 'insert' | 'insertReturning' | 'insertReturns'>,
+  user: AuthUser,
+  def: ResourceDef,
+  values: Values,
+  fixed: Values = {},
+): Promise<{ id: number; row?: Row }> {
+  completeNewRecord({ user }, def, values, fixed);
+  const { sql, params } = insertStatement(def.table, storedColumns(def, values));
+  if (statements.insertReturns && !hasSubqueryFields(def)) {
+    const inserted = await statements.insertReturning(`${sql} RETURNING *`, params);
+    return { id: Number(inserted.id), row: inserted };
+  }
+  return { id: await statements.insert(sql, params) };
+}
+
+const withSubqueries = new WeakMap<ResourceDef, boolean>();
+
+/** Worked out once per resource, not per request. */
+function hasSubqueryFields(def: ResourceDef): boolean {
+  let has = withSubqueries.get(def);
+  if (has === undefined) withSubqueries.set(def, (has = [...def.fields.values()].some((field) => field.subquery || field.aggregate)));
+  return has;
+}

@@ -1,0 +1,225 @@
+// The write pipeline's steps, one per rule key of the definitions, in the order they run. Each
+// phase (before a create or an update, after an insert or an update, before a removal) runs the
+// steps that have it, in this order: a step sees what the ones above it did (the formulas see the
+// defaults, the behaviours see everything). plan.ts works out once per definition which it uses.
+import { formulaOf } from '../definition/formula.ts';
+import type { ResourceDef } from '../definition/types.ts';
+import { splitPath } from '../definition/value-rules.ts';
+import { ConflictError, ValidationError } from '../errors/http-errors.ts';
+import { appendFields, appendLast } from '../rules/append.ts';
+import { applyFormulas, formulaFields } from '../rules/formula.ts';
+import { refuseLockedDelete, refuseLockedUpdates } from '../rules/locks.ts';
+import { numberNewRecords, sequenceFields } from '../rules/sequence.ts';
+import { templateFields, writeTemplates } from '../rules/template.ts';
+import { finishTreeInsert, moveSubtree, placeInTree } from '../rules/tree.ts';
+import { applyValueRules, createNeedsValueRules, syncRelated } from '../values/index.ts';
+import { valuePlan } from '../values/plan.ts';
+import { isCopied } from '../values/related.ts';
+import { carriedFields, carriesRecords, writeCarried } from './carried.ts';
+import { hookContext, type WriteContext } from './context.ts';
+import type { WriteStep, Written } from './types.ts';
+
+const some = <T>(list: readonly T[]) => list.length > 0;
+/** Updates that wrote some column (not only nested records or links). */
+const wroteColumns = (written: Written[]) => written.filter(({ columns }) => columns && Object.keys(columns).length > 0);
+
+/** `excludes`: a field given replaces the one it excludes (a payment term replaces a due date). */
+const excludes: WriteStep = {
+  key: 'excludes',
+  uses: (def, _registry, phase) => phase === 'update' && [...def.fields.values()].some((field) => field.excludes),
+  beforeUpdate(_context, def, hooks) {
+    for (const field of def.fields.values()) {
+      if (!field.excludes) continue;
+      for (const { values } of hooks) if (values[field.name] != null && values[field.excludes] === undefined) values[field.excludes] = null;
+    }
+  },
+};
+
+/** `locks`: what the stored state forbids, refused before any other rule runs. */
+const locks: WriteStep = {
+  key: 'locks',
+  uses: (def, _registry, phase) => phase !== 'create' && some(def.locks),
+  beforeUpdate: (_context, def, hooks) => refuseLockedUpdates(def, hooks),
+  beforeRemove(_context, def, rows, { system }) {
+    if (!system) for (const row of rows) refuseLockedDelete(def, row);
+  },
+};
+
+/** The fields' value rules: `defaultFrom`, `nullMeans`, `related`, `stampedBy`, `checkCompany`, `requiredWhen`, `referencesWhere`. */
+const values: WriteStep = {
+  key: 'defaultFrom, related, stampedBy, checkCompany, requiredWhen, referencesWhere',
+  // On create a constant default for a null sent needs no rule: the engine's columns fill it.
+  uses: (def, registry, phase) => (phase === 'create' ? createNeedsValueRules(def) : phase === 'update' && valuePlan(def, registry).any),
+  // A new reference is what a copy (`related`) follows.
+  follows: (def) => [...def.fields.values()].flatMap((field) => (field.related ? [splitPath(def, field.related).via!] : [])),
+  beforeCreate: (context, def, hooks) => applyValueRules(context, def, 'create', hooks),
+  beforeUpdate: (context, def, hooks) => applyValueRules(context, def, 'update', hooks),
+};
+
+/** `sequence`: a new record takes the next number of each sequence numbered on create. */
+const sequence: WriteStep = {
+  key: 'sequence',
+  uses: (def, _registry, phase) => phase === 'create' && some(sequenceFields(def)),
+  beforeCreate: (context, def, hooks) => numberNewRecords(context.trx, context.registry, def, hooks),
+};
+
+/** `append`: a new record without a sort value goes last. */
+const append: WriteStep = {
+  key: 'append',
+  uses: (def, _registry, phase) => phase === 'create' && some(appendFields(def)),
+  beforeCreate: (context, def, hooks) => appendLast(context.trx, def, hooks),
+};
+
+/** `tree`: the stored path and full name, no cycles, and a moved record's descendants following it. */
+const tree: WriteStep = {
+  key: 'tree',
+  uses: (def, _registry, phase) => phase !== 'remove' && def.tree !== undefined,
+  follows: (def) => [def.tree!.parent, ...(def.tree!.fullName ? [def.tree!.fullName.from, ...Object.keys(def.tree!.fullName.nameOnlyWhere)] : [])],
+  // A path that ends with the record's own id is finished right after its insert.
+  oneByOne: () => true,
+  beforeCreate: (context, def, hooks) => placeInTree(context.trx, def, hooks),
+  beforeUpdate: (context, def, hooks) => placeInTree(context.trx, def, hooks),
+  async afterInsert(context, def, written) {
+    for (const { id, hook } of written) await finishTreeInsert(context.trx, def, id, hook.values);
+  },
+  async afterUpdate(context, def, written) {
+    for (const { hook, current } of wroteColumns(written)) await moveSubtree(context, def, current!, hook.values);
+  },
+};
+
+/** `formula`: stored values worked out from the record's own numbers. */
+const formula: WriteStep = {
+  key: 'formula',
+  uses: (def, _registry, phase) => phase !== 'remove' && some(formulaFields(def)),
+  follows: (def) => formulaFields(def).flatMap((field) => [...formulaOf(field).names]),
+  beforeCreate: (_context, def, hooks) => applyFormulas(def, 'create', hooks),
+  beforeUpdate: (_context, def, hooks) => applyFormulas(def, 'update', hooks),
+};
+
+/** `related` on other resources' fields: the copies other records keep of an updated record's columns follow it. */
+const copies: WriteStep = {
+  key: 'related (the copies)',
+  uses: (def, registry, phase) => phase === 'update' && isCopied(registry, def),
+  async afterUpdate(context, def, written) {
+    const changed = wroteColumns(written);
+    if (changed.length > 0)
+      await syncRelated(
+        context,
+        def,
+        changed.map(({ id, columns, current }) => ({ id, columns: columns!, current })),
+      );
+  },
+};
+
+/** `template`: a name made of the record's own values, written once it has its id and when they change. */
+const template: WriteStep = {
+  key: 'template',
+  uses: (def, _registry, phase) => phase !== 'remove' && some(templateFields(def)),
+  follows: (def) => templateFields(def).flatMap((field) => [...field.template!.text.matchAll(/\{([a-z][a-z0-9_]*)\}/g)].map((match) => match[1]!)),
+  async afterInsert(context, def, written) {
+    for (const { id, hook } of written) await writeTemplates(context.trx, def, id, hook.values);
+  },
+  async afterUpdate(context, def, written) {
+    for (const { id, columns, current } of wroteColumns(written)) await writeTemplates(context.trx, def, id, { ...current, ...columns });
+  },
+};
+
+/** `ids` and `records` fields: the links and nested records sent with the record. */
+const carried: WriteStep = {
+  key: 'ids, records',
+  uses: (def, _registry, phase) => phase !== 'remove' && some(carriedFields(def)),
+  idle: (def, values) => !carriedFields(def).some((field) => values[field.name] != null),
+  oneByOne: carriesRecords,
+  afterInsert: (context, def, written, pipeline) => writeCarried(context, def, written, 'create', pipeline),
+  afterUpdate: (context, def, written, pipeline) => writeCarried(context, def, written, 'update', pipeline),
+};
+
+/** `createWith` on a hasMany relation: the related records every new record gets, as a POST under it would create them. */
+const createWith: WriteStep = {
+  key: 'createWith',
+  uses: (def, _registry, phase) => phase === 'create' && [...def.relations.values()].some((relation) => relation.createWith),
+  async afterInsert(context, def, written) {
+    for (const relation of def.relations.values()) {
+      if (!relation.createWith) continue;
+      const bodies = written.flatMap(({ id }) => relation.createWith!.map((values) => ({ ...values, [relation.foreignKey]: id })));
+      await context.records(relation.resource).createMany(bodies, { system: true });
+    }
+  },
+};
+
+/** `behaviours`: the named hooks of src/behaviours, after every rule of the definition. */
+const behaviours: WriteStep = {
+  key: 'behaviours',
+  uses: (def, _registry, phase) =>
+    (phase === 'create' ? ['beforeCreateMany', 'beforeCreate', 'afterCreate'] : phase === 'update' ? ['beforeUpdateMany', 'beforeUpdate', 'afterUpdate'] : ['beforeDelete']).some(
+      (name) => some(def.behaviours[name as keyof ResourceDef['behaviours']]),
+    ),
+  // Each record's after-create hooks see the records created before it.
+  oneByOne: (def) => some(def.behaviours.afterCreate),
+  beforeCreate: (context, def, hooks) => runBefore(context, hooks, def.behaviours.beforeCreateMany, def.behaviours.beforeCreate),
+  beforeUpdate: (context, def, hooks) => runBefore(context, hooks, def.behaviours.beforeUpdateMany, def.behaviours.beforeUpdate),
+  afterInsert: (context, def, written) => runAfter(context, def, def.behaviours.afterCreate, written),
+  afterUpdate: (context, def, written) => runAfter(context, def, def.behaviours.afterUpdate, written),
+  async beforeRemove(context, def, rows, { system }) {
+    if (system) return;
+    for (const record of rows) {
+      const hook = hookContext(context, def, {}, record);
+      for (const name of def.behaviours.beforeDelete) await context.behaviours.hooks[name]!(hook);
+    }
+  },
+};
+
+/** The batch hooks once for all the records, then each record's own; a refusal names the record's place. */
+async function runBefore(context: WriteContext, hooks: Written['hook'][], batch: readonly string[], single: readonly string[]): Promise<void> {
+  for (const name of batch) await context.behaviours.batches[name]!(hooks);
+  if (single.length === 0) return;
+  for (const hook of hooks) {
+    try {
+      for (const name of single) await context.behaviours.hooks[name]!(hook);
+    } catch (error) {
+      if (error instanceof ValidationError && error.entry === undefined && hook.index !== undefined) throw new ValidationError(error.errors, hook.index);
+      throw error;
+    }
+  }
+}
+
+/** The after-create or after-update hooks, each given the record as now stored (read once for all). */
+async function runAfter(context: WriteContext, def: ResourceDef, names: readonly string[], written: Written[]): Promise<void> {
+  if (names.length === 0 || written.length === 0) return;
+  const rows = new Map(
+    (
+      await context.trx(def.table).whereIn(
+        'id',
+        written.map(({ id }) => id),
+      )
+    ).map((row) => [Number(row.id), row]),
+  );
+  for (const { id, hook } of written) {
+    hook.record = rows.get(id);
+    for (const name of names) await context.behaviours.hooks[name]!(hook);
+  }
+}
+
+/** `onDelete: restrict` on a hasMany relation: an owner that still has such records is not removed for good (409). */
+const restrict: WriteStep = {
+  key: 'onDelete: restrict',
+  uses: (def, _registry, phase) => phase === 'remove' && [...def.relations.values()].some((relation) => relation.kind === 'hasMany' && relation.onDelete === 'restrict'),
+  async beforeRemove(context, def, rows, { hard }) {
+    if (!hard) return;
+    for (const relation of def.relations.values()) {
+      if (relation.kind !== 'hasMany' || relation.onDelete !== 'restrict') continue;
+      const target = context.registry.get(relation.resource);
+      // Soft-deleted children count: they could be restored and would point at nothing.
+      const child = await context
+        .trx(target.table)
+        .whereIn(
+          relation.foreignKey,
+          rows.map((row) => Number(row.id)),
+        )
+        .first('id');
+      if (child) throw new ConflictError(`The ${def.label} cannot be deleted because it still has ${target.label} records (soft-deleted ones included). Remove them first.`);
+    }
+  },
+};
+
+export const WRITE_STEPS: readonly WriteStep[] = [excludes, locks, values, sequence, append, tree, formula, copies, template, carried, createWith, behaviours, restrict];
