@@ -4,24 +4,7 @@
 // update to write), as the original's policies do.
 import { Abilities, type Ability, type Operation } from './format.ts';
 import type { LoadedFile } from './load.ts';
-import type { ResourceDef } from './types.ts';
-
-export interface AccessDef {
-  /** Permissions are named `<ability>_<subject>`: view_any_inventory_tag. */
-  subject: string;
-  /** The resource whose permissions these are: this one, or the parent a nested resource authorizes against. */
-  subjectResource: string;
-  /** The permission names each declared operation and action (by name) needs (all of them). */
-  permissions: Readonly<Record<string, readonly string[]>>;
-  /** Rows belong to companies: a user sees and writes those of their companies (and rows without one). */
-  companyScope?: { column: string; assign: boolean };
-  /** The column naming the record's owner, or a manyToMany relation naming its owners: updates, deletes and restores check the user's record scope. */
-  owner?: string;
-  /** When `owner` is a manyToMany relation: its pivot, whose `to` column holds the owners' ids. */
-  ownerThrough?: { table: string; from: string; to: string };
-  /** Record scope on reads: a user whose record scope is not global sees only the rows that name them (or a team mate) in one of these. */
-  visibleTo?: ReadonlyArray<{ column: string } | { through: { table: string; from: string; to: string } }>;
-}
+import type { AccessDef, ResourceDef } from './types.ts';
 
 export interface PermissionEntry {
   name: string;

@@ -5,14 +5,7 @@
 import type { ScopeValue } from './format.ts';
 import { scopeTest } from './scope.ts';
 import type { TreeFormat } from './tree-format.ts';
-import type { FieldDef, ResourceDef } from './types.ts';
-
-export interface TreeDef {
-  parent: string;
-  path: { field: string; self: boolean };
-  fullName?: { field: string; from: string; separator: string; nameOnlyWhere: Record<string, string | number | boolean> };
-  cycleMessage?: string;
-}
+import type { FieldDef, ResourceDef, TreeDef } from './types.ts';
 
 export function normalizeTree(format: TreeFormat): TreeDef {
   const path = typeof format.path === 'string' ? { field: format.path, self: false } : { field: format.path.field, self: format.path.self ?? false };

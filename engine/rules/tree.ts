@@ -18,7 +18,8 @@ import type { ResourceDef } from '../definition/types.ts';
 import { ValidationError } from '../errors/http-errors.ts';
 import { quote } from '../sql/quote.ts';
 import { scopeConditions } from '../sql/resource-rows.ts';
-import { cycleMessage, type TreeDef } from '../definition/structure-rules.ts';
+import { cycleMessage } from '../definition/structure-rules.ts';
+import type { TreeDef } from '../definition/types.ts';
 
 type Row = Record<string, unknown>;
 

@@ -6,7 +6,7 @@
 // reads only the two counters: every change that could refuse a token (a logout, an API token
 // deleted, a user deactivated or deleted, roles and scopes) moves one of them, and a moved
 // counter means the full check again. Routes whose first read is one row
-// (engine/routes/pending-authentication.ts) send the check with their read: one round trip.
+// (engine/sql/pending-authentication.ts) send the check with their read: one round trip.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Knex } from 'knex';
 import {
@@ -41,7 +41,7 @@ const LAST_USED_EVERY_MS = 60_000;
 
 // The user (active, not deleted), the token's state, and the access version, in one prepared
 // query; its columns are prefixed so that it can share a row with a record, and it comes in parts
-// so that a first read can join it (engine/routes/pending-authentication.ts).
+// so that a first read can join it (engine/sql/pending-authentication.ts).
 const column = (sql: string, name: string) => `${sql} AS \`${AUTH_COLUMN_PREFIX}${name}\``;
 const USER = [
   column('u.`name`', 'name'),

@@ -1,5 +1,5 @@
 // Shows of one resource that arrive together are read as one statement on a database server
-// (engine/routes/coalesced-reads.ts). Each request must still get exactly what it would get alone:
+// (engine/sql/coalesced-reads.ts). Each request must still get exactly what it would get alone:
 // its own record, a 404 for a record under another parent, deleted or missing, a 401 for a token
 // revoked since the process last checked it; and the batch must not cost a statement per request.
 import { suite } from 'uvu';

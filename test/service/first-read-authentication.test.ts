@@ -1,5 +1,5 @@
 // List, show, and create under a parent send the token check with their first read once a process has
-// seen the token (engine/routes/pending-authentication.ts). The check must stay exact: a token
+// seen the token (engine/sql/pending-authentication.ts). The check must stay exact: a token
 // revoked or a user changed elsewhere is seen on the very next request, a 401 still comes before
 // the request's own errors, and the read uses the user's access as it is now.
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -72,7 +72,7 @@ export function nestedChecks(test: Test, context: () => ResourceContext) {
 }
 
 /**
- * Shows that arrive together (engine/routes/coalesced-reads.ts): each gets what it gets alone (its
+ * Shows that arrive together (engine/sql/coalesced-reads.ts): each gets what it gets alone (its
  * record, a 404 for a missing one or, nested, one under another parent), and on a database server
  * their reads are one statement: what they send together is what they send alone, less a
  * statement for every show but one.
