@@ -6,7 +6,7 @@ export { registerResources } from './routes/register-resources.ts';
 export { DEFAULT_IMPORT_LIMITS, registerImports } from './routes/import-route.ts';
 export { buildModels } from './models/build-models.ts';
 export { ChangeSet, type ChangeKind } from './behaviours/change-set.ts';
-export { recordsOf } from './behaviours/records-of.ts';
+export { recordsOf } from './write/records-of.ts';
 export { assignPositions } from './changes/sequencer.ts';
 export { purgeChanges } from './changes/retention.ts';
 export { feedResources, mayReadChanges, newestCursor, oldestCursor, readChanges, type FeedChange, type FeedPage } from './changes/read-changes.ts';

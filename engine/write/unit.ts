@@ -5,7 +5,7 @@
 // one here, so that no write escapes the change feed.
 import type { Knex } from 'knex';
 import { attachChanges, ChangeSet } from '../behaviours/change-set.ts';
-import { attachRecords } from '../behaviours/records-of.ts';
+import { attachRecords } from './records-of.ts';
 import type { AuthUser, Behaviours, Models } from '../behaviours/types.ts';
 import type { ChangeRecorder } from '../changes/record-changes.ts';
 import type { Registry } from '../definition/registry.ts';

@@ -27,6 +27,15 @@ function brokenLinks(file: string): string[] {
   return broken;
 }
 
+test('the README’s layout names every folder of engine/', () => {
+  const readme = readFileSync('README.md', 'utf8');
+  const layout = /## How the code is laid out\n+```\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
+  const folders = readdirSync('engine', { withFileTypes: true }).filter((entry) => entry.isDirectory());
+  assert.ok(folders.length > 10, 'the engine has its folders');
+  const unnamed = folders.map((entry) => entry.name).filter((name) => !new RegExp(`(^|[\\s,])(engine/)?${name}/`, 'm').test(layout));
+  assert.equal(unnamed, []);
+});
+
 test(`the README has at most ${MAX_README_LINES} lines`, () => {
   const lines = readFileSync('README.md', 'utf8').split('\n').length - 1;
   assert.ok(lines <= MAX_README_LINES, `README.md has ${lines} lines: move detail to a guide in docs/`);
