@@ -1,6 +1,7 @@
 // `npm run erp -- export <module/name>`: every row of a resource to a file, read in batches by the
-// engine's export (engine/transfer/export/), with a progress bar on the terminal and, at the end,
-// the rows, the time, the rate and the process's peak memory.
+// engine's export pipeline (engine/transfer/export/export-pipeline.ts, the one the HTTP route runs),
+// with the command line's progress display on stderr (./progress.ts) and, at the end, the rows, the
+// time, the rate and the process's peak memory.
 import { createWriteStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
@@ -8,6 +9,7 @@ import type { Knex } from 'knex';
 import { createStatements, EXPORT_FORMATS, HttpError, exportResource, supportsInsertReturning, type ExportFormat } from '../../engine/index.ts';
 import { behaviours } from '../behaviours/index.ts';
 import { loadResources } from '../app/build-app.ts';
+import { progress } from './progress.ts';
 
 /** The exit code: 0, or 1 after printing what was wrong (an unknown resource, field, filter or sort). */
 export async function exportCommand(knex: Knex, args: string[]): Promise<number> {
@@ -50,7 +52,7 @@ async function runExport(knex: Knex, args: string[]): Promise<void> {
   const output = values.output ?? `${resource.replace('/', '-')}.${format}`;
   const statements = createStatements(knex, { insertReturns: await supportsInsertReturning(knex) });
   const started = performance.now();
-  const progress = progressBar(process.stderr);
+  const shown = progress(process.stderr);
   try {
     const { total, stream } = await exportResource({
       registry: loadResources(),
@@ -64,40 +66,18 @@ async function runExport(knex: Knex, args: string[]): Promise<void> {
         .filter(Boolean),
       query,
       parentId: values.parent === undefined ? undefined : Number(values.parent),
-      onProgress: (done) => progress.update(done, total),
+      onProgress: (done) => shown.update({ done, total }),
     });
-    progress.update(0, total);
-    await pipeline(stream, createWriteStream(output));
-    progress.done();
+    shown.update({ done: 0, total });
+    try {
+      await pipeline(stream, createWriteStream(output));
+    } finally {
+      shown.finish();
+    }
     const seconds = (performance.now() - started) / 1000;
     const peakMB = Math.round(process.resourceUsage().maxRSS / 1024);
     console.log(`Exported ${total} row(s) of ${resource} to ${output} in ${seconds.toFixed(1)} s (${Math.round(total / seconds)} rows/s, peak memory ${peakMB} MB).`);
   } finally {
     await statements.close();
   }
-}
-
-/** A one-line bar redrawn in place on a terminal (at most 10 times a second); nothing elsewhere. */
-function progressBar(out: NodeJS.WriteStream) {
-  let last = 0;
-  const draw = (done: number, total: number) => {
-    const share = total === 0 ? 1 : Math.min(1, done / total);
-    const width = 30;
-    const filled = Math.round(share * width);
-    out.write(
-      `\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${String(Math.round(share * 100)).padStart(3)}% ${done.toLocaleString('en')}/${total.toLocaleString('en')} rows`,
-    );
-  };
-  return {
-    update(done: number, total: number) {
-      if (!out.isTTY) return;
-      const now = performance.now();
-      if (now - last < 100 && done < total) return;
-      last = now;
-      draw(done, total);
-    },
-    done() {
-      if (out.isTTY) out.write('\n');
-    },
-  };
 }
