@@ -1,23 +1,27 @@
 // `npm run erp -- import <resource> <file>`: a file too large for one request, sent to a running
-// service's import route in parts of --rows records (CSV and .xlsx as CSV, JSON lines as they are),
-// with a progress bar on stderr and one report for the whole file, rows numbered as in the file.
-// Each part is all or nothing on its own: without --skip the command stops at the first part with
-// a rejected row (the parts before it stay written).
-import { readFileSync } from 'node:fs';
-import { extname } from 'node:path';
+// service's import route in parts (CSV and .xlsx as CSV under the header's columns, JSON lines as
+// they are), with the command line's progress display on stderr and one report for the whole file,
+// rows numbered as in the file. CSV and JSON lines are read as a stream and each part is sent
+// before the next is read, so memory stays flat however large the file (./import-parts.ts); a .xlsx
+// workbook is read whole. Each part is all or nothing on its own: without --skip the command stops
+// at the first part with a rejected row, and at a malformed line (the parts before it stay written).
 import { parseArgs } from 'node:util';
-import { request } from 'undici';
-import { parseCsv } from '../../engine/transfer/import/parse-csv.ts';
-import { parseJsonLines } from '../../engine/transfer/import/parse-jsonl.ts';
-import { parseXlsx } from '../../engine/transfer/import/parse-xlsx.ts';
-import type { ParsedRow } from '../../engine/transfer/import/parsed-rows.ts';
+import { type Dispatcher, request } from 'undici';
+import { MalformedFileError } from '../../engine/transfer/import/parsed-rows.ts';
 import type { Registry } from '../../engine/index.ts';
+import { fileKind, fileRows, importParts, RowTooLargeError, type FileRows } from './import-parts.ts';
+import { progress } from './progress.ts';
 
-export const IMPORT_USAGE = `import <resource> <file> [--url URL] [--token T] [--parent ID] [--rows N] [--dry-run] [--skip]
+export const IMPORT_USAGE = `import <resource> <file> [--url URL] [--token T] [--parent ID] [--rows N] [--bytes N] [--dry-run] [--skip]
                                             import a CSV, JSON lines or .xlsx file into a resource (support/uoms)
-                                            through a running service's POST <path>/import, in parts of --rows
-                                            (default 1000); the token from --token or ERP_TOKEN, --parent for a
-                                            nested resource's parent id; prints the report`;
+                                            through a running service's POST <path>/import, in parts of at most
+                                            --rows rows (default 1000, or IMPORT_MAX_ROWS if less) and --bytes bytes
+                                            (default IMPORT_MAX_BYTES, 10 MiB); CSV and JSON lines are streamed in
+                                            flat memory, a .xlsx is read whole. The token from --token or ERP_TOKEN,
+                                            --parent for a nested resource's parent id; prints the report`;
+
+const DEFAULT_ROWS = 1000;
+const DEFAULT_BYTES = 10 * 1024 * 1024;
 
 interface Report {
   rows: number;
@@ -36,7 +40,8 @@ export async function importFile(registry: Registry, prefix: string, args: strin
       url: { type: 'string', default: process.env.ERP_URL ?? 'http://127.0.0.1:3000' },
       token: { type: 'string', default: process.env.ERP_TOKEN },
       parent: { type: 'string' },
-      rows: { type: 'string', default: '1000' },
+      rows: { type: 'string' },
+      bytes: { type: 'string' },
       'dry-run': { type: 'boolean', default: false },
       skip: { type: 'boolean', default: false },
     },
@@ -46,43 +51,64 @@ export async function importFile(registry: Registry, prefix: string, args: strin
   if (!def || !file) return fail(def || !resource ? `Usage: npm run erp -- ${IMPORT_USAGE}` : `No resource named ${resource}.`);
   if (!values.token) return fail('A token is needed: --token, or ERP_TOKEN (POST /admin/api/v1/login answers one).');
   if (def.parent && !values.parent) return fail(`${def.name} is nested under ${def.parent.resource}: name its id with --parent.`);
-  const size = Number(values.rows);
-  if (!Number.isSafeInteger(size) || size < 1) return fail('--rows must be a positive integer.');
+
+  const maxRows = positive(values.rows ?? String(Math.min(DEFAULT_ROWS, positive(process.env.IMPORT_MAX_ROWS) ?? DEFAULT_ROWS)));
+  if (maxRows === undefined) return fail('--rows must be a positive integer.');
+  const maxBytes = positive(values.bytes ?? process.env.IMPORT_MAX_BYTES ?? String(DEFAULT_BYTES));
+  if (maxBytes === undefined) return fail('--bytes must be a positive integer.');
 
   const path = `${prefix}${def.path.replace(`{${def.parent?.param}}`, String(values.parent))}/import`;
-  const type = extname(file).toLowerCase();
-  let rows: ParsedRow[];
+  const kind = fileKind(file);
+  let source: FileRows;
   try {
-    const content = readFileSync(file);
-    rows = type === '.xlsx' ? await parseXlsx(content) : type === '.jsonl' || type === '.ndjson' ? parseJsonLines(content.toString('utf8')) : parseCsv(content.toString('utf8'));
+    source = await fileRows(file, kind, maxBytes);
   } catch (error) {
     return fail(`${file}: ${(error as Error).message}`);
   }
-  const asCsv = type !== '.jsonl' && type !== '.ndjson';
   const total: Report = { rows: 0, created: 0, updated: 0, rejected: [], dry_run: values['dry-run'] };
   const query = new URLSearchParams({ ...(values['dry-run'] && { dry_run: '1' }), ...(values.skip && { on_error: 'skip' }) }).toString();
-  const progress = progressBar(rows.length);
-  for (let start = 0; start < rows.length; start += size) {
-    const part = rows.slice(start, start + size);
-    const { body, lines } = asCsv ? csvPart(part) : jsonPart(part);
-    const response = await request(`${values.url}${path}${query ? `?${query}` : ''}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${values.token}`, 'content-type': asCsv ? 'text/csv' : 'application/x-ndjson', accept: 'application/json' },
-      body,
-    });
-    const answer = (await response.body.json().catch(() => ({}))) as Partial<Report> & { message?: string };
-    if (response.statusCode !== 200 && !(response.statusCode === 422 && Array.isArray(answer.rejected))) {
-      progress.done();
-      return fail(`Rows ${part[0]!.line} to ${part.at(-1)!.line}: ${response.statusCode} ${answer.message ?? ''}`.trim());
+  const shown = progress(process.stderr);
+  let sent = 0;
+  let stopped = false;
+  const sentBefore = () => (sent > 0 ? ` The ${sent} rows before it were sent: ${total.created} created, ${total.updated} updated.` : '');
+  try {
+    for await (const part of importParts(source.batches, kind !== 'jsonl', { maxRows, maxBytes })) {
+      let response: Dispatcher.ResponseData;
+      try {
+        response = await request(`${values.url}${path}${query ? `?${query}` : ''}`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${values.token}`, 'content-type': part.contentType, accept: 'application/json' },
+          body: part.body,
+        });
+      } catch (error) {
+        if (sent > 0) shown.finish();
+        return fail(`${values.url}: ${(error as Error).message}.${sentBefore()}`);
+      }
+      const answer = (await response.body.json().catch(() => ({}))) as Partial<Report> & { message?: string; errors?: Record<string, string[]> };
+      if (response.statusCode !== 200 && !(response.statusCode === 422 && Array.isArray(answer.rejected))) {
+        if (sent > 0) shown.finish();
+        // The service's bounds may be lower than the command's (IMPORT_MAX_BYTES, IMPORT_MAX_ROWS there).
+        const hint = response.statusCode === 413 ? ' Send smaller parts: --bytes.' : answer.errors?.file ? ` ${answer.errors.file.join(' ')} Send smaller parts: --rows.` : '';
+        return fail(`Rows ${part.first} to ${part.last}: ${response.statusCode} ${answer.message ?? ''}`.trim() + hint + sentBefore());
+      }
+      total.rows += answer.rows ?? 0;
+      total.created += answer.created ?? 0;
+      total.updated += answer.updated ?? 0;
+      for (const entry of answer.rejected ?? []) total.rejected.push({ row: part.lines.get(entry.row) ?? entry.row, errors: entry.errors });
+      sent += part.rows;
+      shown.update({ done: sent, total: source.total, share: source.total === undefined ? source.read() : undefined });
+      if (response.statusCode === 422) {
+        stopped = true;
+        break;
+      }
     }
-    total.rows += answer.rows ?? 0;
-    total.created += answer.created ?? 0;
-    total.updated += answer.updated ?? 0;
-    for (const entry of answer.rejected ?? []) total.rejected.push({ row: lines.get(entry.row) ?? entry.row, errors: entry.errors });
-    progress.update(start + part.length);
-    if (response.statusCode === 422) break;
+  } catch (error) {
+    // A malformed line, a row no part can hold, the file unreadable: the parts before it stay written.
+    if (!(error instanceof MalformedFileError || error instanceof RowTooLargeError || typeof (error as { code?: unknown }).code === 'string')) throw error;
+    if (sent > 0) shown.finish();
+    return fail(`${file}: ${(error as Error).message}${sentBefore()}`);
   }
-  progress.done();
+  shown.finish(stopped ? undefined : { done: sent, total: sent });
   const failed = total.rejected.length > 0 && !values.skip && !values['dry-run'];
   total.message = failed
     ? `Stopped at a part with a rejected row: ${total.created} created and ${total.updated} updated before it.`
@@ -91,39 +117,11 @@ export async function importFile(registry: Registry, prefix: string, args: strin
   return failed ? 1 : 0;
 }
 
-/** A part as CSV (the columns of its rows), and which line of the file each of its lines' records is. */
-function csvPart(rows: ParsedRow[]): { body: string; lines: Map<number, number> } {
-  const columns = [...new Set(rows.flatMap((row) => Object.keys(row.values)))];
-  const lines = new Map<number, number>();
-  const text = [columns.map(csvCell).join(',')];
-  let line = 2;
-  for (const row of rows) {
-    const record = columns.map((column) => csvCell(row.values[column])).join(',');
-    lines.set(line, row.line);
-    text.push(record);
-    line += record.split(/\r\n|\r|\n/).length; // the line breaks the parser counts
-  }
-  return { body: `${text.join('\n')}\n`, lines };
-}
-
-function jsonPart(rows: ParsedRow[]): { body: string; lines: Map<number, number> } {
-  return { body: `${rows.map((row) => JSON.stringify(row.values)).join('\n')}\n`, lines: new Map(rows.map((row, index) => [index + 1, row.line])) };
-}
-
-function csvCell(value: unknown): string {
-  const text = value === null || value === undefined ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value);
-  return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
-/** `[#######.............]  350/1000 rows` on stderr, redrawn in place. */
-function progressBar(total: number) {
-  const draw = (done: number) => {
-    const width = 30;
-    const filled = total === 0 ? width : Math.round((done / total) * width);
-    process.stderr.write(`\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${String(done).padStart(String(total).length)}/${total} rows`);
-  };
-  draw(0);
-  return { update: draw, done: () => process.stderr.write('\n') };
+/** A positive integer's text as its number; undefined for anything else (or nothing). */
+function positive(text: string | undefined): number | undefined {
+  if (text === undefined || !/^\s*\d+\s*$/.test(text)) return undefined;
+  const value = Number(text);
+  return Number.isSafeInteger(value) && value > 0 ? value : undefined;
 }
 
 function fail(message: string): number {

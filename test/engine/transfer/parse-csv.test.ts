@@ -1,38 +1,67 @@
 // The import's CSV parser on its own: the records and the line each starts on (the row a report
-// names), and the 400 a malformed file answers, word for word as a person sees them. The parser
-// takes the whole text (the import route reads the body whole, bounded by IMPORT_MAX_BYTES; `erp
-// import` reads the file whole and decodes it once), so no chunk boundary ever reaches it: a
-// quote, a CRLF or a multi-byte character split across reads is the decoder's concern, not its.
+// names), and the 400 a malformed file answers, word for word as a person sees them. The import
+// route reads the body whole (bounded by IMPORT_MAX_BYTES); `erp import` reads its file in chunks
+// (CsvReader), so every text here is also read cut into chunks of every small size, and must give
+// the same rows or the same error: a quoted cell, a doubled quote or a CRLF split across reads.
+// A multi-byte character split across reads is the decoder's concern (createReadStream's utf8).
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { parseCsv } from '../../../engine/transfer/import/parse-csv.ts';
-import { MalformedFileError } from '../../../engine/transfer/import/parsed-rows.ts';
+import { CsvReader, parseCsv } from '../../../engine/transfer/import/parse-csv.ts';
+import { MalformedFileError, type ParsedRow } from '../../../engine/transfer/import/parsed-rows.ts';
 
 const test = suite('parse-csv');
 
-/** Each record as [the line it starts on, its values]. */
-const rows = (text: string) => parseCsv(text).map((row) => [row.line, row.values]);
+const CHUNK_SIZES = [1, 2, 3, 4, 5, 7, 11];
 
-/** The error a malformed text throws: its message, status and line. */
+/** The rows of the text pushed in chunks of `size` characters. */
+function chunked(text: string, size: number, reader = new CsvReader()): ParsedRow[] {
+  const rows: ParsedRow[] = [];
+  for (let at = 0; at < text.length; at += size) rows.push(...reader.push(text.slice(at, at + size)));
+  rows.push(...reader.end());
+  return rows;
+}
+
+/** Each record as [the line it starts on, its values]; the same whole and in chunks. */
+const rows = (text: string) => {
+  const whole = parseCsv(text);
+  for (const size of CHUNK_SIZES) assert.equal(chunked(text, size), whole, `in chunks of ${size}: ${JSON.stringify(text)}`);
+  return whole.map((row) => [row.line, row.values]);
+};
+
+/** The error a malformed text throws: its message, status and line; the same whole and in chunks. */
 function failure(text: string): { message: string; status: number; line: number } {
-  try {
-    parseCsv(text);
-  } catch (error) {
-    assert.instance(error, MalformedFileError);
-    const { message, statusCode, line } = error as MalformedFileError;
-    return { message, status: statusCode, line };
-  }
-  throw new Error(`parsed without an error: ${JSON.stringify(text)}`);
+  const caught = (read: () => unknown) => {
+    try {
+      read();
+    } catch (error) {
+      assert.instance(error, MalformedFileError);
+      const { message, statusCode, line } = error as MalformedFileError;
+      return { message, status: statusCode, line };
+    }
+    throw new Error(`parsed without an error: ${JSON.stringify(text)}`);
+  };
+  const whole = caught(() => parseCsv(text));
+  for (const size of CHUNK_SIZES)
+    assert.equal(
+      caught(() => chunked(text, size)),
+      whole,
+      `in chunks of ${size}: ${JSON.stringify(text)}`,
+    );
+  return whole;
 }
 
 test('the header names the columns; every value is text, each record with the line it starts on', () => {
+  assert.equal(rows('name,code\nDesk,001\nChair,\n'), [
+    [2, { name: 'Desk', code: '001' }],
+    [3, { name: 'Chair', code: '' }],
+  ]);
   assert.equal(parseCsv('name,code\nDesk,001\nChair,\n'), [
     { line: 2, values: { name: 'Desk', code: '001' }, text: true },
     { line: 3, values: { name: 'Chair', code: '' }, text: true },
   ]);
   assert.equal(rows('name,code\nDesk,001'), [[2, { name: 'Desk', code: '001' }]], 'the last line needs no line end');
-  assert.equal(parseCsv(''), [], 'an empty file');
-  assert.equal(parseCsv('name,code\r\n'), [], 'a header alone');
+  assert.equal(rows(''), [], 'an empty file');
+  assert.equal(rows('name,code\r\n'), [], 'a header alone');
 });
 
 test('quoted cells: a comma, a line break (LF, CRLF or CR, kept as written) and the lines after counted', () => {
@@ -130,6 +159,28 @@ test('header names are trimmed; a column whose name is empty is left out (as in 
   assert.equal(rows('name,,code\nDesk,ignored,1\n'), [[2, { name: 'Desk', code: '1' }]]);
   assert.equal(rows('name,code,\nDesk,1,\n'), [[2, { name: 'Desk', code: '1' }]], 'a trailing comma on every line');
   assert.equal(failure(',code\nDesk\n'), { message: 'The file is malformed: line 2 has 1 cells where the header names 2 columns.', status: 400, line: 2 });
+});
+
+test('in chunks: a row as soon as its line end is read (a CR waits for the next chunk), a long quoted cell across many, a bound on what is held', () => {
+  const reader = new CsvReader();
+  assert.equal(reader.push('name,code\nDesk,1'), [], 'no line end yet');
+  assert.equal(reader.push('\r'), [], 'a CR alone or a CRLF: the next chunk tells');
+  assert.equal(reader.push('\nCh'), [{ line: 2, values: { name: 'Desk', code: '1' }, text: true }]);
+  assert.equal(reader.end('air,2'), [{ line: 3, values: { name: 'Chair', code: '2' }, text: true }]);
+
+  const long = `${'x'.repeat(5000)}\n${'y'.repeat(5000)}`;
+  const text = `name,note\n"${long.replace(/x{10}/g, 'x""xxxxxxx')}",1\nnext,2\n`;
+  const expected = parseCsv(text);
+  assert.is(expected.length, 2);
+  assert.is(expected[1]!.line, 4, 'the line break in the quoted cell counted');
+  for (const size of [1, 64, 1000]) assert.equal(chunked(text, size), expected, `in chunks of ${size}`);
+
+  const bounded = new CsvReader(100);
+  assert.equal(bounded.push('name\nshort\n'), [{ line: 2, values: { name: 'short' }, text: true }]);
+  assert.throws(
+    () => chunked(`name\nshort\n"${'z'.repeat(500)}`, 10, new CsvReader(100)),
+    (error: Error) => error.message === 'The file is malformed: line 3 starts a record longer than 100 characters (a quoted cell that is never closed?).',
+  );
 });
 
 test.run();
