@@ -260,6 +260,28 @@ cli('routes lists the generated routes', async () => {
   );
 });
 
+cli('export writes a resource through the export pipeline; a progress line, not frames, when stderr is not a terminal', async () => {
+  const output = join(dir, 'uoms.csv');
+  const run = await erp(['export', 'support/uoms', '--output', output, '--fields', 'id,name,category', '--sort=-id']);
+  assert.is(run.code, 0, run.stderr);
+  const uoms = await withDatabase((knex) =>
+    knex('unit_of_measures')
+      .join('unit_of_measure_categories as category', 'category.id', 'unit_of_measures.category_id')
+      .whereNull('unit_of_measures.deleted_at')
+      .orderBy('unit_of_measures.id', 'desc')
+      .select('unit_of_measures.id', 'unit_of_measures.name', 'category.name as category'),
+  );
+  assert.ok(uoms.length > 0);
+  const expected = ['id,name,category', ...uoms.map((uom) => `${uom.id},${uom.name},${uom.category}`)].join('\r\n');
+  assert.is(readFileSync(output, 'utf8'), `\uFEFF${expected}\r\n`);
+  assert.match(run.stdout, new RegExp(`^Exported ${uoms.length} row\\(s\\) of support/uoms to ${output} in `));
+  assert.match(run.stderr, new RegExp(`^${uoms.length}/${uoms.length} rows \\(100%\\) in \\d+ s\n$`));
+
+  const unknown = await erp(['export', 'support/uoms', '--output', output, '--fields', 'id,nope']);
+  assert.is(unknown.code, 1);
+  assert.match(unknown.stderr, /^Requested field\(s\) `nope` are not allowed\./);
+});
+
 cli('an unknown command prints the usage and fails', async () => {
   const run = await erp(['frobnicate']);
   assert.is(run.code, 2);
