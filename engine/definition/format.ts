@@ -155,7 +155,12 @@ export const FieldFormat = Type.Object(
         },
       ),
     ),
-    append: Type.Optional(Type.Boolean({ description: 'an integer sort field: a record created without it goes last (the highest value in its table + 1); a value sent is kept' })),
+    append: Type.Optional(
+      Type.Union([Type.Boolean(), Type.Object({ per: Type.String({ pattern: '^[a-z][a-z0-9_]*$' }) }, { additionalProperties: false })], {
+        description:
+          "an integer sort field: a record created without it goes last, the highest value + 1 in its table, or with `per: <field>` among the records with the same value of that field (an order's lines); a value sent is kept",
+      }),
+    ),
     numericString: Type.Optional(Type.Boolean({ description: 'an integer field that also accepts digits sent as a string' })),
     unique: Type.Optional(
       Type.Union([Type.Boolean(), Type.Literal('live')], {

@@ -19,18 +19,27 @@ export function cycleMessage(def: ResourceDef, tree: TreeDef): string {
   return tree.cycleMessage ?? `The ${label} cannot be the ${def.label.toLowerCase()} itself or one of its descendants.`;
 }
 
+/** The field an `append` counts within (`per`), if not the whole table. */
+export function appendPer(field: FieldDef): string | undefined {
+  return typeof field.append === 'object' ? field.append.per : undefined;
+}
+
 /** Boot check of `append`. */
-function appendProblem(field: FieldDef): string | undefined {
+function appendProblem(def: ResourceDef, field: FieldDef): string | undefined {
   if (!field.append) return undefined;
   if (field.type !== 'integer' || !field.stored) return 'append applies to a stored integer field';
   if (field.required) return 'a field the engine fills when left out cannot be required';
+  const per = appendPer(field);
+  if (per !== undefined && !def.fields.get(per)?.stored) return `per: "${per}" is not a stored field of this resource`;
   return undefined;
 }
 
 /** For the API references. */
 function describeAppend(field: FieldDef): string[] {
   if (!field.append) return [];
-  return [field.writable ? 'Last (the highest in its table + 1) when not sent.' : 'Set on create: last (the highest in its table + 1).'];
+  const per = appendPer(field);
+  const last = per ? `last among the records with the same \`${per}\` (their highest + 1)` : 'last (the highest in its table + 1)';
+  return [field.writable ? `${last[0]!.toUpperCase()}${last.slice(1)} when not sent.` : `Set on create: ${last}.`];
 }
 
 /** Boot checks: the fields a tree names exist and are the engine's to write. */
@@ -81,7 +90,7 @@ function describeTree(def: ResourceDef, field: FieldDef): string[] {
 /** Boot checks of the structure vocabulary (called by link.ts). */
 export function checkStructureRules(def: ResourceDef, resources: ReadonlyMap<string, ResourceDef>, problem: (at: string, message: string) => void): void {
   for (const field of def.fields.values()) {
-    const appending = appendProblem(field);
+    const appending = appendProblem(def, field);
     if (appending) problem(`fields.${field.name}.append`, appending);
     if (field.aggregate) aggregateProblems(def, field, resources, (at, message) => problem(`fields.${field.name}.aggregate${at}`, message));
   }

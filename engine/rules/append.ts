@@ -1,8 +1,10 @@
-// `append: true` on an integer sort field: a record created without it goes last, the highest
-// value of its table + 1, as the original's sortable models do. A value sent is kept. Records
-// created together take the next values in turn. After a record at the highest storable value,
-// new ones share it (ties are ordered by id) rather than fail.
+// `append` on an integer sort field: a record created without it goes last, the highest value + 1
+// of its table, or with `per: <field>` of the records with the same value of that field (an
+// order's lines go last in their order), as the original's sortable models do. A value sent is
+// kept. Records created together take the next values in turn, read with one statement. After a
+// record at the highest storable value, new ones share it (ties are ordered by id) rather than fail.
 import type { Knex } from 'knex';
+import { appendPer } from '../definition/structure-rules.ts';
 import type { FieldDef, ResourceDef } from '../definition/types.ts';
 
 /** The highest value a `sort` column (a signed INT) stores. */
@@ -17,13 +19,42 @@ export function appendFields(def: ResourceDef): FieldDef[] {
   return found;
 }
 
-/** Gives the records created together that lack a value of an `append` field the next ones of the table. */
+/** Gives the records created together that lack a value of an `append` field the next ones (of the table, or of their `per` group). */
 export async function appendLast(trx: Knex.Transaction, def: ResourceDef, entries: ReadonlyArray<{ values: Record<string, unknown> }>): Promise<void> {
   for (const field of appendFields(def)) {
     const missing = entries.filter(({ values }) => values[field.name] === undefined || values[field.name] === null);
     if (missing.length === 0) continue;
-    const row = await trx(def.table).max({ highest: field.name }).first();
-    let next = Number(row?.highest ?? 0);
-    for (const { values } of missing) values[field.name] = next = Math.min(next + 1, MAX_SORT);
+    const per = appendPer(field);
+    const groupOf = (values: Record<string, unknown>) => (per === undefined ? '' : String(values[per] ?? ''));
+    const next = await highestOf(trx, def, field, per, missing);
+    for (const { values } of missing) {
+      const value = Math.min((next.get(groupOf(values)) ?? 0) + 1, MAX_SORT);
+      next.set(groupOf(values), value);
+      values[field.name] = value;
+    }
   }
+}
+
+/** The highest stored value, by `per` group ('' for the table, or for records without a group). */
+async function highestOf(
+  trx: Knex.Transaction,
+  def: ResourceDef,
+  field: FieldDef,
+  per: string | undefined,
+  entries: ReadonlyArray<{ values: Record<string, unknown> }>,
+): Promise<Map<string, number>> {
+  if (per === undefined) {
+    const row = await trx(def.table).max({ highest: field.name }).first();
+    return new Map([['', Number(row?.highest ?? 0)]]);
+  }
+  const groups = [...new Set(entries.map(({ values }) => values[per]).filter((value) => value !== undefined && value !== null))];
+  const query = trx(def.table).select(per).max({ highest: field.name }).groupBy(per);
+  const withoutGroup = entries.some(({ values }) => values[per] === undefined || values[per] === null);
+  query.where((where) => {
+    if (groups.length > 0) where.whereIn(per, groups as Knex.Value[]);
+    if (withoutGroup) where.orWhereNull(per);
+  });
+  const highest = new Map<string, number>();
+  for (const row of (await query) as Array<Record<string, unknown>>) highest.set(String(row[per] ?? ''), Number(row.highest ?? 0));
+  return highest;
 }

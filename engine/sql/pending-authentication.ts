@@ -9,7 +9,7 @@ import type { FastifyRequest } from 'fastify';
 import type { AuthUser } from '../behaviours/types.ts';
 import type { Condition } from './quote.ts';
 import { OPENS_REQUEST, type Row, type Statements } from './statements.ts';
-import { AUTH_COLUMN_PREFIX, type AuthenticationCheck} from './authentication-check.ts';
+import { AUTH_COLUMN_PREFIX, type AuthenticationCheck } from './authentication-check.ts';
 import { coalescedRead, type PointRead, type PointResult } from './coalesced-reads.ts';
 
 /**

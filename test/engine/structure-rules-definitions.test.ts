@@ -59,6 +59,8 @@ const TREE = `tree:
 test('every key loads when it is used as documented', () => {
   const { problems } = load({ 'support/things.yaml': `${THINGS}  sort: { type: integer, minimum: 0, append: true }\n${TREE_FIELDS}${TREE}` });
   assert.is(problems, undefined, JSON.stringify(problems));
+  const { problems: per } = load({ 'support/things.yaml': `${THINGS}  sort: { type: integer, append: { per: parent_id } }\n${TREE_FIELDS}${TREE}` });
+  assert.is(per, undefined, JSON.stringify(per));
   const { problems: short } = load({ 'support/things.yaml': `${THINGS}${TREE_FIELDS}tree: { parent: parent_id, path: parent_path }\n` });
   assert.is(short, undefined, JSON.stringify(short));
 });
@@ -79,6 +81,8 @@ test('append needs a stored integer field that is not required', () => {
   const required = onlyProblem('  sort: { type: integer, required: true, append: true }\n');
   assert.equal([required.at, required.line], ['fields.sort.append', 9]);
   assert.match(required.message, /cannot be required/);
+  const per = onlyProblem('  sort: { type: integer, append: { per: owner_id } }\n');
+  assert.equal([per.at, per.line, per.message], ['fields.sort.append', 9, 'per: "owner_id" is not a stored field of this resource']);
 });
 
 test('an aggregate counts or sums the stored columns of a hasMany relation, read-only', () => {

@@ -137,5 +137,31 @@ for (const target of databaseTargets()) {
     assert.is((await app.knex('inventories_locations').where('id', location.id).first('parent_id')).parent_id, location.parent_id);
   });
 
+  test('append per parent: an order’s new lines go last in their order, whatever other orders hold', async () => {
+    const partner = (await post('/partners/partners', { account_type: 'company', name: `Sorted customer ${target.name}` })).body.data.id;
+    const product = (
+      await post('/products/products', { type: 'service', name: `Sorted service ${target.name}`, price: 10, category_id: (await app.knex('products_categories').first('id')).id })
+    ).body.data.id;
+    const term = (await app.knex('accounts_payment_terms').whereNull('deleted_at').orderBy('id').first('id')).id;
+    const order = async (count: number) => {
+      const lines = Array.from({ length: count }, (_, index) => ({ product_id: product, product_qty: index + 1, price_unit: 10 }));
+      const response = await post('/sales/orders', { partner_id: partner, payment_term_id: term, date_order: '2026-11-23', lines });
+      assert.is(response.status, 201, response.text);
+      return response.body.data.id as number;
+    };
+    const sorts = async (id: number) => (await app.knex('sales_order_lines').where('order_id', id).orderBy('id').pluck('sort')).map(Number);
+    const first = await order(3);
+    const second = await order(2);
+    assert.equal(await sorts(first), [1, 2, 3]);
+    assert.equal(await sorts(second), [1, 2], 'the second order’s lines start at 1, not after the first order’s');
+    const kept = (await app.knex('sales_order_lines').where('order_id', second).orderBy('id').pluck('id')).map((id) => ({ id: Number(id) }));
+    const updated = await app.client.put(`${API}/sales/orders/${second}`, {
+      token: app.token,
+      body: { lines: [...kept, { product_id: product, product_qty: 9, price_unit: 10 }] },
+    });
+    assert.is(updated.status, 200, updated.text);
+    assert.equal(await sorts(second), [1, 2, 3], 'a line added later goes after the order’s own');
+  });
+
   test.run();
 }

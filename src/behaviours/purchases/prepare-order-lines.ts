@@ -1,7 +1,7 @@
 // Before the lines of a purchase order are written (all of them at once): its unit price from the
-// vendor price lists when none was sent, and its place in the order (what it copies of its order
-// and takes from its product is declared in resources/purchases/purchase-order-lines.yaml). The
-// order, the products, the price lists and the rates are read once for all the lines.
+// vendor price lists when none was sent (its place in the order, what it copies of its order and
+// what it takes from its product are declared in resources/purchases/purchase-order-lines.yaml).
+// The order, the products, the price lists and the rates are read once for all the lines.
 import type { BatchHook, HookContext } from '../../../engine/index.ts';
 import { bestVendorPrice, loadVendorPrices, orderCurrencyConverter, type VendorPriceQuery, type VendorPrice } from './vendor-pricing.ts';
 
@@ -21,7 +21,6 @@ export const prepareOrderLines: BatchHook = async (contexts) => {
 
   const toPrice = contexts.filter(needsPrice);
   const pricing = toPrice.length > 0 ? await loadPricing(trx, [...orders.values()], productIds) : undefined;
-  const nextSort = contexts.some(({ record }) => !record) ? await nextSorts(trx, [...orders.keys()]) : new Map<number, number>();
 
   for (const [position, context] of contexts.entries()) {
     const { values, record } = context;
@@ -33,13 +32,7 @@ export const prepareOrderLines: BatchHook = async (contexts) => {
       values.price_unit = offer?.price ?? Number(product.cost ?? 0);
       if (values.discount === undefined || values.discount === null) values.discount = offer?.discount ?? 0;
     }
-    if (!record) {
-      values.discount ??= 0;
-      // New lines go last in their order, in the order they were sent.
-      const sort = nextSort.get(Number(order.id)) ?? 1;
-      values.sort = sort;
-      nextSort.set(Number(order.id), sort + 1);
-    }
+    if (!record) values.discount ??= 0;
   }
 };
 
@@ -73,10 +66,4 @@ async function loadPricing(trx: HookContext['trx'], orders: Array<Record<string,
     prices,
     queryOf: (order) => ({ partnerIds: partnerIdsOf(order), companyId: Number(order.company_id), date: String(order.ordered_at), convert: converters.get(Number(order.id))! }),
   };
-}
-
-/** Order id → the sort its next new line takes: after its highest. */
-async function nextSorts(trx: HookContext['trx'], orderIds: number[]): Promise<Map<number, number>> {
-  const rows = await trx('purchases_order_lines').whereIn('order_id', orderIds).groupBy('order_id').select('order_id').max({ highest: 'sort' });
-  return new Map(rows.map((row: any) => [Number(row.order_id), Number(row.highest ?? 0) + 1]));
 }

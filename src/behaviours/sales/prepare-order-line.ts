@@ -1,7 +1,7 @@
 // Before the lines of an order are written (all of them at once): its unit price from the order's
-// price list when none was sent, and its place in the order (what it copies of its order and takes
-// from its product is declared in resources/sales/order-lines.yaml). The order, the products and
-// the price list are read once for all the lines.
+// price list when none was sent (its place in the order, what it copies of its order and what it
+// takes from its product are declared in resources/sales/order-lines.yaml). The order, the
+// products and the price list are read once for all the lines.
 import type { BatchHook, Hook } from '../../../engine/index.ts';
 import { rateOn } from '../support/currency-rates.ts';
 import { priceFromRules, type PriceRule } from './price-list-pricing.ts';
@@ -20,7 +20,6 @@ export const prepareOrderLines: BatchHook = async (contexts) => {
     ).map((row) => [Number(row.id), row]),
   );
   const pricing = new Map<number, Promise<Pricing>>(); // per price list, read once
-  let nextSort: number | undefined;
 
   for (const [position, { values, record }] of contexts.entries()) {
     const order = orders.get(Number(values.order_id ?? record?.order_id))!;
@@ -33,11 +32,6 @@ export const prepareOrderLines: BatchHook = async (contexts) => {
       } else if (!record) values.price_unit = 0;
     }
     if (values.price_unit !== undefined) values.technical_price_unit = values.price_unit;
-    if (!record && values.sort == null) {
-      // New lines go last, in the order they were sent: the highest sort is read once.
-      nextSort ??= Number((await trx('sales_order_lines').max({ sort: 'sort' }).first())?.sort ?? 0) + 1;
-      values.sort = nextSort++;
-    }
   }
 };
 

@@ -63,8 +63,6 @@ export const prepareInvoiceLines: BatchHook = async (contexts) => {
   };
   const fiscalPositionIds = [...new Set([...moves.values()].map((move) => move.fiscal_position_id).filter((id) => id != null))];
   const accountMaps = fiscalPositionIds.length === 0 ? [] : await trx('accounts_fiscal_position_accounts').whereIn('fiscal_position_id', fiscalPositionIds);
-  const sortRow = await trx('accounts_account_move_lines').whereIn('move_id', moveIds).max({ highest: 'sort' }).first();
-  let nextSort = Number(sortRow?.highest ?? 0) + 1;
 
   for (const { values, record, index } of contexts) {
     const move = moves.get(Number(values.move_id ?? record?.move_id))!;
@@ -87,7 +85,6 @@ export const prepareInvoiceLines: BatchHook = async (contexts) => {
       values.account_id ??= mapped?.account_destination_id ?? account;
     }
     values.discount ??= record ? undefined : 0;
-    if (!record) values.sort = nextSort++;
     Object.assign(values, {
       journal_id: move.journal_id,
       company_id: move.company_id,
