@@ -51,7 +51,7 @@ export { permissionCatalogue, permissionName, type PermissionEntry } from './def
 export type { ResourceDef, FieldDef } from './definition/types.ts';
 export { ERROR_MESSAGES } from './errors/messages.ts';
 export { ActionRefusedError, HttpError, NotFoundError, UnauthenticatedError, ForbiddenError, ValidationError, BadRequestError, type FieldErrors } from './errors/http-errors.ts';
-export { nowTimestamp, formatTimestamp } from './serialize/value-formats.ts';
+export { nowTimestamp, formatTimestamp, today } from './serialize/value-formats.ts';
 export { nextInSequence, type SequenceKey } from './rules/sequence.ts';
 export { MAX_SORT } from './rules/append.ts';
 export * from './docs/index.ts';

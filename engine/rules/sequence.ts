@@ -7,7 +7,7 @@ import type { SequenceFormat } from '../definition/rules-format.ts';
 import type { FieldDef, ResourceDef } from '../definition/types.ts';
 import type { Registry } from '../definition/registry.ts';
 import { DEFAULT_PADDING, perCompany, templatePaths } from '../definition/sequence-rules.ts';
-import { nowTimestamp } from '../serialize/value-formats.ts';
+import { nowTimestamp, today } from '../serialize/value-formats.ts';
 
 export interface SequenceKey {
   /** e.g. `sales.order` or `inventories.operation_type.1`. */
@@ -59,7 +59,7 @@ async function fill(trx: Knex.Transaction, registry: Registry, def: ResourceDef,
   let text = template;
   if (text.includes('{year}')) {
     const date = sequence.year ? value(sequence.year) : undefined;
-    text = text.replaceAll('{year}', String(date ?? nowTimestamp()).slice(0, 4));
+    text = text.replaceAll('{year}', String(date ?? today()).slice(0, 4));
   }
   for (const path of templatePaths(template)) {
     const [first, column] = path.split('.') as [string, string | undefined];

@@ -62,6 +62,15 @@ export function nowTimestamp(): string {
   return storedTimestamp(new Date());
 }
 
+/**
+ * Today, as a business date (`YYYY-MM-DD`): what a date field defaults to, a document's date when
+ * none is given, the year a sequence numbers in. The one place it is worked out (for now the UTC
+ * date; a company's time zone is the next step).
+ */
+export function today(): string {
+  return nowTimestamp().slice(0, 10);
+}
+
 /** A moment as the engine stores timestamps. */
 export function storedTimestamp(moment: Date): string {
   return `${moment.toISOString().slice(0, 23).replace('T', ' ')}000`;

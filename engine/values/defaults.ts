@@ -13,7 +13,7 @@ import type { Registry } from '../definition/registry.ts';
 import { applyScope, scopeTest } from '../definition/scope.ts';
 import type { FieldDef, ResourceDef } from '../definition/types.ts';
 import type { FieldErrors } from '../errors/http-errors.ts';
-import { nowTimestamp } from '../serialize/value-formats.ts';
+import { nowTimestamp, today } from '../serialize/value-formats.ts';
 import { defaultSources, fillReads, isOwnValue } from '../definition/value-rules.ts';
 import { type Entry, own, type ReferencedRows, sameStored } from './record-values.ts';
 
@@ -81,7 +81,7 @@ async function fromSource(context: DefaultContext, field: FieldDef, source: Defa
     return entries.map((entry) => rows.value(entry, source));
   }
   if ('user' in source) return entries.map(() => (source.user === 'id' ? context.user.id : context.userCompany()));
-  if ('now' in source) return entries.map(() => (field.type === 'date' ? nowTimestamp().slice(0, 10) : nowTimestamp()));
+  if ('now' in source) return entries.map(() => (field.type === 'date' ? today() : nowTimestamp()));
   // The first record: one query per distinct set of the record's values it depends on.
   const owned = Object.entries(source.where ?? {}).filter(([, condition]) => isOwnValue(condition));
   await rows.loadPaths(

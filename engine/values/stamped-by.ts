@@ -2,7 +2,7 @@
 // cleared when it becomes false, left alone when the flag is not written (a milestone's
 // completed_at, stamped by is_completed).
 import type { FieldDef } from '../definition/types.ts';
-import { nowTimestamp } from '../serialize/value-formats.ts';
+import { nowTimestamp, today } from '../serialize/value-formats.ts';
 import type { Entry } from './record-values.ts';
 
 export function stamp(field: FieldDef, entries: readonly Entry[]): void {
@@ -11,6 +11,6 @@ export function stamp(field: FieldDef, entries: readonly Entry[]): void {
     if (flag === undefined) {
       if (!record) values[field.name] = null;
     } else if (!flag) values[field.name] = null;
-    else if (!record?.[field.name]) values[field.name] = field.type === 'date' ? nowTimestamp().slice(0, 10) : nowTimestamp();
+    else if (!record?.[field.name]) values[field.name] = field.type === 'date' ? today() : nowTimestamp();
   }
 }

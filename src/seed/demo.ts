@@ -6,6 +6,7 @@ import type { Knex } from 'knex';
 import { issueToken } from '../auth/tokens.ts';
 import type { Config } from '../app/config.ts';
 import { API_PREFIX, buildServer } from '../app/build-app.ts';
+import { today } from '../../engine/index.ts';
 
 const DEMO_CUSTOMER = 'Deco Addict';
 
@@ -79,7 +80,7 @@ export async function seedDemo(knex: Knex, config: Config, jwtSecret: string): P
       await post('/sales/orders', {
         partner_id: customer!.id,
         payment_term_id: paymentTerm.id,
-        date_order: new Date().toISOString().slice(0, 10),
+        date_order: today(),
         lines: lines.map(([product, quantity]) => ({
           product_id: products[product]!.id,
           product_qty: quantity,

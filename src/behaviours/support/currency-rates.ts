@@ -15,6 +15,7 @@
 // company's and the caller knows it): each currency's two candidate rates come from correlated
 // subqueries on the (currency_id, name) index, the company's currency from a third.
 import type { Knex } from 'knex';
+import { today } from '../../../engine/index.ts';
 
 export interface RatesOptions {
   /** The company's currency when the caller has read it already: its rate is then 1 without reading. */
@@ -70,5 +71,5 @@ export async function rateOn(trx: Knex.Transaction, companyId: number, currencyI
 function dayOf(date: unknown): string {
   if (date instanceof Date) return date.toISOString().slice(0, 10);
   const text = date === null || date === undefined ? '' : String(date);
-  return /^\d{4}-\d{2}-\d{2}/.test(text) ? text.slice(0, 10) : new Date().toISOString().slice(0, 10);
+  return /^\d{4}-\d{2}-\d{2}/.test(text) ? text.slice(0, 10) : today();
 }

@@ -4,7 +4,7 @@
 // validation, defaults, hooks, number of statements whatever the lines), as a system write: the
 // links to the order are fields no client sends.
 import type { Knex } from 'knex';
-import { ActionRefusedError, type Records } from '../../../../engine/index.ts';
+import { ActionRefusedError, today, type Records } from '../../../../engine/index.ts';
 import { type DocumentType, fittingJournal, KINDS } from './kinds.ts';
 
 type Row = Record<string, any>;
@@ -45,7 +45,7 @@ export async function draftDocumentOfOrder(
     lines.map((line) => line.id),
   );
   for (const row of taxes) taxIds.set(Number(row.order_line_id), [...(taxIds.get(Number(row.order_line_id)) ?? []), row.tax_id]);
-  const day = date ?? new Date().toISOString().slice(0, 10);
+  const day = date ?? today();
   const common = {
     journal_id: journal.id,
     company_id: order.company_id,

@@ -3,7 +3,7 @@
 // against the receivable/payable — and matched with the document's instalments, earliest due
 // first. Unlike the original, an amount above what remains due is refused: the excess would sit
 // unmatched on the partner's account with nobody told.
-import { ActionRefusedError, ValidationError, nowTimestamp, type Action } from '../../../../engine/index.ts';
+import { ActionRefusedError, ValidationError, nowTimestamp, today, type Action } from '../../../../engine/index.ts';
 import { roundTo } from '../money.ts';
 import { debitCredit } from './compute-move.ts';
 import { kindOf } from './kinds.ts';
@@ -26,7 +26,7 @@ export const payMove: Action<PayInput> = async ({ trx, def, record, input, user,
   if (open.length === 0) throw new ActionRefusedError(`No outstanding ${noun} payment lines found.`);
 
   const journal = await paymentJournal(trx, Number(record.company_id), input.journal_id ?? undefined);
-  const date = input.payment_date ?? new Date().toISOString().slice(0, 10);
+  const date = input.payment_date ?? today();
   const currency = await trx('currencies').where('id', record.currency_id).first('decimal_places');
   const precision = Number(currency?.decimal_places ?? 2);
   const due = roundTo(
