@@ -20,7 +20,7 @@ export { AUTH_COLUMN_PREFIX, checkAlone, type AuthenticationCheck } from './sql/
 export type { PendingAuthentication } from './sql/pending-authentication.ts';
 export { quote } from './sql/quote.ts';
 export { updateEach } from './sql/update-each.ts';
-export { supportsInsertReturning } from './sql/dialect.ts';
+export { databaseNow, dialectOf, plusProposed, supportsInsertReturning, tableOptions, type Dialect } from './sql/dialect.ts';
 export { routeTable } from './definition/route-table.ts';
 export { errorHandler, notFoundHandler } from './routes/error-handler.ts';
 export { registerFormats } from './schema/string-formats.ts';

@@ -8,6 +8,7 @@
 // and see the last commit meanwhile; writes wait for the transaction as before. On MySQL/MariaDB
 // each statement is a round trip that already lets others run.
 import type { Knex } from 'knex';
+import { roundTrips as roundTripsOf } from './dialect.ts';
 
 /** How long a request's work may hold the event loop before it lets the others run. */
 export const SLICE_MS = 5;
@@ -38,7 +39,7 @@ interface QueryingClient {
 export function breatheBetweenStatements(trx: Knex.Transaction): void {
   const client = trx.client as unknown as QueryingClient;
   const query = client.query;
-  const roundTrips = trx.client.config.client !== 'better-sqlite3';
+  const roundTrips = roundTripsOf(trx);
   client.query = async function (this: QueryingClient, connection, statement) {
     // BEGIN, COMMIT and ROLLBACK (knex passes them as text) go at once: knex marks the
     // transaction complete as it sends COMMIT, and would refuse one sent a turn later.

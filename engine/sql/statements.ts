@@ -10,6 +10,7 @@ import Database from 'better-sqlite3';
 import type { Knex } from 'knex';
 import { breathe } from './breather.ts';
 import { connectionLender } from './connection-lender.ts';
+import { dialectOf, roundTrips } from './dialect.ts';
 import { discardOnNodeError, isDiscarded } from './database-errors.ts';
 
 export type Row = Record<string, any>;
@@ -98,7 +99,7 @@ export function createStatements(knex: Knex, { insertReturns = false } = {}): St
       return statements.insert(sql, params);
     },
     insertReturns,
-    roundTrips: knex.client.config.client !== 'better-sqlite3',
+    roundTrips: roundTrips(knex),
     waiting: () => statements.waiting(),
     insertReturning(sql, params) {
       report(sql, params);
@@ -136,9 +137,8 @@ type DriverStatements = Omit<Statements, 'insertReturns' | 'transaction'> & {
 };
 
 function driverStatements(knex: Knex): DriverStatements {
-  const client = knex.client.config.client as string;
   const filename = (knex.client.config.connection as { filename?: string } | undefined)?.filename;
-  if (client !== 'better-sqlite3') {
+  if (dialectOf(knex) === 'mysql') {
     const pool = knex.client.pool as { max: number; numPendingAcquires(): number };
     const lender = connectionLender<MysqlConnection>(
       {

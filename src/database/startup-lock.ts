@@ -7,7 +7,7 @@
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { isWriteConflict, retryConflicts } from '../../engine/index.ts';
+import { databaseNow as databaseClock, isWriteConflict, retryConflicts, tableOptions } from '../../engine/index.ts';
 
 const TABLE = 'startup_lock';
 const NAME = 'startup';
@@ -79,18 +79,14 @@ async function tryToTake(knex: Knex, holder: string): Promise<boolean> {
 }
 
 async function ensureLockTable(knex: Knex): Promise<void> {
-  const engine = knex.client.config.client === 'better-sqlite3' ? '' : ' ENGINE=InnoDB';
-  await knex.raw(`CREATE TABLE IF NOT EXISTS \`${TABLE}\` (\`name\` VARCHAR(32) NOT NULL PRIMARY KEY, \`holder\` VARCHAR(191) NOT NULL, \`expires_at\` BIGINT NOT NULL)${engine}`);
+  await knex.raw(
+    `CREATE TABLE IF NOT EXISTS \`${TABLE}\` (\`name\` VARCHAR(32) NOT NULL PRIMARY KEY, \`holder\` VARCHAR(191) NOT NULL, \`expires_at\` BIGINT NOT NULL)${tableOptions(knex)}`,
+  );
 }
 
 /** The database's clock in ms: the processes that share the lock may run on machines whose clocks differ. */
-async function databaseNow(knex: Knex): Promise<number> {
-  if (knex.client.config.client === 'better-sqlite3') {
-    const [row] = await knex.raw("SELECT CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER) AS now");
-    return Number(row.now);
-  }
-  const [[row]] = await knex.raw('SELECT ROUND(UNIX_TIMESTAMP(NOW(3)) * 1000) AS now');
-  return Number(row.now);
+function databaseNow(knex: Knex): Promise<number> {
+  return databaseClock(knex);
 }
 
 function isDuplicate(error: unknown): boolean {

@@ -4,6 +4,7 @@
 // off from the others still answers `SELECT 1`, and refuses every table statement). No token.
 import type { FastifyInstance } from 'fastify';
 import type { Knex } from 'knex';
+import { dialectOf } from '../../engine/index.ts';
 import { pressureReport } from './load-shedding.ts';
 
 const HEALTH_TIMEOUT_MS = 2000;
@@ -28,7 +29,7 @@ const GALERA_STATE = `SELECT @@wsrep_on AS wsrep_on, ${['WSREP_READY', 'WSREP_CL
 
 async function databaseProblem(knex: Knex): Promise<DatabaseProblem> {
   try {
-    if (knex.client.config.client === 'better-sqlite3') {
+    if (dialectOf(knex) === 'sqlite') {
       await knex.raw('select 1');
       return null;
     }

@@ -6,7 +6,7 @@
 // are locked (SELECT ... FOR UPDATE on MySQL/MariaDB; SQLite has one writer at a time), so
 // concurrent operations never overdraw a location.
 import type { Knex } from 'knex';
-import { nowTimestamp, recordsOf } from '../../../../engine/index.ts';
+import { nowTimestamp, plusProposed, recordsOf } from '../../../../engine/index.ts';
 import { roundTo } from '../../accounts/money.ts';
 
 export type Trx = Knex.Transaction;
@@ -113,8 +113,7 @@ export async function changeQuants(trx: Trx, changes: QuantChange[]): Promise<vo
       updated_at: now,
     }));
   // The row's value plus the one this statement proposes for it (VALUES() on MySQL, excluded on SQLite).
-  const mysql = trx.client.config.client === 'mysql2';
-  const plus = (column: string) => trx.raw(mysql ? '?? + VALUES(??)' : '?? + excluded.??', [`${QUANTS}.${column}`, column]);
+  const plus = (column: string) => plusProposed(trx, QUANTS, column);
   for (let start = 0; start < rows.length; start += QUANTS_PER_STATEMENT) {
     const batch = rows.slice(start, start + QUANTS_PER_STATEMENT);
     await trx(QUANTS)
