@@ -13,8 +13,10 @@ import type { Model, Modifiers, QueryBuilder, RelationMapping, RelationMappings 
 import type { Models } from '../behaviours/types.ts';
 import type { Registry } from '../definition/registry.ts';
 import type { RelationDef, ResourceDef } from '../definition/types.ts';
+import { whereConditions } from '../sql/builder-sql.ts';
+import { isOneOf } from '../sql/conditions.ts';
+import { quote } from '../sql/quote.ts';
 import { scopeConditions, trashedCondition } from '../sql/resource-rows.ts';
-import type { Condition } from '../sql/quote.ts';
 
 /** The model classes of every resource, by resource name (`inventories/receipts`), bound to `knex`. */
 export function buildModels(registry: Registry, knex: Knex): Models {
@@ -32,9 +34,9 @@ function modelOf(def: ResourceDef, registry: Registry, models: Models, Base: typ
   const trashed = trashedCondition(def);
   const modifiers: Modifiers = {
     /** The rows the resource serves: its definition's scope (a receipt is an operation of an incoming type). */
-    inScope: (query: QueryBuilder<Model>) => applyConditions(query, scope),
+    inScope: (query: QueryBuilder<Model>) => whereConditions(query, scope),
     /** Rows not soft-deleted (every row where the resource has no soft delete). */
-    notTrashed: (query: QueryBuilder<Model>) => applyConditions(query, trashed ? [trashed] : []),
+    notTrashed: (query: QueryBuilder<Model>) => whereConditions(query, trashed ? [trashed] : []),
   };
   const model = class extends Base {
     static override tableName = def.table;
@@ -70,13 +72,13 @@ function mappingOf(def: ResourceDef, relation: RelationDef, registry: Registry, 
   const conditions = [...scopeConditions(target, registry)];
   for (const [column, value] of Object.entries(relation.where ?? {})) {
     const values = [value].flat();
-    conditions.push({ sql: `\`${target.table}\`.\`${column}\` IN (${values.map(() => '?').join(', ')})`, params: values });
+    conditions.push(isOneOf(quote(`${target.table}.${column}`), values));
   }
   const many = relation.kind !== 'belongsTo';
   const trashed = many ? trashedCondition(target) : undefined;
   if (trashed) conditions.push(trashed);
   const filter = (query: QueryBuilder<Model>) => {
-    applyConditions(query, conditions);
+    whereConditions(query, conditions);
     if (many) query.orderBy(`${target.table}.id`);
   };
   if (relation.kind === 'belongsTo') {
@@ -92,10 +94,6 @@ function mappingOf(def: ResourceDef, relation: RelationDef, registry: Registry, 
     filter,
     join: { from: `${def.table}.id`, through: { from: `${table}.${from}`, to: `${table}.${to}` }, to: `${target.table}.id` },
   };
-}
-
-function applyConditions(query: QueryBuilder<Model>, conditions: readonly Condition[]): void {
-  for (const condition of conditions) query.whereRaw(condition.sql, condition.params as Knex.RawBinding[]);
 }
 
 /** `inventories/receipts` → InventoriesReceipts: what stack traces and logs call the class. */

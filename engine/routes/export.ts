@@ -13,6 +13,7 @@ import { NotFoundError } from '../errors/http-errors.ts';
 import type { RawQuery } from '../list/parse-list-query.ts';
 import { openExport } from '../transfer/export/export-pipeline.ts';
 import { allParentsExportPath, exportPath } from '../transfer/export/export-query.ts';
+import { namesRowOf } from '../sql/conditions.ts';
 import { quote, whereClause, type Condition } from '../sql/quote.ts';
 import { resourceRows } from '../sql/resource-rows.ts';
 import type { AuthUser } from '../behaviours/types.ts';
@@ -40,10 +41,7 @@ function visibleParents(runtime: ResourceRuntime, user: AuthUser): Condition {
   const where = whereClause(resourceRows(parentDef!, deps.registry, { rows: deps.policy.rowScope(user, parentDef!) }));
   // Inside the subquery the parent's table is the nearest: its conditions name it even when it is the
   // nested resource's own table (a product's variants).
-  return {
-    sql: `${quote(`${def.table}.${def.parent!.foreignKey}`)} IN (SELECT ${quote(`${parentDef!.table}.id`)} FROM ${quote(parentDef!.table)}${where.sql})`,
-    params: where.params,
-  };
+  return namesRowOf(quote(`${def.table}.${def.parent!.foreignKey}`), parentDef!.table, where);
 }
 
 /** `everyParent`: a nested resource's rows under every parent the user may see, each with its parent's id. */

@@ -8,6 +8,7 @@ import type { FieldDef, ResourceDef } from '../definition/types.ts';
 import type { Registry } from '../definition/registry.ts';
 import { DEFAULT_PADDING, perCompany, templatePaths } from '../definition/sequence-rules.ts';
 import { nowTimestamp, today } from '../serialize/value-formats.ts';
+import { plusOne } from '../sql/builder-sql.ts';
 
 export interface SequenceKey {
   /** e.g. `sales.order` or `inventories.operation_type.1`. */
@@ -30,7 +31,7 @@ export async function nextInSequence(trx: Knex.Transaction, key: SequenceKey): P
   // UPDATE first: it takes the row's exclusive lock straight away, so concurrent writers queue
   // instead of deadlocking (an INSERT IGNORE on an existing key would take a shared lock first,
   // and two transactions upgrading their shared locks deadlock on InnoDB).
-  const take = () => row(trx('sequences')).update({ next_number: trx.raw('?? + 1', ['next_number']), ...(key.renames && { prefix: key.prefix }) });
+  const take = () => row(trx('sequences')).update({ next_number: plusOne(trx, 'next_number'), ...(key.renames && { prefix: key.prefix }) });
   let updated = await take();
   if (Number(updated) === 0) {
     const now = nowTimestamp();

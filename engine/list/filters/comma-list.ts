@@ -1,6 +1,6 @@
 // filter[f]=1,2,3 → f IN (1, 2, 3). Blank items are ignored.
 import type { FilterKind } from './types.ts';
-import { placeholders } from '../../sql/quote.ts';
+import { isOneOf } from '../../sql/conditions.ts';
 import { parseTypedValue } from './typed-value.ts';
 
 export const list: FilterKind<Array<string | number | boolean>> = {
@@ -16,5 +16,5 @@ export const list: FilterKind<Array<string | number | boolean>> = {
     }
     return { value: values };
   },
-  condition: (values, column) => (values.length > 0 ? { sql: `${column} IN (${placeholders(values.length)})`, params: values } : undefined),
+  condition: (values, column) => (values.length > 0 ? isOneOf(column, values) : undefined),
 };

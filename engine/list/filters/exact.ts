@@ -1,5 +1,6 @@
 // filter[f]=v → f = v; filter[f]=v,w → f IN (v, w), as the original's exact filters (Spatie's
 // AllowedFilter::exact) split a value on its commas. Blank items are ignored. `list` is the same.
+import { equals } from '../../sql/conditions.ts';
 import type { FilterKind } from './types.ts';
 import { list } from './comma-list.ts';
 import { parseTypedValue } from './typed-value.ts';
@@ -13,6 +14,5 @@ export const exact: FilterKind<Array<string | number | boolean>> = {
     }
     return list.parse(raw, filter);
   },
-  condition: (values, column, filter, likeIgnoresCase) =>
-    values.length === 1 ? { sql: `${column} = ?`, params: values } : list.condition(values, column, filter, likeIgnoresCase),
+  condition: (values, column, filter, likeIgnoresCase) => (values.length === 1 ? equals(column, values[0]) : list.condition(values, column, filter, likeIgnoresCase)),
 };

@@ -2,6 +2,7 @@
 // The reference writes it LOWER(f) LIKE '%ab%'. Where the column's LIKE already ignores case (a
 // `_ci` collation; SQLite, whose LIKE and LOWER() both fold only ASCII letters) the same rows
 // match without LOWER(), which would cost a string per row scanned and the database's CPU.
+import { matchesPattern } from '../../sql/conditions.ts';
 import type { FilterKind } from './types.ts';
 
 const ESCAPE = '!';
@@ -10,7 +11,6 @@ export const partial: FilterKind<string> = {
   parse: (raw) => ({ value: raw }),
   condition(value, column, _filter, likeIgnoresCase) {
     const pattern = `%${value.toLowerCase().replace(/[!%_]/g, (c) => ESCAPE + c)}%`;
-    const folded = likeIgnoresCase ? column : `LOWER(${column})`;
-    return { sql: `${folded} LIKE ? ESCAPE '${ESCAPE}'`, params: [pattern] };
+    return matchesPattern(column, pattern, ESCAPE, likeIgnoresCase);
   },
 };
