@@ -8,39 +8,10 @@ import type { Knex } from 'knex';
 import type { DependentsTracker } from '../behaviours/change-set.ts';
 import type { Registry } from '../definition/registry.ts';
 import type { ResourceDef } from '../definition/types.ts';
+import { whereConditions } from '../sql/builder-sql.ts';
+import { lockedForUpdate } from '../sql/dialect.ts';
 import { scopeConditions } from '../sql/resource-rows.ts';
-
-export interface ForeignKey {
-  /** The referencing table and column. */
-  table: string;
-  column: string;
-  /** The table it references. */
-  references: string;
-  rule: 'SET NULL' | 'CASCADE';
-}
-
-/** The foreign keys whose ON DELETE changes other rows. */
-export async function readForeignKeys(knex: Knex): Promise<ForeignKey[]> {
-  const keys: ForeignKey[] = [];
-  const rule = (value: string) => value.toUpperCase() as ForeignKey['rule'];
-  if (knex.client.config.client === 'better-sqlite3') {
-    const tables = (await knex('sqlite_master').where('type', 'table').pluck('name')) as string[];
-    for (const table of tables) {
-      const rows = (await knex.raw('PRAGMA foreign_key_list(??)', [table])) as Array<{ table: string; from: string; on_delete: string }>;
-      for (const row of rows) if (['SET NULL', 'CASCADE'].includes(rule(row.on_delete))) keys.push({ table, column: row.from, references: row.table, rule: rule(row.on_delete) });
-    }
-    return keys;
-  }
-  const [rows] = await knex.raw(
-    `SELECT k.TABLE_NAME AS t, k.COLUMN_NAME AS c, k.REFERENCED_TABLE_NAME AS r, rc.DELETE_RULE AS rule
-     FROM information_schema.KEY_COLUMN_USAGE k
-     JOIN information_schema.REFERENTIAL_CONSTRAINTS rc
-       ON rc.CONSTRAINT_SCHEMA = k.CONSTRAINT_SCHEMA AND rc.CONSTRAINT_NAME = k.CONSTRAINT_NAME AND rc.TABLE_NAME = k.TABLE_NAME
-     WHERE k.TABLE_SCHEMA = DATABASE() AND k.REFERENCED_TABLE_NAME IS NOT NULL AND rc.DELETE_RULE IN ('SET NULL', 'CASCADE')`,
-  );
-  for (const row of rows as Array<Record<string, string>>) keys.push({ table: row.t!, column: row.c!, references: row.r!, rule: rule(row.rule!) });
-  return keys;
-}
+import { readForeignKeys, type ForeignKey } from '../sql/schema-reads.ts';
 
 export function dependentsTracker(registry: Registry, knex: Knex): DependentsTracker {
   // Read at boot, awaited at the first hard delete.
@@ -55,16 +26,11 @@ export function dependentsTracker(registry: Registry, knex: Knex): DependentsTra
         .filter((relation) => relation.kind === 'manyToMany' && relation.through?.table === table)
         .map((relation) => ({ def, through: relation.through! })),
     );
-  const mysql = knex.client.config.client !== 'better-sqlite3';
   // A locking read on MySQL/MariaDB: a plain one shows the transaction's snapshot, without the rows
   // another write is adding right now (a move for the line being deleted), which the delete will
   // still change once that write commits. The lock waits for it and sees them.
-  const locking = (query: Knex.QueryBuilder) => (mysql ? query.forUpdate() : query);
-  const ofResource = (trx: Knex.Transaction, def: ResourceDef) => {
-    const query = locking(trx(def.table));
-    for (const { sql, params } of scopeConditions(def, registry)) query.whereRaw(sql, params as Knex.RawBinding[]);
-    return query;
-  };
+  const locking = (query: Knex.QueryBuilder) => lockedForUpdate(knex, query);
+  const ofResource = (trx: Knex.Transaction, def: ResourceDef) => whereConditions(locking(trx(def.table)), scopeConditions(def, registry));
 
   return {
     async beforeDelete(trx, changes, resource, ids) {

@@ -7,6 +7,10 @@
 import type { Knex } from 'knex';
 import type { Registry } from '../definition/registry.ts';
 import type { FieldDef } from '../definition/types.ts';
+import { dialectOf } from '../sql/dialect.ts';
+import { mysqlColumns, sqliteColumns, type MysqlColumn } from '../sql/schema-reads.ts';
+
+export { listTables } from '../sql/schema-reads.ts';
 
 export interface ColumnBounds {
   nullable: boolean;
@@ -40,20 +44,15 @@ const TEXT_BYTES: Record<string, number> = { tinytext: 255, text: 65535, mediumt
 export async function readSchemaBounds(knex: Knex, registry: Registry): Promise<SchemaBounds> {
   const tables = [...new Set(registry.all().map((def) => def.table))];
   const bounds: SchemaBounds = new Map();
-  if (knex.client.config.client === 'better-sqlite3') {
+  if (dialectOf(knex) === 'sqlite') {
     for (const table of tables) {
-      const columns = (await knex.raw('PRAGMA table_info(??)', [table])) as Array<{ name: string; type: string; notnull: number; pk: number }>;
+      const columns = await sqliteColumns(knex, table);
       if (columns.length === 0) continue; // no such table
       bounds.set(table, new Map(columns.map((column) => [column.name, { ...fromDeclaredType(column.type, column.notnull === 0 && column.pk === 0), likeIgnoresCase: true }])));
     }
     return bounds;
   }
-  const [rows] = await knex.raw(
-    `SELECT TABLE_NAME AS t, COLUMN_NAME AS c, DATA_TYPE AS type, COLUMN_TYPE AS columnType, IS_NULLABLE AS nullable,
-            CHARACTER_MAXIMUM_LENGTH AS length, NUMERIC_PRECISION AS \`precision\`, NUMERIC_SCALE AS scale, COLLATION_NAME AS \`collation\`
-     FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE()`,
-  );
-  for (const row of rows as Array<Record<string, any>>) {
+  for (const row of await mysqlColumns(knex)) {
     if (!tables.includes(row.t)) continue;
     if (!bounds.has(row.t)) bounds.set(row.t, new Map());
     const column = fromMysqlColumn(row);
@@ -73,7 +72,7 @@ function fromDeclaredType(declared: string, nullable: boolean): ColumnBounds {
   return { nullable };
 }
 
-function fromMysqlColumn(row: Record<string, any>): ColumnBounds {
+function fromMysqlColumn(row: MysqlColumn): ColumnBounds {
   const nullable = row.nullable === 'YES';
   const type = String(row.type).toLowerCase();
   const unsigned = /unsigned/i.test(String(row.columnType));
@@ -109,15 +108,6 @@ export function boundedField(field: FieldDef, column: ColumnBounds | undefined):
   if ((field.type === 'string' || field.type === 'text') && column.maxLength !== undefined) bounded.maxLength = Math.min(field.maxLength ?? Infinity, column.maxLength);
   if ((field.type === 'string' || field.type === 'text' || field.type === 'strings') && column.maxBytes !== undefined) bounded.maxBytes = column.maxBytes;
   return bounded;
-}
-
-/** Every table of the database (pivot tables included). */
-export async function listTables(knex: Knex): Promise<Set<string>> {
-  if (knex.client.config.client === 'better-sqlite3') {
-    return new Set((await knex('sqlite_master').where('type', 'table').pluck('name')) as string[]);
-  }
-  const [rows] = await knex.raw('SELECT TABLE_NAME AS t FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE()');
-  return new Set((rows as Array<{ t: string }>).map((row) => row.t));
 }
 
 /** Stored fields whose column is missing: a definition the migrations do not match (boot refuses it). */
