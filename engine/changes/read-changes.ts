@@ -4,9 +4,8 @@
 import type { AuthUser } from '../behaviours/types.ts';
 import type { EngineDeps } from '../contract/index.ts';
 import type { ResourceDef } from '../definition/types.ts';
-import { placeholders, quote } from '../sql/quote.ts';
+import { changesAfter, type ScopedFeed } from '../sql/change-log.ts';
 import { rowScopeConditions } from '../sql/resource-rows.ts';
-import { CHANGE_LOG } from './record-changes.ts';
 import { CHANGE_FEED, POSITIONS_PER_BATCH, assignPositions, positionsPending } from './sequencer.ts';
 
 /** A change as the feed shows it. */
@@ -59,8 +58,7 @@ export async function readChanges(deps: FeedDeps, user: AuthUser, defs: readonly
   // batch was full, more may wait, and the answer says there is more.
   const positioned = (await positionsPending(deps.knex)) ? await assignPositions(deps.knex) : 0;
   if (defs.length === 0) return { data: [], next_cursor: after, has_more: false };
-  const conditions: string[] = [];
-  const params: unknown[] = [after];
+  const scoped: ScopedFeed[] = [];
   const unscoped: string[] = [];
   for (const def of defs) {
     const scope = deps.policy.rowScope(user, def);
@@ -68,31 +66,17 @@ export async function readChanges(deps: FeedDeps, user: AuthUser, defs: readonly
       unscoped.push(def.name);
       continue;
     }
-    const parts = [`${quote('resource')} = ?`];
-    params.push(def.name);
-    // The list's company scope, on the value the record had when it changed.
-    if (scope.company) {
-      const { values, orNull } = scope.company;
-      parts.push(`(${quote('row_scope')} IN (${values.length > 0 ? placeholders(values.length) : 'NULL'})${orNull ? ` OR ${quote('row_scope')} IS NULL` : ''})`);
-      params.push(...values);
-    }
-    // The record scope on reads (who a record names) is not kept with a change: the changes shown
-    // are those of records the user may see now.
-    const named = scope.visibleTo ? rowScopeConditions(def, { visibleTo: scope.visibleTo }) : [];
-    for (const test of named) {
-      parts.push(`${quote('record_id')} IN (SELECT ${quote(`${def.table}.id`)} FROM ${quote(def.table)} WHERE ${test.sql})`);
-      params.push(...test.params);
-    }
-    conditions.push(`(${parts.join(' AND ')})`);
+    scoped.push({
+      resource: def.name,
+      table: def.table,
+      // The list's company scope, on the value the record had when it changed.
+      company: scope.company,
+      // The record scope on reads (who a record names) is not kept with a change: the changes shown
+      // are those of records the user may see now.
+      named: scope.visibleTo ? rowScopeConditions(def, { visibleTo: scope.visibleTo }) : [],
+    });
   }
-  if (unscoped.length > 0) {
-    conditions.push(`${quote('resource')} IN (${placeholders(unscoped.length)})`);
-    params.push(...unscoped);
-  }
-  const rows = await deps.statements.all(
-    `SELECT ${['seq', 'resource', 'record_id', 'kind', 'record', 'changed', 'user_id', 'request_id', 'created_at'].map(quote).join(', ')} FROM ${quote(CHANGE_LOG)} WHERE ${quote('seq')} > ? AND (${conditions.join(' OR ')}) ORDER BY ${quote('seq')} LIMIT ?`,
-    [...params, limit + 1],
-  );
+  const rows = await changesAfter(deps.statements, after, scoped, unscoped, limit + 1);
   const page = rows.slice(0, limit);
   return {
     data: page.map((row) => ({

@@ -7,15 +7,16 @@ import type { Knex } from 'knex';
 import type { Registry } from '../definition/registry.ts';
 import type { Serializers } from '../serialize/record.ts';
 import { nowTimestamp } from '../serialize/value-formats.ts';
+import { CHANGE_COLUMNS, CHANGE_LOG, INSERT_CHANGE, recordsWithIds } from '../sql/change-log.ts';
 import type { Columns } from '../sql/columns.ts';
+import { sharedLockSuffix } from '../sql/dialect.ts';
 import { includeTree, loadRelations } from '../sql/load-relations.ts';
-import { placeholders, quote } from '../sql/quote.ts';
 import type { Row, TransactionStatements } from '../sql/statements.ts';
 import { transactionStatements } from '../sql/transaction-statements.ts';
 import type { ChangeSet, DependentsTracker, PendingChange } from '../behaviours/change-set.ts';
 import { dependentsTracker } from './dependents.ts';
 
-export const CHANGE_LOG = 'change_log';
+export { CHANGE_LOG };
 
 export interface ChangeAuthor {
   userId: number | null;
@@ -30,9 +31,6 @@ export interface ChangeRecorder {
   /** Finds what the database changes along with a hard delete; a unit's ChangeSet is made with it. */
   dependents: DependentsTracker;
 }
-
-const COLUMNS = ['resource', 'record_id', 'kind', 'record', 'changed', 'row_scope', 'user_id', 'request_id', 'created_at'] as const;
-const INSERT_ONE = `INSERT INTO ${quote(CHANGE_LOG)} (${COLUMNS.map(quote).join(', ')}) VALUES (${placeholders(COLUMNS.length)})`;
 
 export function changeRecorder(registry: Registry, columns: Columns, serializers: Serializers, knex: Knex): ChangeRecorder {
   const rowsOf = async (reads: Pick<TransactionStatements, 'all'>, changes: ChangeSet, author: ChangeAuthor) => {
@@ -50,10 +48,7 @@ export function changeRecorder(registry: Registry, columns: Columns, serializers
     for (const [resource, ids] of byResource) {
       const def = registry.get(resource);
       const select = columns(def);
-      const rows = await statements.all(`SELECT ${select.sql} FROM ${quote(def.table)} WHERE ${quote(`${def.table}.id`)} IN (${placeholders(ids.length)})`, [
-        ...select.params,
-        ...ids,
-      ]);
+      const rows = await recordsWithIds(statements, def.table, select, ids);
       await loadRelations(statements, registry, columns, def, rows, includeTree(def.embed));
       for (const row of rows) current.set(`${resource} ${Number(row.id)}`, row);
     }
@@ -89,16 +84,16 @@ export function changeRecorder(registry: Registry, columns: Columns, serializers
       // write committed over since, and its change would then undo that one in a consumer's copy.
       // A locking read shows the newest committed state and holds it until this unit commits, so a
       // later writer of the record waits and records its change after this one.
-      const reads =
-        trx.client.config.client === 'better-sqlite3' ? statements : { all: (sql: string, params: readonly unknown[]) => statements.all(`${sql} LOCK IN SHARE MODE`, params) };
+      const lock = sharedLockSuffix(trx);
+      const reads = lock ? { all: (sql: string, params: readonly unknown[]) => statements.all(`${sql}${lock}`, params) } : statements;
       const rows = await rowsOf(reads, changes, author);
       for (let i = 0; i < rows.length; i += 500) await trx(CHANGE_LOG).insert(rows.slice(i, i + 500));
     },
     async recordWith(statements, changes, author) {
       for (const row of await rowsOf(statements, changes, author))
         await statements.insert(
-          INSERT_ONE,
-          COLUMNS.map((column) => row[column]),
+          INSERT_CHANGE,
+          CHANGE_COLUMNS.map((column) => row[column]),
         );
     },
   };

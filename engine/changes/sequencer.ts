@@ -7,8 +7,8 @@
 // changes of one record keep their order (a later writer of a record takes its change id after the
 // earlier one committed).
 import type { Knex } from 'knex';
+import { CHANGE_LOG, numberChanges } from '../sql/change-log.ts';
 import { retryConflicts } from '../sql/retry.ts';
-import { CHANGE_LOG } from './record-changes.ts';
 
 export const CHANGE_FEED = 'change_feed';
 /** Positions given per transaction; the rest wait for the next round. */
@@ -28,11 +28,7 @@ export function assignPositions(knex: Knex): Promise<number> {
       const ids = (await trx(CHANGE_LOG).whereNull('seq').orderBy('id').limit(POSITIONS_PER_BATCH).pluck('id')).map(Number);
       if (ids.length === 0) return 0;
       const first = Number(feed.last_seq) + 1;
-      const cases = ids.map(() => 'WHEN ? THEN ?').join(' ');
-      await trx.raw(`UPDATE \`${CHANGE_LOG}\` SET \`seq\` = CASE \`id\` ${cases} END WHERE \`id\` IN (${ids.map(() => '?').join(', ')})`, [
-        ...ids.flatMap((id, index) => [id, first + index]),
-        ...ids,
-      ]);
+      await numberChanges(trx, ids, first);
       await trx(CHANGE_FEED)
         .where('id', 1)
         .update({ last_seq: first + ids.length - 1 });
