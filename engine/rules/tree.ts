@@ -16,8 +16,8 @@ import type { ChangeSet } from '../behaviours/change-set.ts';
 import type { Registry } from '../definition/registry.ts';
 import type { ResourceDef } from '../definition/types.ts';
 import { ValidationError } from '../errors/http-errors.ts';
-import { quote } from '../sql/quote.ts';
 import { scopeConditions } from '../sql/resource-rows.ts';
+import { idsMeeting, lockedDescendants, rewriteDescendants, type Subtree } from '../sql/tree-paths.ts';
 import { cycleMessage } from '../definition/structure-rules.ts';
 import type { TreeDef } from '../definition/types.ts';
 
@@ -99,28 +99,17 @@ export async function moveSubtree(context: { trx: Knex.Transaction; registry: Re
   const oldFull = fullField ? String(current[fullField] ?? '') : '';
   const newFull = fullField ? String(values[fullField] ?? '') : '';
   if (oldPrefix === newPrefix && oldFull === newFull) return;
-  const mysql = trx.client.config.client !== 'better-sqlite3';
-  const concat = (a: string, b: string) => (mysql ? `CONCAT(${a}, ${b})` : `(${a} || ${b})`);
-  const path = quote(pathField);
-  const under = `SUBSTR(${path}, 1, ?) = ? AND ${quote('id')} <> ?`;
-  const underParams = [length(oldPrefix), oldPrefix, current.id];
-  const found = await trx.raw(
-    `SELECT ${quote('id')}${fullField ? `, ${quote(fullField)} AS ${quote('full')}` : ''} FROM ${quote(def.table)} WHERE ${under}${mysql ? ' FOR UPDATE' : ''}`,
-    underParams as Knex.RawBinding[],
-  );
-  const rows = (mysql ? found[0] : found) as Array<{ id: number; full?: string | null }>;
+  const subtree: Subtree = { table: def.table, pathField, prefix: oldPrefix, prefixLength: length(oldPrefix), id: current.id, fullField };
+  const rows = await lockedDescendants(trx, subtree);
   if (rows.length === 0) return;
-  const sets = [`${path} = ${concat('?', `SUBSTR(${path}, ?)`)}`];
-  const params: unknown[] = [newPrefix, length(oldPrefix) + 1];
+  let fullName: { from: string; fromLength: number; to: string } | undefined;
   if (fullField && oldFull !== newFull) {
     const oldStart = `${oldFull}${tree.fullName!.separator}`;
     const newStart = `${newFull}${tree.fullName!.separator}`;
     for (const row of rows) if (row.full?.startsWith(oldStart)) checkedFullName(def, tree, newStart + row.full.slice(oldStart.length));
-    const full = quote(fullField);
-    sets.push(`${full} = CASE WHEN SUBSTR(${full}, 1, ?) = ? THEN ${concat('?', `SUBSTR(${full}, ?)`)} ELSE ${full} END`);
-    params.push(length(oldStart), oldStart, newStart, length(oldStart) + 1);
+    fullName = { from: oldStart, fromLength: length(oldStart), to: newStart };
   }
-  await trx.raw(`UPDATE ${quote(def.table)} SET ${sets.join(', ')} WHERE ${under}`, [...params, ...underParams] as Knex.RawBinding[]);
+  await rewriteDescendants(trx, subtree, newPrefix, fullName);
   const changed = [pathField, ...(fullField ? [fullField] : [])];
   for (const resource of servedFrom(context.registry, def.table)) {
     const ids = await inScope(
@@ -141,8 +130,5 @@ function servedFrom(registry: Registry, table: string): ResourceDef[] {
 async function inScope(trx: Knex.Transaction, registry: Registry, def: ResourceDef, ids: number[]): Promise<number[]> {
   const scope = scopeConditions(def, registry);
   if (scope.length === 0) return ids;
-  const sql = `SELECT ${quote(`${def.table}.id`)} FROM ${quote(def.table)} WHERE ${quote(`${def.table}.id`)} IN (${ids.map(() => '?').join(', ')})${scope.map((c) => ` AND ${c.sql}`).join('')}`;
-  const found = await trx.raw(sql, [...ids, ...scope.flatMap((c) => c.params)] as Knex.RawBinding[]);
-  const rows = (trx.client.config.client !== 'better-sqlite3' ? found[0] : found) as Array<{ id: number }>;
-  return rows.map((row) => Number(row.id));
+  return idsMeeting(trx, def.table, ids, scope);
 }

@@ -8,7 +8,7 @@ import type { ChangeSet } from '../behaviours/change-set.ts';
 import type { Registry } from '../definition/registry.ts';
 import type { FieldDef, ResourceDef } from '../definition/types.ts';
 import { nowTimestamp } from '../serialize/value-formats.ts';
-import { quote } from '../sql/quote.ts';
+import { staleCopies } from '../sql/related-copies.ts';
 import { scopeConditions } from '../sql/resource-rows.ts';
 import { splitPath } from '../definition/value-rules.ts';
 import { type Entry, type ReferencedRows, sameStored } from './record-values.ts';
@@ -75,36 +75,24 @@ export interface WrittenRow {
 export async function syncCopies(trx: Knex.Transaction, registry: Registry, changes: ChangeSet, def: ResourceDef, written: readonly WrittenRow[]): Promise<void> {
   const copiers = copiersOf(registry, def.table);
   if (copiers.length === 0) return;
-  const mysql = trx.client.config.client !== 'better-sqlite3';
-  // Without the row before (a set-based update), each column written counts: the UPDATE below
+  // Without the row before (a set-based update), each column written counts: the UPDATE
   // touches only the copies that differ.
   const changed = (row: WrittenRow, column: string) => column in row.columns && (!row.current || !sameStored(row.columns[column], row.current[column]));
   for (const copier of copiers) {
     const pairs = copier.pairs.filter(({ column }) => written.some((row) => changed(row, column)));
     if (pairs.length === 0) continue;
     const ids = written.filter((row) => pairs.some(({ column }) => changed(row, column))).map((row) => row.id);
-    const table = quote(copier.table);
-    const key = quote(`${copier.table}.${copier.via}`);
-    const source = (column: string) => `(SELECT ${quote(`s.${column}`)} FROM ${quote(def.table)} ${quote('s')} WHERE ${quote('s.id')} = ${key})`;
-    // Null-safe: a copy that is null while the source has a value differs too.
-    const differs = pairs.map(({ field, column }) =>
-      mysql ? `NOT (${quote(`${copier.table}.${field}`)} <=> ${source(column)})` : `${quote(`${copier.table}.${field}`)} IS NOT ${source(column)}`,
-    );
-    const where = `${key} IN (${ids.map(() => '?').join(', ')}) AND (${differs.join(' OR ')})`;
+    const stale = staleCopies(trx, { source: def.table, ids, table: copier.table, via: copier.via, pairs });
     for (const resource of copier.resources) {
-      const scope = scopeConditions(resource, registry);
-      const sql = `SELECT ${quote(`${copier.table}.id`)} FROM ${table} WHERE ${where}${scope.map((condition) => ` AND ${condition.sql}`).join('')}${mysql ? ' FOR UPDATE' : ''}`;
-      const found = await trx.raw(sql, [...ids, ...scope.flatMap((condition) => condition.params)] as Knex.RawBinding[]);
-      const rows = (mysql ? found[0] : found) as Array<{ id: number }>;
-      if (rows.length > 0)
+      const found = await stale.find(scopeConditions(resource, registry));
+      if (found.length > 0)
         changes.add(
           resource.name,
-          rows.map((row) => Number(row.id)),
+          found,
           'updated',
           pairs.map(({ field }) => field),
         );
     }
-    const sets = [...pairs.map(({ field, column }) => `${quote(field)} = ${source(column)}`), ...(copier.timestamps ? [`${quote('updated_at')} = ?`] : [])];
-    await trx.raw(`UPDATE ${table} SET ${sets.join(', ')} WHERE ${where}`, [...(copier.timestamps ? [nowTimestamp()] : []), ...ids]);
+    await stale.refresh(copier.timestamps ? nowTimestamp() : undefined);
   }
 }
