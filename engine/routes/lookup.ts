@@ -7,7 +7,10 @@ import type { ResourceDef } from '../definition/types.ts';
 import type { AuthUser } from '../behaviours/types.ts';
 import type { TrashedMode } from '../sql/resource-rows.ts';
 import { includeTree, loadRelations } from '../sql/load-relations.ts';
-import { allOf, condition, quote, whereClause, type Condition } from '../sql/quote.ts';
+import { equals, existsIn } from '../sql/conditions.ts';
+import { linkedIds } from '../sql/key-reads.ts';
+import { allOf, quote, whereClause, type Condition } from '../sql/quote.ts';
+import { lockedRow } from '../sql/record-lock.ts';
 import type { Row } from '../sql/statements.ts';
 import { resourceRows } from '../sql/resource-rows.ts';
 import { pathId } from './path-params.ts';
@@ -118,10 +121,7 @@ export function parentExists(runtime: ResourceRuntime, request: FastifyRequest, 
 export function pathParent(runtime: ResourceRuntime, id: number, rows: RowScope | undefined): PathParent {
   const { parentDef, deps } = runtime;
   const visible = resourceRows(parentDef!, deps.registry, { rows });
-  const exists = () => {
-    const where = whereClause([condition(`${quote(`${parentDef!.table}.id`)} = ?`, id), ...visible]);
-    return { sql: `EXISTS (SELECT 1 FROM ${quote(parentDef!.table)}${where.sql})`, params: where.params };
-  };
+  const exists = () => existsIn(parentDef!.table, whereClause([equals(quote(`${parentDef!.table}.id`), id), ...visible]));
   return { id, exists, impliedByRecord: visible.length === 0 };
 }
 
@@ -158,10 +158,7 @@ async function ownersOf(runtime: ResourceRuntime, def: ResourceDef, record: Row)
   const { owner, ownerThrough } = def.access;
   if (!owner) return undefined;
   if (!ownerThrough) return record[owner] === null || record[owner] === undefined ? [] : [Number(record[owner])];
-  const rows = await runtime.statements.all(`SELECT ${quote(ownerThrough.to)} AS ${quote('owner')} FROM ${quote(ownerThrough.table)} WHERE ${quote(ownerThrough.from)} = ?`, [
-    record.id,
-  ]);
-  return rows.map((row) => Number(row.owner));
+  return linkedIds(runtime.statements, ownerThrough, record.id);
 }
 
 /** The policy's own checks of validated values (a company the user does not work in): 422. */
@@ -204,18 +201,7 @@ export async function withRelations(runtime: ResourceRuntime, record: Row, inclu
  */
 export async function lockRecord(runtime: ResourceRuntime, trx: Knex.Transaction, id: number): Promise<Row | undefined> {
   const { def } = runtime;
-  const mysql = trx.client.config.client !== 'better-sqlite3';
-  const read = async (sql: string, params: unknown[] = []) => {
-    const result = await trx.raw(sql, [...(params as Knex.RawBinding[]), id]);
-    return ((mysql ? result[0] : result) as Row[])[0];
-  };
-  const byId = ` FROM ${quote(def.table)} WHERE ${quote(`${def.table}.id`)} = ?`;
-  // The row alone is locked: a locking read would also lock what the subquery fields read (a
-  // product's stock rows). The transaction's first plain read then sees what was committed before
-  // the lock was granted.
-  if (mysql && !(await read(`SELECT ${quote('id')}${byId} FOR UPDATE`))) return undefined;
-  const columns = runtime.columns(def);
-  const row = await read(`SELECT ${columns.sql}${byId}`, columns.params);
+  const row = await lockedRow(trx, def.table, runtime.columns(def), id);
   return row ? withRelations(runtime, row) : undefined;
 }
 
@@ -225,6 +211,6 @@ async function selectById(runtime: ResourceRuntime, def: ResourceDef, id: number
 }
 
 export function byId(runtime: ResourceRuntime, def: ResourceDef, id: number, conditions: Condition[]): OneRowRead {
-  const where = allOf([condition(`${quote(`${def.table}.id`)} = ?`, id), ...conditions]);
+  const where = allOf([equals(quote(`${def.table}.id`), id), ...conditions]);
   return { columns: runtime.columns(def), from: { table: quote(def.table), where } };
 }

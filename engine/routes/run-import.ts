@@ -13,7 +13,7 @@ import type { ResourceRuntime } from './runtime.ts';
 import { inRequestUnit } from './write-unit.ts';
 import { createRecords, updateRecords } from '../write/pipeline.ts';
 import type { WriteUnit } from '../write/unit.ts';
-import { condition, placeholders, quote, whereClause } from '../sql/quote.ts';
+import { rowsAmong } from '../sql/key-reads.ts';
 import { resourceRows } from '../sql/resource-rows.ts';
 import type { Statements } from '../sql/statements.ts';
 import { transactionStatements } from '../sql/transaction-statements.ts';
@@ -168,8 +168,7 @@ async function checkUpdated(runtime: ResourceRuntime, request: FastifyRequest, p
   const columns = runtime.columns(def);
   for (let start = 0; start < ids.length; start += 500) {
     const chunk = ids.slice(start, start + 500);
-    const where = whereClause([condition(`${quote(`${def.table}.id`)} IN (${placeholders(chunk.length)})`, ...chunk), ...visible]);
-    for (const row of await deps.statements.all(`SELECT ${columns.sql} FROM ${quote(def.table)}${where.sql}`, [...columns.params, ...where.params])) found.set(Number(row.id), row);
+    for (const row of await rowsAmong(deps.statements, def.table, columns, chunk, visible)) found.set(Number(row.id), row);
   }
   for (const row of planned) {
     if (row.id === undefined) continue;

@@ -15,7 +15,9 @@ import { boundedField, type SchemaBounds } from '../schema/column-bounds.ts';
 import { fieldInputSchema } from '../schema/field-schema.ts';
 import { writableFields } from '../schema/body-schemas.ts';
 import { describeInvalid, messages } from './messages.ts';
-import { condition, placeholders, quote, whereClause, type Condition } from '../sql/quote.ts';
+import { compared, differsFrom, equals, isNull } from '../sql/conditions.ts';
+import { idsAmong, rowsByKey, idsWhere, someRow } from '../sql/key-reads.ts';
+import { quote, type Condition } from '../sql/quote.ts';
 import type { Statements } from '../sql/statements.ts';
 import { resourceRows } from '../sql/resource-rows.ts';
 import { conditionsInBody } from '../definition/value-rules.ts';
@@ -269,13 +271,13 @@ async function validateNested(
   for (const owner of owners) {
     const owned = new Set<number>();
     if (owner.mode === 'update' && owner.id !== undefined) {
-      const where = whereClause([
-        condition(`${quote(nested.foreignKey)} = ?`, owner.id),
+      const children = [
+        equals(quote(nested.foreignKey), owner.id),
         // Children of this kind only: a document's product lines, not the lines computed from them.
-        ...Object.entries(ownScope(nested.def)).map(([column, value]) => condition(`${quote(column)} = ?`, value)),
-        ...(nested.def.softDelete ? [condition(`${quote('deleted_at')} IS NULL`)] : []),
-      ]);
-      for (const row of await statements.all(`SELECT ${quote('id')} FROM ${quote(nested.def.table)}${where.sql}`, where.params)) owned.add(Number(row.id));
+        ...Object.entries(ownScope(nested.def)).map(([column, value]) => equals(quote(column), value)),
+        ...(nested.def.softDelete ? [isNull(quote('deleted_at'))] : []),
+      ];
+      for (const id of await idsWhere(statements, nested.def.table, children)) owned.add(id);
     }
     for (const [index, entry] of (owner.values[field.name] as unknown[]).entries()) {
       const rawId = entry && typeof entry === 'object' ? (entry as Record<string, unknown>).id : undefined;
@@ -368,11 +370,9 @@ async function existing(statements: Statements, registry: Registry, target: Reso
   const wanted = [...new Set(ids.map(Number))];
   const extra = Object.entries(conditions).map(([column, value]) => {
     const { operator, operand } = scopeTest(value);
-    return condition(`${quote(`${target.table}.${column}`)} ${operator} ?`, operand);
+    return compared(quote(`${target.table}.${column}`), operator, operand);
   });
-  const where = whereClause([{ sql: `${quote(`${target.table}.id`)} IN (${placeholders(wanted.length)})`, params: wanted }, ...liveRows(registry, target), ...extra]);
-  const rows = await statements.all(`SELECT ${quote(`${target.table}.id`)} FROM ${quote(target.table)}${where.sql}`, where.params);
-  return new Set(rows.map((row) => Number(row.id)));
+  return new Set(await idsAmong(statements, target.table, wanted, [...liveRows(registry, target), ...extra]));
 }
 
 /** The scope conditions that go through the relation whose foreign key is this field. */
@@ -389,20 +389,13 @@ function scopeThrough(def: Validated, fieldName: string): Record<string, ScopeVa
 async function resolveIds(statements: Statements, registry: Registry, target: ResourceDef, keys: Array<number | string>, by = 'id') {
   const wanted = [...new Set(keys)];
   if (wanted.length === 0) return { byKey: new Map<number | string, number>() };
-  const column = quote(`${target.table}.${by}`);
-  const where = whereClause([{ sql: `${column} IN (${placeholders(wanted.length)})`, params: wanted }, ...liveRows(registry, target)]);
-  const rows = await statements.all(`SELECT ${quote(`${target.table}.id`)}, ${column} AS ${quote('key')} FROM ${quote(target.table)}${where.sql}`, where.params);
+  const rows = await rowsByKey(statements, target.table, by, wanted, liveRows(registry, target));
   return { byKey: new Map(rows.map((row) => [by === 'id' ? Number(row.key) : (row.key as string), Number(row.id)] as [number | string, number])) };
 }
 
 // Soft-deleted rows count: restoring them must not create a duplicate.
 async function taken(statements: Statements, table: string, column: string, value: unknown, id?: number, live = false): Promise<boolean> {
-  const where = whereClause([
-    condition(`${quote(column)} = ?`, value),
-    ...(id !== undefined ? [condition(`${quote('id')} <> ?`, id)] : []),
-    ...(live ? [condition(`${quote('deleted_at')} IS NULL`)] : []),
-  ]);
-  return (await statements.all(`SELECT 1 AS ${quote('found')} FROM ${quote(table)}${where.sql} LIMIT 1`, where.params)).length > 0;
+  return someRow(statements, table, [equals(quote(column), value), ...(id !== undefined ? [differsFrom(quote('id'), id)] : []), ...(live ? [isNull(quote('deleted_at'))] : [])]);
 }
 
 function inFieldOrder(errors: FieldErrors, fields: CompiledField[], prefix: string): FieldErrors {

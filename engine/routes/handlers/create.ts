@@ -1,7 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { clientErrorFromDb } from '../../errors/db-errors.ts';
 import { parseIncludes, type RawQuery } from '../../list/parse-list-query.ts';
-import { condition, quote, whereClause } from '../../sql/quote.ts';
+import { equals, isNull } from '../../sql/conditions.ts';
+import { firstId } from '../../sql/key-reads.ts';
+import { quote } from '../../sql/quote.ts';
 import { recordETag } from '../etag.ts';
 import { withRevealed } from '../../serialize/record.ts';
 import { NotFoundError } from '../../errors/http-errors.ts';
@@ -77,7 +79,9 @@ export async function upsertTarget(
   const { def } = runtime;
   if (!def.upsertOn) return undefined;
   // A value not sent (or null) matches a row without one: a count without a lot is the row without a lot.
-  const where = whereClause(def.upsertOn.map((column) => (values[column] == null ? condition(`${quote(column)} IS NULL`) : condition(`${quote(column)} = ?`, values[column]))));
-  const [row] = await statements.all(`SELECT ${quote('id')} FROM ${quote(def.table)}${where.sql} LIMIT 1`, where.params);
-  return row ? Number(row.id) : undefined;
+  return firstId(
+    statements,
+    def.table,
+    def.upsertOn.map((column) => (values[column] == null ? isNull(quote(column)) : equals(quote(column), values[column]))),
+  );
 }

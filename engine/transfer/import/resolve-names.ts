@@ -15,7 +15,7 @@ import { resourceRows } from '../../sql/resource-rows.ts';
 import { displayField } from '../export/export-columns.ts';
 import { recordsFields } from '../records-fields.ts';
 import { namedReferences, type Reference } from '../references.ts';
-import { condition, placeholders, quote, whereClause } from '../../sql/quote.ts';
+import { rowsByName } from '../../sql/key-reads.ts';
 import type { Statements } from '../../sql/statements.ts';
 
 /** A reference a row may name by a column of its target. */
@@ -109,11 +109,7 @@ async function idsBy(target: ResourceDef, by: string, names: string[], statement
   const visible = resourceRows(target, registry, { rows });
   for (let start = 0; start < names.length; start += 500) {
     const chunk = names.slice(start, start + 500);
-    const where = whereClause([condition(`${quote(`${target.table}.${by}`)} IN (${placeholders(chunk.length)})`, ...chunk), ...visible]);
-    const found = await statements.all(
-      `SELECT ${quote(`${target.table}.id`)} AS ${quote('id')}, ${quote(`${target.table}.${by}`)} AS ${quote('name')} FROM ${quote(target.table)}${where.sql}`,
-      where.params,
-    );
+    const found = await rowsByName(statements, target.table, by, chunk, visible);
     for (const row of found) {
       const key = String(row.name);
       ids.set(key, [...(ids.get(key) ?? []), Number(row.id)]);
