@@ -11,7 +11,9 @@ import { parentExists, type PathParent } from './lookup.ts';
 import { oneRow, takePendingAuthentication, withCheck } from '../sql/pending-authentication.ts';
 import type { ResourceRuntime } from './runtime.ts';
 import { includeTree, loadRelations } from '../sql/load-relations.ts';
-import { quote, whereClause, type Condition } from '../sql/quote.ts';
+import { named } from '../sql/conditions.ts';
+import { countColumns, pageOf } from '../sql/list-query.ts';
+import { whereClause, type Condition } from '../sql/quote.ts';
 import { OPENS_REQUEST, type Row } from '../sql/statements.ts';
 import { listConditions as listRowConditions } from '../list/list-conditions.ts';
 import type { ListQuery } from '../list/parse-list-query.ts';
@@ -52,8 +54,7 @@ async function parentFound(runtime: ResourceRuntime, parent: PathParent, counted
 
 /** `parent_found`: whether the parent exists for the user, as a column of a computed row. */
 function parentFoundColumn(parent: PathParent): Condition {
-  const exists = parent.exists();
-  return { sql: `${exists.sql} AS ${quote('parent_found')}`, params: exists.params };
+  return named(parent.exists(), 'parent_found');
 }
 
 /** The rows the list shows this user: the resource's (scope, parent, company and record scope, trashed), filtered. */
@@ -67,24 +68,13 @@ function listQueries(runtime: ResourceRuntime, request: FastifyRequest, list: Li
   const { def, deps } = runtime;
   const parent = parentExists(runtime, request, user);
   const where = whereClause(listConditions(runtime, list, parent?.id, user));
-  const table = quote(def.table);
-  const order = list.sort.map((sort) => `${quote(`${def.table}.${sort.name}`)} ${sort.descending ? 'DESC' : 'ASC'}`).join(', ');
   const offset = (list.page - 1) * list.perPage;
   const limit = deps.countAhead ? offset + list.perPage + deps.countAhead : undefined;
-  const counting =
-    limit === undefined
-      ? { sql: `(SELECT COUNT(*) FROM ${table}${where.sql})`, params: where.params }
-      : { sql: `(SELECT COUNT(*) FROM (SELECT 1 AS ${quote('counted')} FROM ${table}${where.sql} LIMIT ?) ${quote('rows_counted')})`, params: [...where.params, limit] };
   // One row computed by its select list: the total, and whether the parent exists (unless the rows counted tell).
   const found = parent && !parent.impliedByRecord ? parentFoundColumn(parent) : undefined;
-  const columns = found
-    ? { sql: `${counting.sql} AS ${quote('total')}, ${found.sql}`, params: [...counting.params, ...found.params] }
-    : { sql: `${counting.sql} AS ${quote('total')}`, params: counting.params };
+  const columns = countColumns(def.table, where, limit, found);
   return {
     count: { read: { columns }, parent, limit },
-    page: {
-      sql: `SELECT ${runtime.columns(def).sql} FROM ${table}${where.sql} ORDER BY ${order} LIMIT ? OFFSET ?`,
-      params: [...runtime.columns(def).params, ...where.params, list.perPage, offset],
-    },
+    page: pageOf(def.table, runtime.columns(def), where, list.sort, list.perPage, offset),
   };
 }

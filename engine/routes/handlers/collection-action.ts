@@ -3,7 +3,8 @@ import type { ResourceRuntime } from '../runtime.ts';
 import { clientErrorFromDb } from '../../errors/db-errors.ts';
 import { parseIncludes, withIdLast, type RawQuery } from '../../list/parse-list-query.ts';
 import { includeTree, loadRelations } from '../../sql/load-relations.ts';
-import { quote, whereClause } from '../../sql/quote.ts';
+import { sortedRows } from '../../sql/list-query.ts';
+import { whereClause } from '../../sql/quote.ts';
 import { resourceRows } from '../../sql/resource-rows.ts';
 import { authorize, findParent, visibleRows } from '../lookup.ts';
 import { inRequestUnit } from '../write-unit.ts';
@@ -22,10 +23,7 @@ export function collectionActionHandler(runtime: ResourceRuntime, name: string) 
   // A collection action has a behaviour (checked at boot).
   const run = deps.behaviours.actions[action.behaviour!]!;
   // The answer's query but its conditions, written once: every live record, in the default sort (id breaks ties).
-  const sorts = withIdLast(def.defaultSort);
-  const columns = runtime.columns(def);
-  const select = `SELECT ${columns.sql} FROM ${quote(def.table)}`;
-  const order = ` ORDER BY ${sorts.map((sort) => `${quote(`${def.table}.${sort.name}`)} ${sort.descending ? 'DESC' : 'ASC'}`).join(', ')}`;
+  const answer = sortedRows(def.table, runtime.columns(def), withIdLast(def.defaultSort));
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const includes = parseIncludes(request.query as RawQuery, def);
     const parent = (await findParent(runtime, request))!;
@@ -42,7 +40,8 @@ export function collectionActionHandler(runtime: ResourceRuntime, name: string) 
     }
 
     const where = whereClause(resourceRows(def, deps.registry, { parentId: parent.id, rows: visibleRows(runtime, request) }));
-    const rows = await runtime.statements.all(`${select}${where.sql}${order}`, [...columns.params, ...where.params]);
+    const read = answer(where);
+    const rows = await runtime.statements.all(read.sql, read.params);
     await loadRelations(runtime.statements, deps.registry, runtime.columns, def, rows, includeTree(runtime.loaded(includes)));
     return reply.code(200).send({ data: rows.map((row) => runtime.serialize(row)), message: action.message });
   };

@@ -1,7 +1,7 @@
 // The display names of referenced records, for a batch of exported rows: one query per target
 // and batch, never one per row. A trashed record keeps its name (as an include shows it).
 import type { ResourceDef } from '../../definition/types.ts';
-import { placeholders, quote } from '../../sql/quote.ts';
+import { displayColumn } from '../../sql/export-reads.ts';
 import type { Statements } from '../../sql/statements.ts';
 
 /** id → the `display` column of each of these records of `target`. */
@@ -10,10 +10,7 @@ export async function namesById(statements: Pick<Statements, 'all'>, target: Res
   const ids = [...new Set(references.filter((id) => id !== null && id !== undefined))];
   if (ids.length === 0) return byId;
   const wanted = padded(ids);
-  const found = await statements.all(
-    `SELECT ${quote('id')}, ${quote(display)} AS ${quote('display')} FROM ${quote(target.table)} WHERE ${quote('id')} IN (${placeholders(wanted.length)})`,
-    wanted,
-  );
+  const found = await displayColumn(statements, target.table, display, wanted);
   for (const row of found) byId.set(Number(row.id), row.display ?? null);
   return byId;
 }

@@ -7,7 +7,7 @@
 import type { Registry } from '../../definition/registry.ts';
 import type { Serialize } from '../../serialize/record.ts';
 import type { Columns } from '../../sql/columns.ts';
-import { placeholders, quote, whereClause } from '../../sql/quote.ts';
+import { linesOfOwners, pivotPairs } from '../../sql/export-reads.ts';
 import { resourceRows } from '../../sql/resource-rows.ts';
 import type { Row, Statements } from '../../sql/statements.ts';
 import { namesById, padded } from './display-names.ts';
@@ -28,13 +28,8 @@ export async function linesByOwner(source: LinesSource, column: LinesColumn, own
   const byOwner = new Map<number, Line[]>(owners.map((id) => [id, []]));
   if (owners.length === 0) return byOwner;
   const { child, relation } = column;
-  const key = quote(`${child.table}.${relation.foreignKey}`);
-  const ids = padded([...owners]);
-  const where = whereClause([{ sql: `${key} IN (${placeholders(ids.length)})`, params: ids }, ...resourceRows(child, source.registry, {})]);
   const sort = child.defaultSort.filter((by) => child.fields.get(by.name)?.stored || by.name === 'id');
-  const order = [key, ...sort.map((by) => `${quote(`${child.table}.${by.name}`)} ${by.descending ? 'DESC' : 'ASC'}`), quote(`${child.table}.id`)].join(', ');
-  const select = source.columns(child);
-  const rows = await source.statements.all(`SELECT ${select.sql} FROM ${quote(child.table)}${where.sql} ORDER BY ${order}`, [...select.params, ...where.params]);
+  const rows = await linesOfOwners(source.statements, child.table, relation.foreignKey, padded([...owners]), source.columns(child), resourceRows(child, source.registry, {}), sort);
   const names = await Promise.all(
     column.references.map((reference) =>
       namesById(
@@ -61,12 +56,7 @@ export async function linesByOwner(source: LinesSource, column: LinesColumn, own
 async function listEntries(source: LinesSource, list: LineList, rows: Row[]): Promise<Map<number, unknown[]>> {
   const byLine = new Map<number, unknown[]>();
   if (rows.length === 0) return byLine;
-  const { from, to, table } = list.relation.through!;
-  const lines = padded(rows.map((row) => Number(row.id)));
-  const pairs = await source.statements.all(
-    `SELECT ${quote(from)} AS ${quote('line')}, ${quote(to)} AS ${quote('target')} FROM ${quote(table)} WHERE ${quote(from)} IN (${placeholders(lines.length)}) ORDER BY ${quote(from)}, ${quote(to)}`,
-    lines,
-  );
+  const pairs = await pivotPairs(source.statements, list.relation.through!, padded(rows.map((row) => Number(row.id))));
   const names = list.display
     ? await namesById(
         source.statements,

@@ -17,7 +17,8 @@ import { listConditions } from '../../list/list-conditions.ts';
 import { parseListQuery, type RawQuery } from '../../list/parse-list-query.ts';
 import type { Serialize } from '../../serialize/record.ts';
 import type { Columns } from '../../sql/columns.ts';
-import { quote, whereClause, type Condition } from '../../sql/quote.ts';
+import { countRows } from '../../sql/export-reads.ts';
+import type { Condition } from '../../sql/quote.ts';
 import type { RowScope } from '../../sql/resource-rows.ts';
 import type { Statements } from '../../sql/statements.ts';
 import { exportColumns } from './export-columns.ts';
@@ -74,9 +75,7 @@ export async function openExport(options: ExportOptions): Promise<OpenedExport> 
   conditions.push(...(scope.conditions ?? []));
   let total: number | undefined;
   if (options.count) {
-    const where = whereClause(conditions);
-    const [counted] = await statements.all(`SELECT COUNT(*) AS ${quote('total')} FROM ${quote(def.table)}${where.sql}`, where.params);
-    total = Number(counted!.total);
+    total = await countRows(statements, def.table, conditions);
   }
   const batches = exportBatches(
     { def, registry, statements, columns: options.columns, serialize: options.serialize, serializeOf: options.serializeOf, conditions, sort: list.sort },

@@ -2,13 +2,13 @@
 // after the last one read, in the list's order (its sort, then id), so a batch costs the same at
 // the millionth row as at the first and memory holds one batch at a time. Not a snapshot: a row
 // written while the export runs may or may not be in it, but no unchanged row is missed or repeated.
-//
-// NULLs sort first ascending and last descending on both SQLite and MySQL/MariaDB; the condition
-// "after the last row" follows that.
+// The reads themselves: engine/sql/export-reads.ts.
 import { setImmediate } from 'node:timers/promises';
 import type { ResourceDef, SortDef } from '../../definition/types.ts';
 import type { Serialize } from '../../serialize/record.ts';
-import { placeholders, quote, whereClause, type Condition } from '../../sql/quote.ts';
+import { isOneOf } from '../../sql/conditions.ts';
+import { batchAfter, linkedRows } from '../../sql/export-reads.ts';
+import { quote, type Condition } from '../../sql/quote.ts';
 import { resourceRows } from '../../sql/resource-rows.ts';
 import type { Row, Statements } from '../../sql/statements.ts';
 import type { IdList } from '../id-lists.ts';
@@ -57,33 +57,8 @@ export async function* exportBatches(source: ExportSource, columns: readonly Exp
 }
 
 function readBatch(source: ExportSource, last: Row | undefined, size: number): Promise<Row[]> {
-  const { def, sort } = source;
-  const conditions = last ? [...source.conditions, after(def.table, sort, last)] : source.conditions;
-  const where = whereClause(conditions);
-  const order = sort.map((key) => `${quote(`${def.table}.${key.name}`)} ${key.descending ? 'DESC' : 'ASC'}`).join(', ');
-  const select = source.columns(def);
-  return source.statements.all(`SELECT ${select.sql} FROM ${quote(def.table)}${where.sql} ORDER BY ${order} LIMIT ?`, [...select.params, ...where.params, size]);
-}
-
-/** The rows after `last` in this order: equal on the first keys and after it on the next, for some key. */
-function after(table: string, sort: readonly SortDef[], last: Row): Condition {
-  const alternatives: string[] = [];
-  const params: unknown[] = [];
-  const equal: string[] = [];
-  const equalParams: unknown[] = [];
-  for (const key of sort) {
-    const column = quote(`${table}.${key.name}`);
-    const value = last[key.name] ?? null;
-    const beyond = value === null ? (key.descending ? undefined : `${column} IS NOT NULL`) : key.descending ? `(${column} < ? OR ${column} IS NULL)` : `${column} > ?`;
-    if (beyond) {
-      alternatives.push([...equal, beyond].join(' AND '));
-      params.push(...equalParams);
-      if (value !== null) params.push(value);
-    }
-    equal.push(value === null ? `${column} IS NULL` : `${column} = ?`);
-    if (value !== null) equalParams.push(value);
-  }
-  return { sql: alternatives.length === 0 ? '1 = 0' : `(${alternatives.map((sql) => `(${sql})`).join(' OR ')})`, params };
+  const { def } = source;
+  return batchAfter(source.statements, def.table, source.columns(def), source.conditions, source.sort, last, size);
 }
 
 /** The lines of the batch's rows, per lines column: one query per column and batch. */
@@ -119,18 +94,9 @@ async function listsOf(source: ExportSource, columns: readonly ExportColumn[], r
     const byOwner = new Map<number, Listed>();
     lists.set(name, byOwner);
     const { target, relation } = list;
-    const { table: pivot, from, to } = relation.through;
-    const conditions = [{ sql: `${quote(`${pivot}.${from}`)} IN (${placeholders(owners.length)})`, params: owners }, ...resourceRows(target, source.registry, {})];
-    for (const [column, value] of Object.entries(relation.where ?? {})) {
-      const values = [value].flat();
-      conditions.push({ sql: `${quote(`${target.table}.${column}`)} IN (${placeholders(values.length)})`, params: values });
-    }
-    const where = whereClause(conditions);
-    const names = display ? `, ${quote(`${target.table}.${display}`)} AS ${quote('display')}` : '';
-    const pairs = await source.statements.all(
-      `SELECT ${quote(`${pivot}.${from}`)} AS ${quote('owner')}, ${quote(`${target.table}.id`)} AS ${quote('target')}${names} FROM ${quote(target.table)} INNER JOIN ${quote(pivot)} ON ${quote(`${pivot}.${to}`)} = ${quote(`${target.table}.id`)}${where.sql} ORDER BY ${quote(`${pivot}.${from}`)}, ${quote(`${target.table}.id`)}`,
-      where.params,
-    );
+    const conditions: Condition[] = resourceRows(target, source.registry, {});
+    for (const [column, value] of Object.entries(relation.where ?? {})) conditions.push(isOneOf(quote(`${target.table}.${column}`), [value].flat()));
+    const pairs = await linkedRows(source.statements, relation.through, owners, target.table, conditions, display);
     for (const pair of pairs) {
       const owner = Number(pair.owner);
       let listed = byOwner.get(owner);
