@@ -10,15 +10,8 @@ import { type Dispatcher, request } from 'undici';
 import { MalformedFileError } from '../../engine/transfer/import/parsed-rows.ts';
 import type { Registry } from '../../engine/index.ts';
 import { fileKind, fileRows, importParts, RowTooLargeError, type FileRows } from './import-parts.ts';
+import { IMPORT_USAGE } from './import-usage.ts';
 import { progress } from './progress.ts';
-
-export const IMPORT_USAGE = `import <resource> <file> [--url URL] [--token T] [--parent ID] [--rows N] [--bytes N] [--dry-run] [--skip]
-                                            import a CSV, JSON lines or .xlsx file into a resource (support/uoms)
-                                            through a running service's POST <path>/import, in parts of at most
-                                            --rows rows (default 1000, or IMPORT_MAX_ROWS if less) and --bytes bytes
-                                            (default IMPORT_MAX_BYTES, 10 MiB); CSV and JSON lines are streamed in
-                                            flat memory, a .xlsx is read whole. The token from --token or ERP_TOKEN,
-                                            --parent for a nested resource's parent id; prints the report`;
 
 const DEFAULT_ROWS = 1000;
 const DEFAULT_BYTES = 10 * 1024 * 1024;

@@ -3,34 +3,16 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import {
-  buildModels,
-  createStatements,
-  DefinitionError,
-  supportsInsertReturning,
-  generateMigration,
-  readMigratedSchema,
-  missingColumns,
-  readSchemaBounds,
-  routeTable,
-} from '../../engine/index.ts';
-import { ConfigError, loadConfig } from '../app/config.ts';
-import { createKnex } from '../database/connection.ts';
-import { migrateLatest } from '../database/migrations.ts';
-import { buildApiDocument, buildApiMarkdown, MARKDOWN_FILE } from '../http/api-docs.ts';
-import { buildRouteTable, ROUTES_FILE } from '../http/route-docs.ts';
-import { seedDemo } from '../seed/demo.ts';
+import type { Knex } from 'knex';
+import { DefinitionError } from '../../engine/definition/definition-error.ts';
+import { ConfigError, loadConfig, type Config } from '../app/config.ts';
 import type { SeedResult } from '../seed/index.ts';
-import { cleanUp } from '../database/housekeeping.ts';
-import { prepareDatabase } from '../database/prepare-database.ts';
-import { StartupLockTimeout, withStartupLock } from '../database/startup-lock.ts';
-import { resolveJwtSecret } from '../auth/jwt-secret.ts';
-import { syncPermissions } from '../access/permissions.ts';
-import { createUser, UnknownRoleError, UserExistsError } from '../seed/users.ts';
-import { API_PREFIX, loadResources } from '../app/build-app.ts';
-import { deliveryWorker } from '../webhooks/deliveries.ts';
-import { IMPORT_USAGE, importFile } from './import-file.ts';
-import { exportCommand } from './export.ts';
+import { IMPORT_USAGE } from './import-usage.ts';
+
+// Each command loads what it uses when it runs (the engine, the app, the database drivers take
+// seconds to load): a usage error or `import`, which only talks to a service, starts at once.
+const app = () => import('../app/build-app.ts');
+const engine = () => import('../../engine/index.ts');
 
 const USAGE = `Usage: npm run erp -- <command> [options]
 
@@ -70,6 +52,7 @@ async function main(argv: string[]): Promise<number> {
   switch (command) {
     case 'migrate':
       return withDatabase(async (knex, config) => {
+        const { prepareDatabase } = await import('../database/prepare-database.ts');
         const prepared = await prepareDatabase(knex, config);
         const applied = prepared.migrations;
         console.log(applied.length > 0 ? `Applied ${applied.length} migration(s):\n  ${applied.join('\n  ')}` : 'Nothing to migrate.');
@@ -77,8 +60,10 @@ async function main(argv: string[]): Promise<number> {
       });
     case 'seed':
       return withDatabase(async (knex, config) => {
+        const { prepareDatabase } = await import('../database/prepare-database.ts');
         printSeeded(await prepareDatabase(knex, config), true);
         if (rest.includes('--demo')) {
+          const [{ seedDemo }, { resolveJwtSecret }] = await Promise.all([import('../seed/demo.ts'), import('../auth/jwt-secret.ts')]);
           const demo = await seedDemo(knex, config, resolveJwtSecret(config));
           console.log(demo.length > 0 ? `Demo data: ${demo.join(', ')}.` : 'Demo data: already there.');
         }
@@ -86,6 +71,7 @@ async function main(argv: string[]): Promise<number> {
     case 'cleanup':
       return withDatabase(async (knex) => {
         await migrateUnderLock(knex);
+        const { cleanUp } = await import('../database/housekeeping.ts');
         const removed = await cleanUp(knex, loadConfig().changesRetentionSeconds);
         console.log(
           `Deleted ${removed.idempotencyKeys} expired idempotency key(s), ${removed.revokedTokens} expired token revocation(s) and ${removed.changes} change(s) past the feed's retention.`,
@@ -99,6 +85,7 @@ async function main(argv: string[]): Promise<number> {
       }
       return withDatabase(async (knex) => {
         await migrateUnderLock(knex);
+        const [{ syncPermissions }, { createUser }, { loadResources }] = await Promise.all([import('../access/permissions.ts'), import('../seed/users.ts'), app()]);
         await syncPermissions(knex, loadResources()); // the roles hold what the registry needs
         const user = await createUser(knex, values);
         const roles = user.roles.length > 0 ? ` with role ${user.roles.join(', ')}` : ' with no role (it may do nothing until given one)';
@@ -107,6 +94,7 @@ async function main(argv: string[]): Promise<number> {
     }
     case 'webhooks:work':
       return withDatabase(async (knex, config) => {
+        const [{ createStatements, supportsInsertReturning }, { loadResources }, { deliveryWorker }] = await Promise.all([engine(), app(), import('../webhooks/deliveries.ts')]);
         const statements = createStatements(knex, { insertReturns: await supportsInsertReturning(knex) });
         const log = {
           warn: (object: object, message: string) => console.warn(message, JSON.stringify(object)),
@@ -125,6 +113,7 @@ async function main(argv: string[]): Promise<number> {
     case 'role:list':
       return withDatabase(async (knex) => {
         await migrateUnderLock(knex);
+        const [{ syncPermissions }, { buildModels }, { loadResources }] = await Promise.all([import('../access/permissions.ts'), engine(), app()]);
         await syncPermissions(knex, loadResources());
         const Role = buildModels(loadResources(), knex)['security/roles']!;
         const roles = await Role.query()
@@ -134,11 +123,12 @@ async function main(argv: string[]): Promise<number> {
         await print(`${lines.join('\n')}\n`);
       });
     case 'check': {
-      const registry = loadResources();
+      const registry = (await app()).loadResources();
       console.log(`${registry.all().length} resource definitions are valid.`);
       if (!rest.includes('--database')) return 0;
       let missing: string[] = [];
       const code = await withDatabase(async (knex) => {
+        const { missingColumns, readSchemaBounds } = await engine();
         missing = missingColumns(registry, await readSchemaBounds(knex, registry));
       });
       if (code !== 0) return code;
@@ -151,9 +141,10 @@ async function main(argv: string[]): Promise<number> {
     }
     case 'make:migration': {
       const only = rest.find((arg) => !arg.startsWith('-'));
-      const registry = loadResources();
+      const registry = (await app()).loadResources();
       return withDatabase(async (knex) => {
         await migrateUnderLock(knex);
+        const { generateMigration, readMigratedSchema } = await engine();
         const migration = generateMigration(registry, await readMigratedSchema(knex, registry), only);
         if (!migration) {
           console.log('Nothing to add: the database has every table and column the definitions need.');
@@ -165,26 +156,37 @@ async function main(argv: string[]): Promise<number> {
         console.log(`Wrote migrations/${stamp}_${migration.name}.ts: review it, then npm run erp -- migrate.`);
       });
     }
-    case 'import':
+    case 'import': {
+      const [{ importFile }, { API_PREFIX, loadResources }] = await Promise.all([import('./import-file.ts'), app()]);
       return importFile(loadResources(), API_PREFIX, rest, print);
+    }
     case 'export': {
       let code = 0;
       await withDatabase(async (knex) => {
+        const { exportCommand } = await import('./export.ts');
         code = await exportCommand(knex, rest);
       });
       return code;
     }
     case 'routes': {
+      const [{ routeTable }, { API_PREFIX, loadResources }] = await Promise.all([engine(), app()]);
       const lines = loadResources()
         .all()
         .flatMap((def) => routeTable(def, API_PREFIX).map((route) => `${route.method.padEnd(7)} ${route.path}  (${def.name} ${route.operation})`));
       await print(`${lines.join('\n')}\n`);
       return 0;
     }
-    case 'openapi':
+    case 'openapi': {
+      const [{ buildApiDocument }, { API_PREFIX, loadResources }] = await Promise.all([import('../http/api-docs.ts'), app()]);
       await print(`${JSON.stringify(buildApiDocument(loadResources(), API_PREFIX), null, 2)}\n`);
       return 0;
+    }
     case 'docs:markdown': {
+      const [{ buildApiMarkdown, MARKDOWN_FILE }, { buildRouteTable, ROUTES_FILE }, { API_PREFIX, loadResources }] = await Promise.all([
+        import('../http/api-docs.ts'),
+        import('../http/route-docs.ts'),
+        app(),
+      ]);
       const markdown = buildApiMarkdown(loadResources(), API_PREFIX);
       if (!rest.includes('--write')) {
         await print(markdown);
@@ -237,12 +239,14 @@ function printSeeded(result: SeedResult, always: boolean): void {
 }
 
 /** The migrations, one process at a time (a service may be starting meanwhile). */
-function migrateUnderLock(knex: ReturnType<typeof createKnex>): Promise<string[]> {
+async function migrateUnderLock(knex: Knex): Promise<string[]> {
+  const [{ withStartupLock }, { migrateLatest }] = await Promise.all([import('../database/startup-lock.ts'), import('../database/migrations.ts')]);
   return withStartupLock(knex, () => migrateLatest(knex), loadConfig().startupWaitSeconds * 1000);
 }
 
-async function withDatabase(work: (knex: ReturnType<typeof createKnex>, config: ReturnType<typeof loadConfig>) => Promise<void>): Promise<number> {
+async function withDatabase(work: (knex: Knex, config: Config) => Promise<void>): Promise<number> {
   const config = loadConfig();
+  const { createKnex } = await import('../database/connection.ts');
   const knex = createKnex(config.database);
   try {
     await work(knex, config);
@@ -254,7 +258,9 @@ async function withDatabase(work: (knex: ReturnType<typeof createKnex>, config: 
 
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
-  (error) => {
+  async (error) => {
+    // The modules that throw these are loaded by the time they throw.
+    const [{ UserExistsError, UnknownRoleError }, { StartupLockTimeout }] = await Promise.all([import('../seed/users.ts'), import('../database/startup-lock.ts')]);
     if (
       error instanceof ConfigError ||
       error instanceof DefinitionError ||
