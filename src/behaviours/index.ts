@@ -30,6 +30,7 @@ import { prepareInvoiceLines } from './accounts/moves/prepare-invoice-lines.ts';
 import { reverseMove } from './accounts/moves/reverse.ts';
 import { createInvoice } from './sales/create-invoice.ts';
 import { createBill } from './purchases/create-bill.ts';
+import { checkTaxChildren } from './accounts/tax-children.ts';
 
 export const behaviours: Behaviours = {
   hooks: {
@@ -51,6 +52,7 @@ export const behaviours: Behaviours = {
     'webhooks.queuePing': queuePing,
     'accounts.prepareMove': prepareMove,
     'accounts.computeMove': computeMove,
+    'accounts.checkTaxChildren': checkTaxChildren,
     'purchases.prepareOrder': preparePurchaseOrder,
     'purchases.computeOrderTotals': computePurchaseOrderTotals,
     'products.holdOfferedOptions': holdOfferedOptions,

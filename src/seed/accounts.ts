@@ -1,5 +1,6 @@
 // The accounts module's standard data for the first company ("My Company"): a minimal chart of
-// accounts, the five journals, a tax group with the default 15 % sales and purchase taxes, the
+// accounts, the five journals, a tax group with the default 15 % sales and purchase taxes (with
+// their repartition lines: the tax on Tax Received or Tax Paid), the
 // ten standard payment terms of the original installation (reference §4) with their due terms,
 // and the eleven incoterms (shared by every company).
 //
@@ -93,6 +94,26 @@ export const STANDARD_PAYMENT_TERMS: StandardPaymentTerm[] = [
   { name: '90 Days, on the 10th', note: '<p>Payment terms: 90 days, on the 10th</p>', dueTerms: [[100, 90, 'days_end_of_month_no_the']] },
 ];
 
+/**
+ * A tax's repartition lines as Odoo gives a new tax: 100 % of the base and 100 % of the amount,
+ * for invoices and for refunds, the amount on `accountId` (none: the account of the line taxed).
+ */
+export function defaultRepartitionLines(taxId: number, companyId: number | null, accountId: number | null, stamp: Record<string, unknown>) {
+  return (['invoice', 'refund'] as const).flatMap((document_type, index) =>
+    (['base', 'tax'] as const).map((repartition_type, position) => ({
+      tax_id: taxId,
+      company_id: companyId,
+      document_type,
+      repartition_type,
+      factor_percent: 100,
+      factor: 1,
+      account_id: repartition_type === 'tax' ? accountId : null,
+      sort: index * 2 + position + 1,
+      ...stamp,
+    })),
+  );
+}
+
 /** Seeds what is missing of the accounts module's standard data; returns the rows added. */
 export async function seedAccounts(knex: Knex, creatorId: number | null): Promise<number> {
   const company = await knex('companies').orderBy('id').first('id');
@@ -137,17 +158,21 @@ export async function seedAccounts(knex: Knex, creatorId: number | null): Promis
       }
       const accountIds = new Map<string, number>((await trx('accounts_accounts').select('id', 'code')).map((a) => [a.code, Number(a.id)]));
       for (const [index, { account, ...tax }] of STANDARD_TAXES.entries()) {
-        await trx('accounts_taxes').insert({
+        const accountId = accountIds.get(account) ?? null;
+        const [taxId] = await trx('accounts_taxes').insert({
           ...tax,
-          account_id: accountIds.get(account) ?? null,
+          account_id: accountId,
           price_include: false,
           include_base_amount: false,
+          is_base_affected: true,
           is_active: true,
           sort: index + 1,
           tax_group_id: group.id,
           company_id: company.id,
           ...stamp,
         });
+        await trx('accounts_tax_partition_lines').insert(defaultRepartitionLines(Number(taxId), company.id, accountId, stamp));
+        added += 4;
       }
       added += STANDARD_TAXES.length;
     }

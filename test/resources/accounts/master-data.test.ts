@@ -73,7 +73,7 @@ for (const target of databaseTargets()) {
     assert.is(created.body.data.sort, highest + 1);
     assert.is(created.body.data.amount, '0.5000');
     assert.is(created.body.data.price_include, false, 'the default');
-    const bad = await client.post(`${API}/accounts/taxes`, { token, body: { name: 'Bad', type_tax_use: 'both', amount_type: 'group', amount: 1 } });
+    const bad = await client.post(`${API}/accounts/taxes`, { token, body: { name: 'Bad', type_tax_use: 'both', amount_type: 'code', amount: 1 } });
     assert.equal(Object.keys(bad.body.errors).sort(), ['amount_type', 'type_tax_use']);
   });
 

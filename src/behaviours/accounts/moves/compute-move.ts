@@ -1,17 +1,19 @@
 // A document's journal items and totals, computed from its product lines (reference-o2c-p2p §2.7):
-// each line's subtotal and taxes, one tax line per tax and account, a cash-rounding line when the
-// document has a rounding, and one receivable or payable line per instalment, in the document
-// currency and in the company's. The receivable/payable lines take exactly the other side of
-// everything else, so the document's debits always equal its credits.
+// each line's subtotal and taxes (compute-taxes.ts, at the currency's rounding step and by the
+// company's rounding mode), one tax line per tax, group, repartition line and account, a
+// cash-rounding line when the document has a rounding, and one receivable or payable line per
+// instalment, in the document currency and in the company's. The receivable/payable lines take
+// exactly the other side of everything else, so the document's debits always equal its credits.
 //
 // Runs while a document is a draft (created, updated, reset) and when it is confirmed; payments
 // and reversals settle the receivable/payable lines afterwards without recomputing. A fixed number
-// of statements, however many lines: one read of the lines and one of their taxes, one UPDATE of
-// the product lines, one DELETE and one INSERT of the computed lines.
+// of statements, however many lines: one read of the lines and three of their taxes (tax-rules.ts),
+// one UPDATE of the product lines, one DELETE and one INSERT of the computed lines.
 import type { Knex } from 'knex';
 import { ValidationError, nowTimestamp } from '../../../../engine/index.ts';
-import { computeLine } from '../compute-taxes.ts';
-import { roundTo } from '../money.ts';
+import { computeDocument, type RoundingMode } from '../compute-taxes.ts';
+import { roundStep, roundTo, stepOf } from '../money.ts';
+import { taxesOfLines } from '../tax-rules.ts';
 import { rateOn } from '../../support/currency-rates.ts';
 import { updateRows } from '../../support/update-rows.ts';
 import { instalments, type DueTerm } from './instalments.ts';
@@ -30,45 +32,37 @@ export async function recomputeMove(trx: Knex.Transaction, moveId: number): Prom
   const kind = kindOf(move.move_type);
   const setting = await documentSetting(trx, move);
   const lines: Row[] = await trx('accounts_account_move_lines').where({ move_id: moveId, display_type: 'product' }).orderBy('sort').orderBy('id');
-  const taxRows: Row[] =
-    lines.length === 0
-      ? []
-      : await trx('accounts_accounts_move_line_taxes')
-          .join('accounts_taxes', 'accounts_taxes.id', 'accounts_accounts_move_line_taxes.tax_id')
-          .whereIn(
-            'accounts_accounts_move_line_taxes.move_line_id',
-            lines.map((line) => line.id),
-          )
-          .orderBy('accounts_taxes.sort')
-          .orderBy('accounts_taxes.id')
-          .select('accounts_accounts_move_line_taxes.move_line_id', 'accounts_taxes.*');
+  const taxes = await taxesOfLines(
+    trx,
+    'accounts_accounts_move_line_taxes',
+    'move_line_id',
+    lines.map((line) => Number(line.id)),
+  );
 
-  const { rate, precision, companyPrecision } = setting;
-  const inCompany = (amount: number) => roundTo(amount / rate, companyPrecision);
+  const { rate, step, companyStep } = setting;
+  const inCompany = (amount: number) => roundStep(amount / rate, companyStep);
   const signed = (amount: number): Amounts => {
-    const amount_currency = roundTo(kind.direction * amount, precision);
+    const amount_currency = roundStep(kind.direction * amount, step);
     return { amount_currency, balance: inCompany(amount_currency) };
   };
 
-  // Product lines.
-  const productUpdates: Array<{ id: number; values: Row }> = [];
-  const taxTotals = new Map<string, { tax: Row; account: number | null; amount: number; base: number }>();
-  let untaxed = 0;
-  let taxed = 0;
-  for (const [index, line] of lines.entries()) {
-    const taxes = taxRows.filter((row) => row.move_line_id === line.id);
-    const amounts = computeLine({
+  // Product lines, and the tax lines they make: one per tax, group, repartition line and account.
+  const document = computeDocument(
+    lines.map((line) => ({
+      key: line,
       priceUnit: Number(line.price_unit),
       quantity: Number(line.quantity),
       discount: Number(line.discount ?? 0),
-      taxes: taxes.map((tax) => ({ id: Number(tax.id), amountType: tax.amount_type, amount: Number(tax.amount), priceInclude: Boolean(Number(tax.price_include)) })),
-      precision,
-    });
+      taxes: taxes.get(Number(line.id)) ?? [],
+      accountId: line.account_id == null ? null : Number(line.account_id),
+    })),
+    { step, mode: setting.mode, refund: String(move.move_type).endsWith('_refund') },
+  );
+  const productUpdates: Array<{ id: number; values: Row }> = [];
+  for (const [index, { key: line, ...amounts }] of document.lines.entries()) {
     if (Math.abs(amounts.total) > MAX_AMOUNT) {
       throw new ValidationError({ [`invoice_lines.${index}`]: [`The invoice_lines.${index} total (${amounts.total}) is more than an amount can hold (${MAX_AMOUNT}).`] });
     }
-    untaxed += amounts.subtotal;
-    taxed += amounts.tax;
     const { amount_currency, balance } = signed(amounts.subtotal);
     productUpdates.push({
       id: Number(line.id),
@@ -87,16 +81,9 @@ export async function recomputeMove(trx: Knex.Transaction, moveId: number): Prom
         move_name: move.name,
       },
     });
-    for (const [position, item] of amounts.taxes.entries()) {
-      const tax = taxes[position]!;
-      const account = tax.account_id ?? line.account_id ?? null;
-      const key = `${tax.id}:${account}`;
-      const total = taxTotals.get(key) ?? { tax, account, amount: 0, base: 0 };
-      total.amount += item.amount;
-      total.base += amounts.subtotal;
-      taxTotals.set(key, total);
-    }
   }
+  const untaxed = document.untaxed;
+  const taxed = document.tax;
 
   const common = {
     move_id: moveId,
@@ -113,16 +100,17 @@ export async function recomputeMove(trx: Knex.Transaction, moveId: number): Prom
     discount: 0,
   };
   const computed: Row[] = [];
-  for (const { tax, account, amount, base } of taxTotals.values()) {
-    if (roundTo(amount, precision) === 0) continue;
+  for (const { tax, group, share, accountId, amount, base } of document.taxLines) {
     const { amount_currency, balance } = signed(amount);
     computed.push({
       ...common,
       display_type: 'tax',
-      name: tax.invoice_label ?? tax.name,
-      account_id: account,
+      name: tax.label ?? null,
+      account_id: accountId,
       tax_line_id: tax.id,
-      tax_group_id: tax.tax_group_id ?? null,
+      tax_repartition_line_id: share.id,
+      group_tax_id: group?.id ?? null,
+      tax_group_id: tax.taxGroupId ?? null,
       tax_base_amount: Math.abs(inCompany(base)),
       amount_currency,
       balance,
@@ -135,8 +123,8 @@ export async function recomputeMove(trx: Knex.Transaction, moveId: number): Prom
   let roundingTax = 0;
   if (setting.cashRounding) {
     const rounding = setting.cashRounding;
-    const total = roundTo(untaxed + taxed, precision);
-    const difference = roundTo(roundToStep(total, Number(rounding.rounding), rounding.rounding_method) - total, precision);
+    const total = roundStep(untaxed + taxed, step);
+    const difference = roundStep(roundToStep(total, Number(rounding.rounding), rounding.rounding_method) - total, step);
     if (difference !== 0) {
       const biggest = rounding.strategy === 'biggest_tax' ? [...computed].sort((a, b) => Math.abs(b.amount_currency) - Math.abs(a.amount_currency))[0] : undefined;
       const { amount_currency, balance } = signed(difference);
@@ -157,14 +145,14 @@ export async function recomputeMove(trx: Knex.Transaction, moveId: number): Prom
 
   // Receivable or payable: the other side of everything above, by instalment.
   const others = [...productUpdates.map((update) => update.values as Amounts), ...computed];
-  const totalCurrency = roundTo(-others.reduce((sum, line) => sum + line.amount_currency, 0), precision);
-  const totalBalance = roundTo(-others.reduce((sum, line) => sum + line.balance, 0), companyPrecision);
+  const totalCurrency = roundStep(-others.reduce((sum, line) => sum + line.amount_currency, 0), step);
+  const totalBalance = roundStep(-others.reduce((sum, line) => sum + line.balance, 0), companyStep);
   const start = move.invoice_date ?? move.date;
-  const parts = instalments(totalCurrency, precision, start, setting.dueTerms as DueTerm[], move.invoice_date_due);
+  const parts = instalments(totalCurrency, step, start, setting.dueTerms as DueTerm[], move.invoice_date_due);
   let balanceLeft = totalBalance;
   for (const [index, part] of parts.entries()) {
     const balance = index === parts.length - 1 ? balanceLeft : inCompany(part.amount);
-    balanceLeft = roundTo(balanceLeft - balance, companyPrecision);
+    balanceLeft = roundStep(balanceLeft - balance, companyStep);
     computed.push({
       ...common,
       display_type: 'payment_term',
@@ -180,7 +168,7 @@ export async function recomputeMove(trx: Knex.Transaction, moveId: number): Prom
   }
 
   const now = nowTimestamp();
-  const totals = moveTotals(kind, lines.length > 0 ? productUpdates.map((update) => update.values as Amounts) : [], computed, roundingUntaxed, roundingTax, precision);
+  const totals = moveTotals(kind, lines.length > 0 ? productUpdates.map((update) => update.values as Amounts) : [], computed, roundingUntaxed, roundingTax, step);
   if (Math.abs(totals.amount_total) > MAX_AMOUNT)
     throw new ValidationError({ invoice_lines: [`The document total (${totals.amount_total}) is more than an amount can hold (${MAX_AMOUNT}).`] });
   await updateRows(trx, 'accounts_account_move_lines', productUpdates);
@@ -190,6 +178,8 @@ export async function recomputeMove(trx: Knex.Transaction, moveId: number): Prom
     const sortStart = lines.length + 1;
     const rows = computed.map((line, index) => ({
       tax_line_id: null,
+      tax_repartition_line_id: null,
+      group_tax_id: null,
       tax_group_id: null,
       tax_base_amount: 0,
       date_maturity: null,
@@ -214,21 +204,21 @@ export async function recomputeMove(trx: Knex.Transaction, moveId: number): Prom
 }
 
 /** The document's totals from its journal items (§2.7): positive amounts, and company-currency amounts signed. */
-function moveTotals(kind: DocumentKind, products: Amounts[], computed: Row[], roundingUntaxed: number, roundingTax: number, precision: number) {
+function moveTotals(kind: DocumentKind, products: Amounts[], computed: Row[], roundingUntaxed: number, roundingTax: number, step: number) {
   const sum = (lines: Array<Amounts | Row>, key: 'amount_currency' | 'balance') => lines.reduce((total, line) => total + Number(line[key as keyof typeof line]), 0);
   const taxLines = computed.filter((line) => line.display_type === 'tax' || (line.display_type === 'rounding' && roundingTax !== 0));
   const untaxedLines = [...products, ...computed.filter((line) => line.display_type === 'rounding' && roundingUntaxed !== 0)];
   const terms = computed.filter((line) => line.display_type === 'payment_term');
-  const untaxed = roundTo(kind.direction * sum(untaxedLines, 'amount_currency'), precision);
-  const tax = roundTo(kind.direction * sum(taxLines, 'amount_currency'), precision);
-  const total = roundTo(untaxed + tax, precision);
+  const untaxed = roundStep(kind.direction * sum(untaxedLines, 'amount_currency'), step);
+  const tax = roundStep(kind.direction * sum(taxLines, 'amount_currency'), step);
+  const total = roundStep(untaxed + tax, step);
   const residualCurrency = terms.reduce((sumOf, line) => sumOf + Number(line.amount_residual_currency), 0);
   const residual = terms.reduce((sumOf, line) => sumOf + Number(line.amount_residual), 0);
   return {
     amount_untaxed: untaxed,
     amount_tax: tax,
     amount_total: total,
-    amount_residual: roundTo(-kind.direction * residualCurrency, precision),
+    amount_residual: roundStep(-kind.direction * residualCurrency, step),
     amount_untaxed_signed: roundTo(-sum(untaxedLines, 'balance'), 4),
     amount_untaxed_in_currency_signed: roundTo(-sum(untaxedLines, 'amount_currency'), 4),
     amount_tax_signed: roundTo(-sum(taxLines, 'balance'), 4),
@@ -252,8 +242,11 @@ function roundToStep(value: number, step: number, method: string): number {
 interface DocumentSetting {
   /** Units of the document currency per unit of the company currency. */
   rate: number;
-  precision: number;
-  companyPrecision: number;
+  /** The rounding steps of the document's currency and of the company's (0.01, 1, 0.05). */
+  step: number;
+  companyStep: number;
+  /** The company's tax rounding mode. */
+  mode: RoundingMode;
   companyCurrencyId: number;
   journal: Row;
   dueTerms: Row[];
@@ -264,13 +257,11 @@ interface DocumentSetting {
 /** What a document's amounts depend on besides its lines, read once. */
 async function documentSetting(trx: Knex.Transaction, move: Row): Promise<DocumentSetting> {
   const kind = kindOf(move.move_type);
-  const company = await trx('companies').where('id', move.company_id).first('id', 'currency_id');
+  const company = await trx('companies').where('id', move.company_id).first('id', 'currency_id', 'tax_calculation_rounding_method');
   const companyCurrencyId = Number(company?.currency_id ?? move.currency_id);
   const currencies = new Map<number, Row>(
-    (await trx('currencies').whereIn('id', [move.currency_id, companyCurrencyId]).select('id', 'decimal_places')).map((row) => [Number(row.id), row]),
+    (await trx('currencies').whereIn('id', [move.currency_id, companyCurrencyId]).select('id', 'decimal_places', 'rounding')).map((row) => [Number(row.id), row]),
   );
-  const precision = Number(currencies.get(Number(move.currency_id))?.decimal_places ?? 2);
-  const companyPrecision = Number(currencies.get(companyCurrencyId)?.decimal_places ?? 2);
   // The rate at the invoice date (support/currency-rates.ts); none read for the company's currency.
   const rate = await rateOn(trx, Number(move.company_id), Number(move.currency_id), move.invoice_date ?? move.date, { companyCurrencyId });
   const journal = await trx('accounts_journals').where('id', move.journal_id).first();
@@ -278,8 +269,9 @@ async function documentSetting(trx: Knex.Transaction, move: Row): Promise<Docume
   const cashRounding = move.invoice_cash_rounding_id ? await trx('accounts_cash_roundings').where('id', move.invoice_cash_rounding_id).first() : undefined;
   return {
     rate,
-    precision,
-    companyPrecision,
+    step: stepOf(currencies.get(Number(move.currency_id))),
+    companyStep: stepOf(currencies.get(companyCurrencyId)),
+    mode: company?.tax_calculation_rounding_method === 'round_globally' ? 'round_globally' : 'round_per_line',
     companyCurrencyId,
     journal,
     dueTerms,

@@ -1,7 +1,7 @@
 // When a document's amount is due: one date without a payment term, else one instalment per due
 // term of the term (reference-o2c-p2p §2.7). Amounts are split by percent or fixed amount, the
 // last instalment taking what remains, so the instalments always add up to the total.
-import { roundTo } from '../money.ts';
+import { roundStep } from '../money.ts';
 
 export interface DueTerm {
   value: string; // percent, fixed
@@ -17,19 +17,19 @@ export interface Instalment {
   amount: number;
 }
 
-/** Splits `total` (document currency, `precision` decimals) over the due terms, from `start` (YYYY-MM-DD). */
-export function instalments(total: number, precision: number, start: string, dueTerms: DueTerm[], dueDate?: string | null): Instalment[] {
-  if (dueTerms.length === 0) return [{ maturity: dueDate ?? start, amount: roundTo(total, precision) }];
+/** Splits `total` (document currency, rounded to its `step`: 0.01, 1, 0.05) over the due terms, from `start` (YYYY-MM-DD). */
+export function instalments(total: number, step: number, start: string, dueTerms: DueTerm[], dueDate?: string | null): Instalment[] {
+  if (dueTerms.length === 0) return [{ maturity: dueDate ?? start, amount: roundStep(total, step) }];
   const result: Instalment[] = [];
   const sign = Math.sign(total) || 1;
-  let left = roundTo(total, precision);
+  let left = roundStep(total, step);
   for (const [index, term] of dueTerms.entries()) {
     const last = index === dueTerms.length - 1;
     const share = term.value === 'fixed' ? sign * Number(term.value_amount) : (total * Number(term.value_amount)) / 100;
     // Never more than what is left, never the other way: terms that add up to more than the total
     // leave the last ones empty rather than owing back.
-    const amount = last ? left : sign * Math.min(Math.max(sign * roundTo(share, precision), 0), sign * left);
-    left = roundTo(left - amount, precision);
+    const amount = last ? left : sign * Math.min(Math.max(sign * roundStep(share, step), 0), sign * left);
+    left = roundStep(left - amount, step);
     if (amount !== 0 || (last && result.length === 0)) result.push({ maturity: dueDateOf(start, term), amount });
   }
   return result;

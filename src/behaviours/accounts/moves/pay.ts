@@ -4,7 +4,7 @@
 // first. Unlike the original, an amount above what remains due is refused: the excess would sit
 // unmatched on the partner's account with nobody told.
 import { ActionRefusedError, ValidationError, nowTimestamp, today, type Action } from '../../../../engine/index.ts';
-import { roundTo } from '../money.ts';
+import { roundStep, roundTo, stepOf } from '../money.ts';
 import { debitCredit } from './compute-move.ts';
 import { kindOf } from './kinds.ts';
 import { markPaymentsMatched } from './move-actions.ts';
@@ -27,19 +27,18 @@ export const payMove: Action<PayInput> = async ({ trx, def, record, input, user,
 
   const journal = await paymentJournal(trx, Number(record.company_id), input.journal_id ?? undefined);
   const date = input.payment_date ?? today();
-  const currency = await trx('currencies').where('id', record.currency_id).first('decimal_places');
-  const precision = Number(currency?.decimal_places ?? 2);
-  const due = roundTo(
+  const step = stepOf(await trx('currencies').where('id', record.currency_id).first('rounding', 'decimal_places'));
+  const due = roundStep(
     open.reduce((sum, line) => sum + Math.abs(Number(line.amount_residual_currency)), 0),
-    precision,
+    step,
   );
   // By default, what is due now: every overdue instalment and the next one.
   const next = open.findIndex((line) => String(line.date_maturity ?? date) >= date);
-  const dueNow = roundTo(
+  const dueNow = roundStep(
     open.slice(0, next === -1 ? open.length : next + 1).reduce((sum, line) => sum + Math.abs(Number(line.amount_residual_currency)), 0),
-    precision,
+    step,
   );
-  const amount = roundTo(input.amount ?? dueNow, precision);
+  const amount = roundStep(input.amount ?? dueNow, step);
   if (amount <= 0) throw new ValidationError({ amount: ['The amount field must be at least 0.0001.'] });
   if (amount > due) throw new ValidationError({ amount: [`The amount (${amount}) is more than what remains due on the ${noun} (${due}).`] });
 
@@ -48,7 +47,7 @@ export const payMove: Action<PayInput> = async ({ trx, def, record, input, user,
   const rate = Number(record.invoice_currency_rate) > 0 ? Number(record.invoice_currency_rate) : 1;
   const company = await trx('companies').where('id', record.company_id).first('currency_id');
   const inbound = kind.paymentType === 'inbound';
-  const bankCurrency = roundTo(inbound ? amount : -amount, precision);
+  const bankCurrency = roundStep(inbound ? amount : -amount, step);
   const bankBalance = roundTo(bankCurrency / rate, 4);
   const { name, prefix } = await nextMoveName(trx, journal as { id: number; code: string }, Number(record.company_id), date, 'P');
   const now = nowTimestamp();
