@@ -37,3 +37,14 @@ export function stepOf(currency: { rounding?: unknown; decimal_places?: unknown 
   const places = Number(currency?.decimal_places ?? 2);
   return Number.isFinite(places) ? roundTo(10 ** -places, places) : 0.01;
 }
+
+/**
+ * A cash rounding (accounts/cash-roundings): `value` to a multiple of `step` by `method`, `UP`
+ * (away from zero), `DOWN` (toward zero) or `HALF-UP` (the nearest, a half away from zero).
+ */
+export function roundCash(value: number, step: number, method: string): number {
+  if (!Number.isFinite(value) || !(step > 0)) return value;
+  const steps = Number((Math.abs(value) / step).toPrecision(12));
+  const whole = method === 'UP' ? Math.ceil(steps) : method === 'DOWN' ? Math.floor(steps) : Math.round(steps);
+  return roundTo(Math.sign(value) * whole * step, Math.max(decimalsOf(step), 0));
+}

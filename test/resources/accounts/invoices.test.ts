@@ -166,6 +166,26 @@ for (const target of databaseTargets()) {
     assert.equal([customer.status, customer.body.data.customer_rank], [200, 1]);
   });
 
+  test('with a cash rounding and a payment term, each instalment can be paid in cash; the last takes the rest', async () => {
+    const rounding = await post('/accounts/cash-roundings', { name: `5 cents terms ${target.name}`, strategy: 'add_invoice_line', rounding_method: 'HALF-UP', rounding: 0.05 });
+    assert.is(rounding.status, 201, rounding.text);
+    // 33.33 → 33.35 (666.6 steps → 667); 30 % of it is 10.005 → 10.01 → 10.00 (200.2 steps); the rest 23.35.
+    const draft = await invoice([{ quantity: 1, price_unit: 33.33 }], {
+      invoice_date_due: null,
+      invoice_payment_term_id: ids.term,
+      invoice_cash_rounding_id: rounding.body.data.id,
+    });
+    assert.is(draft.amount_total, '33.3500');
+    const items = (await balanced(draft.id)).filter((item) => item.display_type === 'payment_term');
+    assert.equal(
+      items.map((item) => [Number(item.amount_currency), item.date_maturity]),
+      [
+        [10, '2026-11-20'],
+        [23.35, '2027-01-19'],
+      ],
+    );
+  });
+
   test('concurrent confirmations take consecutive numbers: none twice, no gap', async () => {
     const drafts = [];
     for (let i = 0; i < 12; i++) drafts.push(await invoice([{ quantity: 1, price_unit: 10 + i }]));

@@ -12,11 +12,11 @@
 import type { Knex } from 'knex';
 import { ValidationError, nowTimestamp } from '../../../../engine/index.ts';
 import { computeDocument, type RoundingMode } from '../compute-taxes.ts';
-import { roundStep, roundTo, stepOf } from '../money.ts';
+import { roundCash, roundStep, roundTo, stepOf } from '../money.ts';
 import { taxesOfLines } from '../tax-rules.ts';
 import { rateOn } from '../../support/currency-rates.ts';
 import { updateRows } from '../../support/update-rows.ts';
-import { instalments, type DueTerm } from './instalments.ts';
+import { instalments, type CashRounding, type DueTerm } from './instalments.ts';
 import { kindOf, type DocumentKind } from './kinds.ts';
 import { MAX_AMOUNT } from '../order-totals.ts';
 
@@ -124,7 +124,7 @@ export async function recomputeMove(trx: Knex.Transaction, moveId: number): Prom
   if (setting.cashRounding) {
     const rounding = setting.cashRounding;
     const total = roundStep(untaxed + taxed, step);
-    const difference = roundStep(roundToStep(total, Number(rounding.rounding), rounding.rounding_method) - total, step);
+    const difference = roundStep(roundCash(total, Number(rounding.rounding), rounding.rounding_method) - total, step);
     if (difference !== 0) {
       const biggest = rounding.strategy === 'biggest_tax' ? [...computed].sort((a, b) => Math.abs(b.amount_currency) - Math.abs(a.amount_currency))[0] : undefined;
       const { amount_currency, balance } = signed(difference);
@@ -148,7 +148,7 @@ export async function recomputeMove(trx: Knex.Transaction, moveId: number): Prom
   const totalCurrency = roundStep(-others.reduce((sum, line) => sum + line.amount_currency, 0), step);
   const totalBalance = roundStep(-others.reduce((sum, line) => sum + line.balance, 0), companyStep);
   const start = move.invoice_date ?? move.date;
-  const parts = instalments(totalCurrency, step, start, setting.dueTerms as DueTerm[], move.invoice_date_due);
+  const parts = instalments(totalCurrency, step, start, setting.dueTerms as DueTerm[], move.invoice_date_due, setting.cashRounding as CashRounding | undefined);
   let balanceLeft = totalBalance;
   for (const [index, part] of parts.entries()) {
     const balance = index === parts.length - 1 ? balanceLeft : inCompany(part.amount);
@@ -230,13 +230,6 @@ function moveTotals(kind: DocumentKind, products: Amounts[], computed: Row[], ro
 
 export function debitCredit(balance: number): { debit: number; credit: number } {
   return { debit: balance > 0 ? balance : 0, credit: balance < 0 ? -balance : 0 };
-}
-
-function roundToStep(value: number, step: number, method: string): number {
-  if (!(step > 0)) return value;
-  const steps = value / step;
-  const rounded = method === 'UP' ? Math.ceil(roundTo(steps, 9)) : method === 'DOWN' ? Math.floor(roundTo(steps, 9)) : Math.round(roundTo(steps, 9));
-  return rounded * step;
 }
 
 interface DocumentSetting {

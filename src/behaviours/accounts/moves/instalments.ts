@@ -1,7 +1,9 @@
 // When a document's amount is due: one date without a payment term, else one instalment per due
-// term of the term (reference-o2c-p2p §2.7). Amounts are split by percent or fixed amount, the
-// last instalment taking what remains, so the instalments always add up to the total.
-import { roundStep } from '../money.ts';
+// term of the term (reference-o2c-p2p §2.7). Amounts are split by percent or fixed amount, each
+// rounded to the currency's step and, on a document with a cash rounding, to the rounding's step
+// (by its method) so that each can be paid in cash, the last instalment taking what remains: the
+// instalments always add up to the total.
+import { roundCash, roundStep } from '../money.ts';
 
 export interface DueTerm {
   value: string; // percent, fixed
@@ -11,6 +13,12 @@ export interface DueTerm {
   days_next_month?: number | string | null;
 }
 
+/** A document's cash rounding: its step (0.05) and method (UP, DOWN, HALF-UP). */
+export interface CashRounding {
+  rounding: number | string;
+  rounding_method: string;
+}
+
 export interface Instalment {
   /** YYYY-MM-DD */
   maturity: string;
@@ -18,17 +26,18 @@ export interface Instalment {
 }
 
 /** Splits `total` (document currency, rounded to its `step`: 0.01, 1, 0.05) over the due terms, from `start` (YYYY-MM-DD). */
-export function instalments(total: number, step: number, start: string, dueTerms: DueTerm[], dueDate?: string | null): Instalment[] {
+export function instalments(total: number, step: number, start: string, dueTerms: DueTerm[], dueDate?: string | null, cash?: CashRounding): Instalment[] {
   if (dueTerms.length === 0) return [{ maturity: dueDate ?? start, amount: roundStep(total, step) }];
   const result: Instalment[] = [];
   const sign = Math.sign(total) || 1;
   let left = roundStep(total, step);
   for (const [index, term] of dueTerms.entries()) {
     const last = index === dueTerms.length - 1;
-    const share = term.value === 'fixed' ? sign * Number(term.value_amount) : (total * Number(term.value_amount)) / 100;
+    const exact = term.value === 'fixed' ? sign * Number(term.value_amount) : (total * Number(term.value_amount)) / 100;
+    const share = cash ? roundCash(roundStep(exact, step), Number(cash.rounding), cash.rounding_method) : roundStep(exact, step);
     // Never more than what is left, never the other way: terms that add up to more than the total
     // leave the last ones empty rather than owing back.
-    const amount = last ? left : sign * Math.min(Math.max(sign * roundStep(share, step), 0), sign * left);
+    const amount = last ? left : sign * Math.min(Math.max(sign * share, 0), sign * left);
     left = roundStep(left - amount, step);
     if (amount !== 0 || (last && result.length === 0)) result.push({ maturity: dueDateOf(start, term), amount });
   }
