@@ -23,6 +23,7 @@ import { parse } from 'uvu/parse';
 import { run } from 'uvu/run';
 import { parseDatabaseUrl } from '../src/app/config.ts';
 import { closeSharedApps } from './helpers/app.ts';
+import { dropTemplates } from './helpers/migrated-template.ts';
 import { waitForQuietMachine } from './helpers/quiet-machine.ts';
 
 /** Where the last run's file times are kept (gitignored). */
@@ -43,6 +44,7 @@ async function main(): Promise<number> {
     await run(seed === undefined ? files : shuffled(files, seed));
   } finally {
     await closeSharedApps();
+    await dropTemplates();
     if (mysql) await mysql.drop();
   }
   const { total, passed, skipped, durations } = counts();

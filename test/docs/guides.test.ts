@@ -40,7 +40,7 @@ for (const target of databaseTargets()) {
     const test = suite(`${guide.file} as written [${target.name}]`);
     test(`its ${guide.steps.length} steps answer what it shows, on a fresh installation`, async () => {
       const slug = guide.file.replace(/^docs\/|\.md$/g, '').replace(/-/g, '_');
-      const database = await freshDatabase(target, `guide_${slug}`);
+      const database = await freshDatabase(target, `guide_${slug}`, { migrated: true });
       const app = await startApp(database.target);
       try {
         await replay(app, guide.steps);

@@ -18,7 +18,7 @@ for (const target of databaseTargets()) {
   let drop: () => Promise<void>;
 
   test.before(async () => {
-    const fresh = await freshDatabase(target, 'models');
+    const fresh = await freshDatabase(target, 'models', { migrated: true });
     drop = fresh.drop;
     app = await startApp(fresh.target);
     await seedDemo(app.knex, app.config, TEST_JWT_SECRET);

@@ -21,7 +21,7 @@ for (const target of databaseTargets()) {
   const test = suite(`partial filter and collation [${target.name}]`);
 
   async function withApp(binaryNames: boolean, work: (app: TestApp, token: string) => Promise<void>): Promise<void> {
-    const database = await freshDatabase(target, binaryNames ? 'case_bin' : 'case_ci');
+    const database = await freshDatabase(target, binaryNames ? 'case_bin' : 'case_ci', { migrated: true });
     let app: TestApp | undefined;
     try {
       app = await startApp(database.target as Target, {

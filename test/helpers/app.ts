@@ -7,13 +7,14 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { Knex } from 'knex';
-import { loadConfig, type Config } from '../../src/app/config.ts';
+import { loadConfig, parseDatabaseUrl, type Config } from '../../src/app/config.ts';
 import { createKnex } from '../../src/database/connection.ts';
 import { migrateLatest } from '../../src/database/migrations.ts';
 import { seed } from '../../src/seed/index.ts';
 import { syncPermissions } from '../../src/access/permissions.ts';
 import { buildServer, loadResources } from '../../src/app/build-app.ts';
 import { Client } from './http.ts';
+import { copyMysqlTemplate, copySqliteTemplate } from './migrated-template.ts';
 import { freshDatabase, type Target } from './targets.ts';
 
 export const ADMIN = { email: 'admin@example.com', password: 'admin-password-1', name: 'Administrator' };
@@ -118,13 +119,23 @@ const sharedFiles: string[] = [];
  */
 export async function sharedApp(target: Target): Promise<TestApp & { token: string }> {
   if (!shared.has(target.name)) {
-    let databaseTarget = target;
-    if (target.name === 'sqlite') {
-      const dir = mkdtempSync(join(tmpdir(), 'erp-shared-'));
-      sharedFiles.push(dir);
-      databaseTarget = { ...target, databaseUrl: `sqlite:${join(dir, 'erp.sqlite')}` };
-    }
-    shared.set(target.name, startApp(databaseTarget));
+    shared.set(
+      target.name,
+      (async () => {
+        let databaseTarget = target;
+        if (target.name === 'sqlite') {
+          const dir = mkdtempSync(join(tmpdir(), 'erp-shared-'));
+          sharedFiles.push(dir);
+          databaseTarget = { ...target, databaseUrl: `sqlite:${join(dir, 'erp.sqlite')}` };
+          await copySqliteTemplate(join(dir, 'erp.sqlite'));
+        } else {
+          // The run's database (test/run.ts made it, empty): the migrated template's copy.
+          const config = parseDatabaseUrl(target.databaseUrl);
+          if (config.client === 'mysql') await copyMysqlTemplate(config, config.database);
+        }
+        return startApp(databaseTarget);
+      })(),
+    );
   }
   const testApp = await shared.get(target.name)!;
   return Object.assign(testApp, { token: (testApp as any).token ?? ((testApp as any).token = await testApp.login()) });
@@ -141,7 +152,7 @@ export async function secondApp(target: Target): Promise<TestApp & { token: stri
   if (!shared.has(key)) {
     shared.set(
       key,
-      freshDatabase(target, 'second').then(({ target: databaseTarget, drop }) => {
+      freshDatabase(target, 'second', { migrated: true }).then(({ target: databaseTarget, drop }) => {
         drops.push(drop);
         return startApp(databaseTarget);
       }),

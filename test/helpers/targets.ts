@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import knexFactory from 'knex';
 import { parseDatabaseUrl } from '../../src/app/config.ts';
+import { copyMysqlTemplate, copySqliteTemplate } from './migrated-template.ts';
 
 // The databases the suite runs on: SQLite always, MariaDB/MySQL when TEST_MYSQL_URL is set
 // (test/run.ts creates a fresh database for the run and passes it as TEST_MYSQL_DATABASE_URL);
@@ -25,10 +26,16 @@ export function inThisRun(database: 'sqlite' | 'mysql'): boolean {
   return !only || only.split(',').includes(database);
 }
 
-/** A database of its own for a test that needs a fresh installation: a temporary SQLite file, or a new MySQL database. */
-export async function freshDatabase(target: Target, name: string): Promise<{ target: Target; drop(): Promise<void> }> {
+/**
+ * A database of its own for a test that needs a fresh installation: a temporary SQLite file, or a
+ * new MySQL database. Empty, or with `migrated` already migrated (a copy of a template the
+ * migrations made once for the process: ./migrated-template.ts), for tests that start a service on
+ * it rather than test the migrations.
+ */
+export async function freshDatabase(target: Target, name: string, { migrated = false } = {}): Promise<{ target: Target; drop(): Promise<void> }> {
   if (target.name === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), `erp-${name}-`));
+    if (migrated) await copySqliteTemplate(join(dir, 'erp.sqlite'));
     return { target: { ...target, databaseUrl: `sqlite:${join(dir, 'erp.sqlite')}` }, drop: async () => rmSync(dir, { recursive: true, force: true }) };
   }
   const config = parseDatabaseUrl(target.databaseUrl);
@@ -37,6 +44,7 @@ export async function freshDatabase(target: Target, name: string): Promise<{ tar
   const database = `${config.database}_${name}`;
   await admin.raw(`DROP DATABASE IF EXISTS \`${database}\``);
   await admin.raw(`CREATE DATABASE \`${database}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+  if (migrated) await copyMysqlTemplate(config, database);
   const url = new URL(target.databaseUrl);
   url.pathname = `/${database}`;
   return {

@@ -19,7 +19,7 @@ const LIST_PATHS: Record<(typeof RESOURCES)[number], string> = {
 const WRITES = 1000;
 const CONCURRENCY = 16;
 
-const targets = serviceDatabases('feed');
+const targets = serviceDatabases('feed', { migrated: true });
 
 for (const target of targets) {
   const test = suite(`change feed replica [${target.name}]`);

@@ -42,7 +42,7 @@ function percentile(values: number[], fraction: number): number {
 
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-for (const target of serviceDatabases('login_storm')) {
+for (const target of serviceDatabases('login_storm', { migrated: true })) {
   const test = suite(`login storm [${target.name}]`);
   let database: Awaited<ReturnType<ServiceDatabase['prepare']>>;
   let service: ServiceProcess;

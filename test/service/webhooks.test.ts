@@ -68,7 +68,7 @@ async function waitFor(check: () => boolean | Promise<boolean>, what: string, ti
   assert.unreachable(`timed out waiting for ${what}`);
 }
 
-const targets = serviceDatabases('webhooks');
+const targets = serviceDatabases('webhooks', { migrated: true });
 
 // Short delays and timeout, so that retries and a dead process's lease (three timeouts) pass quickly.
 // Loopback opened for the receiver, and nothing more.

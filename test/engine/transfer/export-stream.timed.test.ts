@@ -19,7 +19,7 @@ for (const target of databaseTargets()) {
   let batchesRead = 0;
 
   test.before(async () => {
-    const database = await freshDatabase(target, 'export_stream');
+    const database = await freshDatabase(target, 'export_stream', { migrated: true });
     drop = database.drop;
     app = await startApp(database.target, { minimalSeed: true });
     token = await app.login();
