@@ -152,8 +152,13 @@ export async function prepareContext(def: ResourceDef, registry: Registry, targe
     const row = await query;
     return row ? Number(row.id) : undefined;
   };
+  // A nested resource that the suite writes gets a parent of its own where the parent's API makes
+  // one: its creates, updates and deletes then stay out of the records other suites rely on (the
+  // seeded sales tax's repartition lines, which every invoice of the accounting suites books by).
+  const ownParent = async () => (def.parent && def.operations.has('create') && creatable(def.parent.resource) ? createOne(def.parent.resource) : undefined);
   const parentId = def.parent
     ? ((await parentWithRows()) ??
+      (await ownParent()) ??
       (await firstLiveId(def.parent.resource)) ??
       (creatable(def.parent.resource) ? await createOne(def.parent.resource) : await insertDirect(def.parent.resource)))
     : undefined;

@@ -1,5 +1,5 @@
 // The structure vocabulary, checked from the definition alone: a record created without an
-// `append` field goes last (the highest value of its table + 1), and a value sent is kept; a
+// `append` field goes last (the highest value of its table, or of its `per` group, + 1), and a value sent is kept; a
 // `tree` keeps its paths and full names through creates, renames and moves (each rewritten
 // descendant in the change feed), and refuses a cycle; an `aggregate` shows what the related
 // records add up to.
@@ -8,7 +8,7 @@ import * as assert from 'uvu/assert';
 import { scopeTest } from '../../../engine/definition/scope.ts';
 import type { ResourceDef } from '../../../engine/definition/types.ts';
 import { MAX_SORT } from '../../../engine/rules/append.ts';
-import { cycleMessage } from '../../../engine/definition/structure-rules.ts';
+import { appendPer, cycleMessage } from '../../../engine/definition/structure-rules.ts';
 import { liveRows, recordPath, type ResourceContext } from '../context.ts';
 import { validPayload } from '../payloads.ts';
 
@@ -32,12 +32,17 @@ export function structureChecks(test: Test, context: () => ResourceContext) {
     const ctx = context();
     if (!ctx.def.operations.has('create')) return;
     for (const field of structureRules(ctx.def).appended) {
+      // The highest of the table, or with `per` of the records with the same value of that field.
+      const per = appendPer(field);
       for (const n of [40, 41]) {
-        const highest = Number((await ctx.app.knex(ctx.def.table).max({ highest: field.name }).first())?.highest ?? 0);
         const payload = validPayload(ctx.def, ctx.payload, n);
         delete payload[field.name];
         const row = await create(ctx, payload);
-        assert.is(Number(row[field.name]), Math.min(highest + 1, MAX_SORT), `${field.name} after ${highest}`);
+        const others = ctx.app.knex(ctx.def.table).whereNot('id', row.id);
+        if (per && row[per] == null) others.whereNull(per);
+        else if (per) others.where(per, row[per]);
+        const highest = Number((await others.max({ highest: field.name }).first())?.highest ?? 0);
+        assert.is(Number(row[field.name]), Math.min(highest + 1, MAX_SORT), `${field.name} after ${highest}${per ? ` (per ${per} ${row[per]})` : ''}`);
       }
       if (field.writable) {
         const row = await create(ctx, { ...validPayload(ctx.def, ctx.payload, 42), [field.name]: 0 });
