@@ -31,6 +31,7 @@ import { reverseMove } from './accounts/moves/reverse.ts';
 import { createInvoice } from './sales/create-invoice.ts';
 import { createBill } from './purchases/create-bill.ts';
 import { checkTaxChildren } from './accounts/tax-children.ts';
+import { checkEarlyDiscountDueTerm, checkEarlyDiscountTerm } from './accounts/early-discount-terms.ts';
 
 export const behaviours: Behaviours = {
   hooks: {
@@ -53,6 +54,8 @@ export const behaviours: Behaviours = {
     'accounts.prepareMove': prepareMove,
     'accounts.computeMove': computeMove,
     'accounts.checkTaxChildren': checkTaxChildren,
+    'accounts.checkEarlyDiscountTerm': checkEarlyDiscountTerm,
+    'accounts.checkEarlyDiscountDueTerm': checkEarlyDiscountDueTerm,
     'purchases.prepareOrder': preparePurchaseOrder,
     'purchases.computeOrderTotals': computePurchaseOrderTotals,
     'products.holdOfferedOptions': holdOfferedOptions,

@@ -1,5 +1,5 @@
 // The accounts module's standard data for the first company ("My Company"): a minimal chart of
-// accounts, the five journals, a tax group with the default 15 % sales and purchase taxes (with
+// accounts (with the company's early-payment discount accounts), the five journals, a tax group with the default 15 % sales and purchase taxes (with
 // their repartition lines: the tax on Tax Received or Tax Paid), the
 // ten standard payment terms of the original installation (reference §4) with their due terms,
 // and the eleven incoterms (shared by every company).
@@ -10,7 +10,7 @@
 import type { Knex } from 'knex';
 import { nowTimestamp } from '../../engine/index.ts';
 
-type AccountType = 'asset_receivable' | 'liability_payable' | 'income' | 'expense' | 'asset_cash' | 'asset_current' | 'liability_current';
+type AccountType = 'asset_receivable' | 'liability_payable' | 'income' | 'income_other' | 'expense' | 'asset_cash' | 'asset_current' | 'liability_current';
 
 /** [code, name, account_type, reconcile] */
 export const STANDARD_ACCOUNTS: Array<[code: string, name: string, type: AccountType, reconcile: boolean]> = [
@@ -23,7 +23,13 @@ export const STANDARD_ACCOUNTS: Array<[code: string, name: string, type: Account
   ['251000', 'Tax Received', 'liability_current', false],
   ['400000', 'Product Sales', 'income', false],
   ['600000', 'Expenses', 'expense', false],
+  // Early-payment discounts granted to customers and taken from vendors (the company's own settings).
+  ['642000', 'Cash Discount Loss', 'expense', false],
+  ['442000', 'Cash Discount Gain', 'income_other', false],
 ];
+
+/** The company's early-payment discount accounts, by code. */
+const EARLY_PAY_DISCOUNT_ACCOUNTS = { early_pay_discount_loss_account_id: '642000', early_pay_discount_gain_account_id: '442000' };
 
 /** [name, code, type, default account's code] */
 export const STANDARD_JOURNALS: Array<[name: string, code: string, type: 'sale' | 'purchase' | 'bank' | 'cash' | 'general', account: string | null]> = [
@@ -128,6 +134,10 @@ export async function seedAccounts(knex: Knex, creatorId: number | null): Promis
         await trx('accounts_accounts').insert({ code, name, account_type, reconcile, deprecated: false, non_trade: false, company_id: company.id, ...stamp });
       }
       added += STANDARD_ACCOUNTS.length;
+      const accountIds = new Map<string, number>((await trx('accounts_accounts').select('id', 'code')).map((a) => [a.code, Number(a.id)]));
+      await trx('companies')
+        .where('id', company.id)
+        .update(Object.fromEntries(Object.entries(EARLY_PAY_DISCOUNT_ACCOUNTS).map(([field, code]) => [field, accountIds.get(code) ?? null])));
     }
 
     if (!(await trx('accounts_journals').first('id'))) {

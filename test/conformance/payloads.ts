@@ -57,7 +57,9 @@ export function validPayload(def: ResourceDef, context: PayloadContext, n: numbe
   for (const field of writableFields(def)) {
     // Of two fields that exclude each other (a due date or a payment term), the first one.
     if (field.excludes && field.excludes in payload) continue;
-    payload[field.name] = sampleValue(field, context, n, def);
+    // A whole record takes a boolean's example when it has one: a switch that brings rules of its
+    // own (a payment term's early discount allows one due term only) stays as records usually have it.
+    payload[field.name] = field.type === 'boolean' && typeof field.example === 'boolean' ? field.example : sampleValue(field, context, n, def);
   }
   return payload;
 }

@@ -29,7 +29,21 @@ for (const target of databaseTargets()) {
     assert.is(created.status, 201, created.text);
     assert.is(created.body.message, 'Payment term created successfully.');
     const term = created.body.data;
-    assert.equal(Object.keys(term), ['id', 'name', 'note', 'company_id', 'creator_id', 'created_at', 'updated_at', 'deleted_at']);
+    assert.equal(Object.keys(term), [
+      'id',
+      'name',
+      'note',
+      'company_id',
+      'early_discount',
+      'discount_percentage',
+      'discount_days',
+      'early_pay_discount',
+      'creator_id',
+      'created_at',
+      'updated_at',
+      'deleted_at',
+    ]);
+    assert.equal([term.early_discount, term.discount_percentage, term.discount_days, term.early_pay_discount], [false, '2.0000', 10, 'included'], "Odoo's defaults, off");
     assert.not.ok('due_terms' in term, 'the create response loads nothing');
     assert.not.ok('sort' in term, 'sort orders the terms but is not part of the record');
 

@@ -16,6 +16,7 @@ import { roundCash, roundStep, roundTo, stepOf } from '../money.ts';
 import { taxesOfLines } from '../tax-rules.ts';
 import { rateOn } from '../../support/currency-rates.ts';
 import { updateRows } from '../../support/update-rows.ts';
+import { DISCOUNTED_TYPES, discountOffer, type DiscountOffer, type EarlyDiscount } from './early-discount.ts';
 import { instalments, type CashRounding, type DueTerm } from './instalments.ts';
 import { kindOf, type DocumentKind } from './kinds.ts';
 import { MAX_AMOUNT } from '../order-totals.ts';
@@ -149,6 +150,18 @@ export async function recomputeMove(trx: Knex.Transaction, moveId: number): Prom
   const totalBalance = roundStep(-others.reduce((sum, line) => sum + line.balance, 0), companyStep);
   const start = move.invoice_date ?? move.date;
   const parts = instalments(totalCurrency, step, start, setting.dueTerms as DueTerm[], move.invoice_date_due, setting.cashRounding as CashRounding | undefined);
+  // An early-payment discount, on a document of one instalment (the term's own rule).
+  let offer: DiscountOffer | undefined;
+  if (setting.earlyDiscount && parts.length === 1) {
+    const untaxedLines = [...productUpdates.map((update) => update.values as Amounts), ...computed.filter((line) => line.display_type === 'rounding' && roundingUntaxed !== 0)];
+    offer = discountOffer(
+      setting.earlyDiscount,
+      start,
+      { currency: totalCurrency, balance: totalBalance },
+      { currency: -untaxedLines.reduce((sum, line) => sum + line.amount_currency, 0), balance: -untaxedLines.reduce((sum, line) => sum + line.balance, 0) },
+      { step, companyStep, rate, cash: setting.cashRounding as CashRounding | undefined },
+    );
+  }
   let balanceLeft = totalBalance;
   for (const [index, part] of parts.entries()) {
     const balance = index === parts.length - 1 ? balanceLeft : inCompany(part.amount);
@@ -164,6 +177,7 @@ export async function recomputeMove(trx: Knex.Transaction, moveId: number): Prom
       amount_residual: balance,
       amount_residual_currency: part.amount,
       ...debitCredit(balance),
+      ...(offer && { discount_date: offer.date, discount_amount_currency: offer.amountCurrency, discount_balance: offer.balance }),
     });
   }
 
@@ -185,6 +199,9 @@ export async function recomputeMove(trx: Knex.Transaction, moveId: number): Prom
       date_maturity: null,
       amount_residual: 0,
       amount_residual_currency: 0,
+      discount_date: null,
+      discount_amount_currency: 0,
+      discount_balance: 0,
       ...line,
       sort: sortStart + index,
       created_at: now,
@@ -244,6 +261,8 @@ interface DocumentSetting {
   journal: Row;
   dueTerms: Row[];
   cashRounding?: Row;
+  /** The payment term's early-payment discount, on an invoice or bill whose term offers one. */
+  earlyDiscount?: EarlyDiscount;
   counterpartAccountId: number;
 }
 
@@ -259,6 +278,10 @@ async function documentSetting(trx: Knex.Transaction, move: Row): Promise<Docume
   const rate = await rateOn(trx, Number(move.company_id), Number(move.currency_id), move.invoice_date ?? move.date, { companyCurrencyId });
   const journal = await trx('accounts_journals').where('id', move.journal_id).first();
   const dueTerms = move.invoice_payment_term_id ? await trx('accounts_payment_due_terms').where('payment_id', move.invoice_payment_term_id).orderBy('id') : [];
+  const term =
+    move.invoice_payment_term_id && DISCOUNTED_TYPES.has(move.move_type)
+      ? await trx('accounts_payment_terms').where('id', move.invoice_payment_term_id).first('early_discount', 'discount_percentage', 'discount_days', 'early_pay_discount')
+      : undefined;
   const cashRounding = move.invoice_cash_rounding_id ? await trx('accounts_cash_roundings').where('id', move.invoice_cash_rounding_id).first() : undefined;
   return {
     rate,
@@ -269,6 +292,10 @@ async function documentSetting(trx: Knex.Transaction, move: Row): Promise<Docume
     journal,
     dueTerms,
     cashRounding,
+    earlyDiscount:
+      term && Number(term.early_discount) && Number(term.discount_percentage) > 0
+        ? { percentage: Number(term.discount_percentage), days: Number(term.discount_days ?? 0), computation: term.early_pay_discount === 'excluded' ? 'excluded' : 'included' }
+        : undefined,
     counterpartAccountId: await counterpartAccount(trx, kind, move),
   };
 }
