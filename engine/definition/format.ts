@@ -9,7 +9,7 @@ const ResourceName = Type.String({ pattern: '^[a-z][a-z0-9-]*/[a-z][a-z0-9-]*$',
 const BehaviourName = Type.String({ pattern: '^[a-z][A-Za-z0-9]*(\\.[a-z][A-Za-z0-9]*)+$', description: 'module.behaviourName' });
 
 export const FieldTypes = ['integer', 'number', 'decimal', 'string', 'text', 'boolean', 'date', 'datetime', 'strings', 'ids', 'records'] as const;
-export const FieldFormats = ['email', 'hex-color', 'url'] as const;
+export const FieldFormats = ['email', 'hex-color', 'url', 'time-zone'] as const;
 
 /** Operators a scope may compare a column with, besides equality. */
 export const ComparisonOperators = ['>', '>=', '<', '<=', '<>'] as const;

@@ -133,6 +133,8 @@ function stringExample(field: FieldDef): string {
       return 'https://example.com';
     case 'hex-color':
       return '#1e88e5';
+    case 'time-zone':
+      return 'Europe/Zurich';
   }
   const text = `Example ${field.label}`;
   return field.maxLength !== undefined ? text.slice(0, field.maxLength) : text;

@@ -7,6 +7,8 @@ export function escapeCell(text: string): string {
   return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 }
 
+const FORMAT_WORDS = { 'hex-color': 'hex colour', email: 'e-mail address', url: 'URL', 'time-zone': 'IANA time zone (`Europe/Zurich`)' };
+
 /** The rules a value sent must keep, in words: the start of a field's "Rules" cell. */
 export function valueRuleWords(field: FieldDef): string[] {
   const parts: string[] = [];
@@ -15,7 +17,7 @@ export function valueRuleWords(field: FieldDef): string[] {
   if (field.maxLength !== undefined) parts.push(`at most ${field.maxLength} characters`);
   if (field.minimum !== undefined) parts.push(`at least ${field.minimum}`);
   if (field.maximum !== undefined) parts.push(`at most ${field.maximum}`);
-  if (field.format) parts.push(field.format === 'hex-color' ? 'hex colour' : field.format === 'email' ? 'e-mail address' : 'URL');
+  if (field.format) parts.push(FORMAT_WORDS[field.format]);
   if (field.references) parts.push(`id of a \`${field.references}\` record`);
   return parts;
 }

@@ -99,7 +99,8 @@ const DECIMAL_DIGITS_LIMIT = 1e15 - 1;
 /** The field as its column bounds it: the narrower of the definition's rules and the column's. */
 export function boundedField(field: FieldDef, column: ColumnBounds | undefined): FieldDef {
   if (!column || !field.stored) return field;
-  const bounded: FieldDef = { ...field, nullable: field.nullable && column.nullable };
+  // A null the engine replaces (`nullMeans`: the default, or not sent) never reaches the column.
+  const bounded: FieldDef = { ...field, nullable: field.nullable && (column.nullable || field.nullMeans !== undefined) };
   const numeric = field.type === 'integer' || field.type === 'number' || field.type === 'decimal';
   const maximum = column.maximum ?? (field.type === 'decimal' ? DECIMAL_DIGITS_LIMIT : undefined);
   const minimum = column.minimum ?? (field.type === 'decimal' ? -DECIMAL_DIGITS_LIMIT : undefined);

@@ -43,6 +43,17 @@ function isUrl(value: string): boolean {
   }
 }
 
+/** An IANA time zone the runtime knows (`Europe/Zurich`, `UTC`); `Mars/Base` is not one. */
+export function isTimeZone(value: string): boolean {
+  if (!/^[A-Za-z][A-Za-z0-9_+\-/]{0,63}$/.test(value)) return false;
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 let registered = false;
 export function registerFormats(): void {
   if (registered) return;
@@ -52,4 +63,5 @@ export function registerFormats(): void {
   FormatRegistry.Set('date', isCalendarDate);
   FormatRegistry.Set('date-time', isDateTime);
   FormatRegistry.Set('url', isUrl);
+  FormatRegistry.Set('time-zone', isTimeZone);
 }

@@ -294,7 +294,7 @@ function sharedOutputSchemas(): Record<string, JsonSchema> {
   };
 }
 
-const FORMAT_NAMES = { email: 'an e-mail address', url: 'an http(s) URL', 'hex-color': 'a hex colour (`#rrggbb`)' };
+const FORMAT_NAMES = { email: 'an e-mail address', url: 'an http(s) URL', 'hex-color': 'a hex colour (`#rrggbb`)', 'time-zone': 'an IANA time zone (`Europe/Zurich`)' };
 
 function capitalize(text: string): string {
   return text[0]!.toUpperCase() + text.slice(1);

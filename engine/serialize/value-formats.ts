@@ -63,12 +63,27 @@ export function nowTimestamp(): string {
 }
 
 /**
- * Today, as a business date (`YYYY-MM-DD`): what a date field defaults to, a document's date when
- * none is given, the year a sequence numbers in. The one place it is worked out (for now the UTC
- * date; a company's time zone is the next step).
+ * Today, as a business date (`YYYY-MM-DD`) in a time zone (an IANA name; default UTC): what a
+ * document's date is when none is given. The one place it is worked out; the behaviours ask it in
+ * their company's zone (src/behaviours/support/company-today.ts), so that a payment made at 00:30
+ * in Auckland is dated that day, not the day before.
  */
-export function today(): string {
-  return nowTimestamp().slice(0, 10);
+export function today(timeZone = 'UTC', now: Date = new Date()): string {
+  if (timeZone === 'UTC') return storedTimestamp(now).slice(0, 10);
+  const parts = Object.fromEntries(
+    dayFormat(timeZone)
+      .formatToParts(now)
+      .map((part) => [part.type, part.value]),
+  );
+  return `${parts.year}-${parts.month}-${parts.day}`;
+}
+
+/** One formatter per zone (building one costs far more than using it). */
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+function dayFormat(timeZone: string): Intl.DateTimeFormat {
+  let format = dayFormats.get(timeZone);
+  if (!format) dayFormats.set(timeZone, (format = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hourCycle: 'h23' })));
+  return format;
 }
 
 /** A moment as the engine stores timestamps. */

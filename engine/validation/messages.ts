@@ -11,6 +11,7 @@ export const messages = {
   dateTime: (f: FieldDef) => `The ${f.label} field must be a valid date.`,
   email: (f: FieldDef) => `The ${f.label} field must be a valid email address.`,
   hexColor: (f: FieldDef) => `The ${f.label} field must be a valid hexadecimal color.`,
+  timeZone: (f: FieldDef) => `The ${f.label} field must be a valid timezone (an IANA name such as Europe/Zurich).`,
   url: (f: FieldDef) => `The ${f.label} field must be a valid URL.`,
   maxBytes: (f: FieldDef) => `The ${f.label} field must not be greater than ${f.maxBytes} bytes.`,
   minLength: (f: FieldDef) => `The ${f.label} field must be at least ${f.minLength} characters.`,
@@ -63,6 +64,7 @@ export function describeInvalid(field: FieldDef, value: unknown): string {
       if (field.format === 'email') return messages.email(field);
       if (field.format === 'hex-color') return messages.hexColor(field);
       if (field.format === 'url') return messages.url(field);
+      if (field.format === 'time-zone') return messages.timeZone(field);
       return messages.string(field);
   }
 }

@@ -34,6 +34,7 @@ export function sampleValue(field: FieldDef, context: PayloadContext, n: number,
       if (field.format === 'email') return `user${n}.${context.tag}@example.com`;
       if (field.format === 'hex-color') return ['#a1b2c3', '#00ff00', '#123'][n % 3];
       if (field.format === 'url') return `https://example.com/${context.tag}/${n}`;
+      if (field.format === 'time-zone') return ['Europe/Zurich', 'Pacific/Kiritimati', 'America/New_York'][n % 3];
       // Trimmed: the API trims strings, so a value cut at a space would come back shorter.
       return truncate(`${field.label} ${String.fromCharCode(65 + (n % 26))}${n} ${context.tag}`, field.maxLength).trim();
     // Small values from zero up (a field that also takes negative amounts, a price, gets positive ones).
@@ -145,6 +146,8 @@ export function invalidValues(field: FieldDef, context: PayloadContext): Invalid
   if (field.maximum !== undefined)
     cases.push({ rule: `maximum ${field.maximum}`, value: field.maximum + 1, message: `The ${label} field must not be greater than ${field.maximum}.` });
   if (field.format === 'email') cases.push({ rule: 'email', value: 'not-an-email', message: `The ${label} field must be a valid email address.` });
+  if (field.format === 'time-zone')
+    cases.push({ rule: 'time zone', value: 'Mars/Base', message: `The ${label} field must be a valid timezone (an IANA name such as Europe/Zurich).` });
   if (field.format === 'hex-color') cases.push({ rule: 'hex colour', value: 'red', message: `The ${label} field must be a valid hexadecimal color.` });
   if (field.enum) cases.push({ rule: 'enum', value: `not-${context.tag}`, message: `The selected ${label} is invalid. Allowed values: ${field.enum.join(', ')}.` });
   if (field.references) cases.push({ rule: 'reference', value: 99999999, message: `The selected ${label} is invalid.` });

@@ -3,6 +3,7 @@
 // test/helpers/http.ts calls assertDocumented() from Client.send while the check is installed:
 // it is installed by default (the document of resources/), so the definition-driven suite checks
 // every response on every database it runs on. Set TEST_DOCUMENTED_CHECK=off to turn it off.
+import { isTimeZone } from '../../engine/schema/string-formats.ts';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { buildApiDocument } from '../../src/http/api-docs.ts';
@@ -39,6 +40,7 @@ export function createChecker(document: Json): DocumentedChecker {
   addFormats(ajv);
   ajv.addFormat('hex-color', /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/);
   ajv.addFormat('url', /^https?:\/\/\S+$/);
+  ajv.addFormat('time-zone', isTimeZone);
   ajv.addKeyword({ keyword: 'example', schemaType: ['string', 'number', 'boolean', 'object', 'array', 'null'] });
   ajv.addSchema({ $id: 'openapi', $defs: rewriteRefs(document.components.schemas) });
 

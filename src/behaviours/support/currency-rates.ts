@@ -33,7 +33,7 @@ export async function ratesOn(trx: Knex.Transaction, companyId: number, currency
   });
   if (wanted.length === 0) return rates;
 
-  const day = dayOf(date);
+  const day = await dayOf(trx, companyId, date);
   // The first rate of the currency in this order: the company's before the shared one on a day.
   const candidate = (latest: boolean) =>
     trx('currency_rates as r')
@@ -67,9 +67,17 @@ export async function rateOn(trx: Knex.Transaction, companyId: number, currencyI
   return (await ratesOn(trx, companyId, [currencyId], date, options)).get(Number(currencyId))!;
 }
 
-/** The day of a date or timestamp as stored or sent (`2025-03-14`, `2025-03-14 09:00:00`, ISO, a Date); today without one. */
-function dayOf(date: unknown): string {
+/**
+ * The company's day of a date or moment: a date (`2025-03-14`, a Date) as it is; a stored UTC
+ * timestamp (`2025-03-14 23:30:00`, ISO) the day it is in the company's time zone then; none, today
+ * there (a sales order at 23:30 UTC in Auckland is already of the next day, and takes its rate).
+ */
+async function dayOf(trx: Knex.Transaction, companyId: number, date: unknown): Promise<string> {
   if (date instanceof Date) return date.toISOString().slice(0, 10);
-  const text = date === null || date === undefined ? '' : String(date);
-  return /^\d{4}-\d{2}-\d{2}/.test(text) ? text.slice(0, 10) : today();
+  const text = date === null || date === undefined ? '' : String(date).trim();
+  if (/^\d{4}-\d{2}-\d{2}$/.test(text)) return text;
+  const moment = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}/.test(text) ? new Date(/[zZ]|[+-]\d{2}:?\d{2}$/.test(text) ? text : `${text.replace(' ', 'T')}Z`) : undefined;
+  if (moment && Number.isNaN(moment.getTime())) return text.slice(0, 10);
+  const company = await trx('companies').where('id', companyId).first('timezone');
+  return today(company?.timezone || 'UTC', moment);
 }

@@ -2,7 +2,8 @@
 // for all of it — same lines, taxes and amounts, pointing at the original. Confirming it settles
 // what the original still owes (move-actions.ts). Answers 201 with the new document, created
 // through the engine as a system write (its state, links and copied labels are no client's).
-import { today, type Action } from '../../../../engine/index.ts';
+import type { Action } from '../../../../engine/index.ts';
+import { companyToday } from '../../support/company-today.ts';
 import { fittingJournal, KINDS, kindOf } from './kinds.ts';
 
 /** What a line of the reversal keeps of the original's: its label and account too, as they were. */
@@ -22,7 +23,7 @@ const COPIED_LINE_COLUMNS = [
 /**
  * The body `reverse` declares (resources/accounts/invoices.yaml, bills.yaml), validated by the
  * engine (the journal exists). All three may be left out, as in Odoo's reversal (the original
- * requires them): no reason, the document's journal, today.
+ * requires them): no reason, the document's journal, today (the company's day).
  */
 interface ReverseInput {
   reason?: string | null;
@@ -31,7 +32,7 @@ interface ReverseInput {
 }
 
 export const reverseMove: Action<ReverseInput> = async ({ trx, record, input, records }) => {
-  const date = input.date ?? today();
+  const date = input.date ?? (await companyToday(trx, Number(record.company_id)));
   const refundType = kindOf(record.move_type).reversedBy!;
   const refund = KINDS[refundType];
   // A journal of another kind is replaced by the company's first that fits, as the original does.

@@ -1,0 +1,108 @@
+// A company's time zone (issue 51, part 3): the business dates that default to "today" are the
+// company's local date. Pacific/Kiritimati (UTC+14) and Pacific/Pago_Pago (UTC−11) are 25 hours
+// apart, so at any moment their dates differ: a payment or a reversal left without a date is
+// dated as the company's people see the calendar, and a moment (a purchase order's time) falls
+// on the company's day when its currency rate is looked up.
+import { suite, test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { today } from '../../../engine/index.ts';
+import { sharedApp, type TestApp } from '../../helpers/app.ts';
+import { asAdmin } from '../../helpers/as-admin.ts';
+import { databaseTargets } from '../../helpers/targets.ts';
+
+test('today in a zone, at a fixed moment: UTC+14 is already in the new year, UTC−11 still in the old one', () => {
+  const moment = new Date('2026-12-31T10:30:00Z');
+  assert.is(today('UTC', moment), '2026-12-31');
+  assert.is(today('Pacific/Kiritimati', moment), '2027-01-01');
+  assert.is(today('Pacific/Pago_Pago', new Date('2027-01-01T05:00:00Z')), '2026-12-31');
+  // Across a daylight-saving change: 00:30 in Zurich on the day summer time starts is still that day.
+  assert.is(today('Europe/Zurich', new Date('2026-03-28T23:30:00Z')), '2026-03-29');
+});
+test.run();
+
+for (const target of databaseTargets()) {
+  const suiteOf = suite(`company time zones [${target.name}]`);
+  let app: TestApp & { token: string };
+  const ids: Record<string, number> = {};
+  const { call, get, created, post } = asAdmin(() => app);
+  const setZone = async (timezone: string | null) => {
+    const response = await call('put', `/support/companies/${ids.company}`, { timezone });
+    assert.is(response.status, 200, response.text);
+    return response.body.data.timezone;
+  };
+  /** What `run` gave, which must be the zone's date at some moment during it (a day may turn meanwhile). */
+  const datedIn = async (zone: string, run: () => Promise<string>) => {
+    const before = today(zone);
+    const value = await run();
+    assert.ok([before, today(zone)].includes(value), `${value} is today in ${zone} (${before})`);
+    return value;
+  };
+  const postedInvoice = async () => {
+    const invoice = await created('/accounts/invoices', {
+      partner_id: ids.customer,
+      currency_id: ids.currency,
+      invoice_date: '2026-11-20',
+      invoice_date_due: '2026-12-20',
+      invoice_lines: [{ product_id: ids.product, uom_id: ids.uom, quantity: 1, price_unit: 50 }],
+    });
+    await post(`/accounts/invoices/${invoice.id}/confirm`, {});
+    return invoice.id as number;
+  };
+
+  suiteOf.before(async () => {
+    app = await sharedApp(target);
+    ids.company = (await get('/support/companies?sort=id')).data[0].id;
+    ids.currency = (await get(`/support/companies/${ids.company}`)).data.currency_id;
+    const category = (await get('/products/categories?sort=id')).data[0].id;
+    const product = await created('/products/products', { type: 'service', name: `Zoned consulting ${target.name}`, price: 50, category_id: category });
+    ids.product = product.id;
+    ids.uom = product.uom_id;
+    ids.customer = (await created('/partners/partners', { account_type: 'company', name: `Zoned customer ${target.name}` })).id;
+    ids.vendor = (await created('/partners/partners', { account_type: 'company', name: `Zoned vendor ${target.name}` })).id;
+  });
+  suiteOf.after(async () => {
+    await setZone('UTC');
+  });
+
+  suiteOf('a company is at UTC until told otherwise; a zone that does not exist is a 422, nothing changed', async () => {
+    assert.is((await get(`/support/companies/${ids.company}`)).data.timezone, 'UTC');
+    const refused = await call('put', `/support/companies/${ids.company}`, { timezone: 'Mars/Base' });
+    assert.is(refused.status, 422, refused.text);
+    assert.equal(refused.body.errors.timezone, ['The timezone field must be a valid timezone (an IANA name such as Europe/Zurich).']);
+    assert.is((await get(`/support/companies/${ids.company}`)).data.timezone, 'UTC');
+    assert.is(await setZone('Europe/Zurich'), 'Europe/Zurich');
+    assert.is(await setZone(null), 'UTC', 'a null sent is the default again');
+  });
+
+  suiteOf('a payment and a reversal without a date take the company’s date, east and west of UTC', async () => {
+    const dates: string[] = [];
+    for (const zone of ['Pacific/Kiritimati', 'Pacific/Pago_Pago']) {
+      await setZone(zone);
+      const paid = await postedInvoice();
+      dates.push(await datedIn(zone, async () => (await post(`/accounts/invoices/${paid}/pay?include=payments`, {})).data.payments[0].date.slice(0, 10)));
+      const reversed = await postedInvoice();
+      const note = await post(`/accounts/invoices/${reversed}/reverse`, {}, 201);
+      await datedIn(zone, async () => note.data.invoice_date.slice(0, 10));
+    }
+    assert.is.not(dates[0], dates[1], 'UTC+14 and UTC−11 never share a date');
+  });
+
+  suiteOf('a moment falls on the company’s day when its currency rate is looked up', async () => {
+    const sek = (await get('/support/currencies?filter[name]=SEK')).data[0].id;
+    await created(`/support/currencies/${sek}/rates`, { name: '2026-03-10', rate: 10, company_id: ids.company });
+    await created(`/support/currencies/${sek}/rates`, { name: '2026-03-11', rate: 11, company_id: ids.company });
+    const order = async () =>
+      created('/purchases/purchase-orders', {
+        partner_id: ids.vendor,
+        currency_id: sek,
+        ordered_at: '2026-03-10T20:00:00Z', // 10 March in UTC, already 11 March (10:00) at UTC+14
+        lines: [{ product_id: ids.product, product_qty: 1, price_unit: 120 }],
+      });
+    await setZone('UTC');
+    assert.is(Number((await order()).currency_rate), 10);
+    await setZone('Pacific/Kiritimati');
+    assert.is(Number((await order()).currency_rate), 11);
+  });
+
+  suiteOf.run();
+}
