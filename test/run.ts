@@ -23,7 +23,7 @@ import { parse } from 'uvu/parse';
 import { run } from 'uvu/run';
 import { parseDatabaseUrl } from '../src/app/config.ts';
 import { closeSharedApps } from './helpers/app.ts';
-import { dropTemplates } from './helpers/migrated-template.ts';
+import { dropTemplates, prepareMysqlTemplate } from './helpers/migrated-template.ts';
 import { waitForQuietMachine } from './helpers/quiet-machine.ts';
 
 /** Where the last run's file times are kept (gitignored). */
@@ -35,6 +35,8 @@ async function main(): Promise<number> {
   const pattern = process.argv[2] ? new RegExp(process.argv[2]) : /\.test\.ts$/;
   const mysql = process.env.TEST_MYSQL_URL ? await createMysqlDatabase(process.env.TEST_MYSQL_URL) : undefined;
   if (mysql) process.env.TEST_MYSQL_DATABASE_URL = mysql.url;
+  // A whole run's MySQL half starts migrating the template at once (the timed step finds it made).
+  if (mysql && !process.argv[2] && process.env.TEST_TIMED !== 'only') prepareMysqlTemplate(mysql.url);
 
   const counts = captureUvuCounts();
   try {
@@ -112,11 +114,16 @@ function keepTimings(times: Timings, seed: number | undefined): string {
   return `\nfile times in s, slowest first (kept in ${TIMINGS_FILE}):\n${lines.join('\n')}`;
 }
 
-async function createMysqlDatabase(url: string) {
+/** A connection to the MySQL/MariaDB server of `url` (no database). */
+function mysqlServer(url: string) {
   const config = parseDatabaseUrl(url);
   if (config.client !== 'mysql') throw new Error('TEST_MYSQL_URL must be a mysql:// URL');
+  return knexFactory({ client: 'mysql2', connection: { host: config.host, port: config.port, user: config.user, password: config.password } });
+}
+
+async function createMysqlDatabase(url: string) {
   const name = `erp_test_${randomBytes(4).toString('hex')}`;
-  const admin = knexFactory({ client: 'mysql2', connection: { host: config.host, port: config.port, user: config.user, password: config.password } });
+  const admin = mysqlServer(url);
   await admin.raw(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
   const target = new URL(url);
   target.pathname = `/${name}`;
@@ -146,9 +153,12 @@ function inThisStep(file: string): boolean {
 /** Two children of this script, one per database, run at once; their outputs are printed in turn and their counts summed. */
 async function runHalvesSideBySide(seed: number | undefined): Promise<number> {
   const timings = mkdtempSync(join(tmpdir(), 'erp-test-timings-'));
+  // The MySQL half migrates the template of fresh databases (test/helpers/migrated-template.ts)
+  // and the timed step reuses it: dropped here once both ran.
+  const template = `erp_template_${randomBytes(4).toString('hex')}`;
   const half = (database: 'sqlite' | 'mysql' | 'sqlite,mysql', timed: 'exclude' | 'only') => {
     const out = join(timings, `${timed === 'only' ? 'timed' : database}.json`);
-    const env: NodeJS.ProcessEnv = { ...process.env, TEST_DATABASES: database, TEST_TIMED: timed, TEST_TIMINGS_OUT: out };
+    const env: NodeJS.ProcessEnv = { ...process.env, TEST_DATABASES: database, TEST_TIMED: timed, TEST_TIMINGS_OUT: out, TEST_MYSQL_TEMPLATE: template };
     if (database === 'sqlite') {
       delete env.TEST_MYSQL_URL;
       delete env.TEST_GALERA_URLS;
@@ -165,6 +175,9 @@ async function runHalvesSideBySide(seed: number | undefined): Promise<number> {
   const halves = await Promise.all([half('sqlite', 'exclude'), half('mysql', 'exclude')]);
   const quiet = await waitForQuietMachine();
   const timed = await half('sqlite,mysql', 'only');
+  const server = mysqlServer(process.env.TEST_MYSQL_URL!);
+  await server.raw(`DROP DATABASE IF EXISTS \`${template}\``);
+  await server.destroy();
   halves.push({ ...timed, output: `${quiet}\n${timed.output}` });
   const sum = { passed: 0, failed: 0, skipped: 0 };
   const times: Timings = {};

@@ -1,7 +1,7 @@
 // Fresh installations without running every migration again. Migrating an empty MariaDB
 // database takes 15-30 s (some 1,200 DDL statements, each synced to disk), and the suites make
-// a dozen fresh installations per run: the migrations run once per test process into a template,
-// and each fresh database is a copy of its schema (SHOW CREATE TABLE, foreign keys included) and
+// a dozen fresh installations per run: the migrations run once per test process (on MySQL once per
+// run, test/run.ts: TEST_MYSQL_TEMPLATE) into a template, and each fresh database is a copy of its schema (SHOW CREATE TABLE, foreign keys included) and
 // of the rows the migrations wrote (knex's own bookkeeping). On SQLite the template is a file,
 // copied. The migrations themselves stay tested: the template is made by them, and the tests of
 // migrating an empty database (start-up, seed, a data migration) still start from an empty one.
@@ -9,7 +9,7 @@ import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import knexFactory, { type Knex } from 'knex';
-import type { parseDatabaseUrl } from '../../src/app/config.ts';
+import { parseDatabaseUrl } from '../../src/app/config.ts';
 import { createKnex } from '../../src/database/connection.ts';
 import { migrateLatest } from '../../src/database/migrations.ts';
 
@@ -58,17 +58,25 @@ function adminOf(config: MysqlConfig): Knex {
   return admin;
 }
 
-/** The migrated template database of this process on the server `config` names. */
+/**
+ * The migrated template database on the server `config` names: this process's own, or the run's
+ * when test/run.ts names one in TEST_MYSQL_TEMPLATE (its MySQL half makes it, the timed step after
+ * it finds it migrated, and test/run.ts drops it at the end).
+ */
 function mysqlTemplate(config: MysqlConfig): Promise<string> {
-  const key = `mysql ${config.host}:${config.port}/${config.database}`;
+  const shared = process.env.TEST_MYSQL_TEMPLATE;
+  const name = shared ?? `${config.database}_template_${process.pid}`;
+  // Keyed by the template: one migration of it, whichever database of the server asks first.
+  const key = `mysql ${config.host}:${config.port}/${name}`;
   let found = templates.get(key);
   if (!found) {
     found = (async () => {
       const admin = adminOf(config);
-      const name = `${config.database}_template_${process.pid}`;
-      await admin.raw(`DROP DATABASE IF EXISTS \`${name}\``);
-      await admin.raw(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
-      cleanups.push(async () => void (await admin.raw(`DROP DATABASE IF EXISTS \`${name}\``)));
+      if (!shared) {
+        await admin.raw(`DROP DATABASE IF EXISTS \`${name}\``);
+        cleanups.push(async () => void (await admin.raw(`DROP DATABASE IF EXISTS \`${name}\``)));
+      }
+      await admin.raw(`CREATE DATABASE IF NOT EXISTS \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
       const knex = createKnex({ ...config, database: name });
       try {
         await migrateLatest(knex);
@@ -80,6 +88,16 @@ function mysqlTemplate(config: MysqlConfig): Promise<string> {
     templates.set(key, found);
   }
   return found;
+}
+
+/**
+ * Starts migrating the MySQL template of the server `url` names now, in the background: on
+ * MariaDB it takes 15-30 s, which the first files of a run (the cluster's) then overlap instead
+ * of the first file that copies it waiting. A failure shows when a test awaits the template.
+ */
+export function prepareMysqlTemplate(url: string): void {
+  const config = parseDatabaseUrl(url);
+  if (config.client === 'mysql') mysqlTemplate(config).catch(() => {});
 }
 
 /**
@@ -124,6 +142,8 @@ export async function copyMysqlTemplate(config: MysqlConfig, name: string): Prom
 
 /** Drops the templates of this process (test/run.ts, once every suite ran). */
 export async function dropTemplates(): Promise<void> {
+  // One still being made in the background (prepareMysqlTemplate) finishes first.
+  await Promise.allSettled(templates.values());
   for (const cleanup of cleanups.splice(0)) await cleanup();
   templates.clear();
   for (const admin of admins.values()) await admin.destroy();
