@@ -7,7 +7,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startApp } from '../helpers/app.ts';
 import { parseGuide, replayExchange, runProgram, type Step } from '../helpers/guide.ts';
-import { databaseTargets, freshDatabase } from '../helpers/targets.ts';
+import { databaseTargets, freshDatabase, inThisRun } from '../helpers/targets.ts';
 
 /** docs/*.md that hold requests to replay (the generated reference and the notes hold none). */
 function guideFiles(): string[] {
@@ -31,7 +31,8 @@ setup('the guides linked from the README are the ones replayed here', () => {
     expected,
   );
 });
-setup.run();
+// The same in both halves of a run on both databases (test/run.ts): run in the SQLite one only.
+if (inThisRun('sqlite')) setup.run();
 
 // TEST_GUIDES=<regex of file names> replays only the matching guides.
 const only = process.env.TEST_GUIDES ? new RegExp(process.env.TEST_GUIDES) : undefined;
