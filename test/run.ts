@@ -158,7 +158,14 @@ async function runHalvesSideBySide(seed: number | undefined): Promise<number> {
   const template = `erp_template_${randomBytes(4).toString('hex')}`;
   const half = (database: 'sqlite' | 'mysql' | 'sqlite,mysql', timed: 'exclude' | 'only') => {
     const out = join(timings, `${timed === 'only' ? 'timed' : database}.json`);
-    const env: NodeJS.ProcessEnv = { ...process.env, TEST_DATABASES: database, TEST_TIMED: timed, TEST_TIMINGS_OUT: out, TEST_MYSQL_TEMPLATE: template };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      TEST_DATABASES: database,
+      TEST_TIMED: timed,
+      TEST_TIMINGS_OUT: out,
+      TEST_MYSQL_TEMPLATE: template,
+      TEST_RUN_DATABASES: 'sqlite,mysql',
+    };
     if (database === 'sqlite') {
       delete env.TEST_MYSQL_URL;
       delete env.TEST_GALERA_URLS;
