@@ -14,7 +14,7 @@ import { seed } from '../../src/seed/index.ts';
 import { syncPermissions } from '../../src/access/permissions.ts';
 import { buildServer, loadResources } from '../../src/app/build-app.ts';
 import { Client } from './http.ts';
-import { copyMysqlTemplate, copySqliteTemplate } from './migrated-template.ts';
+import { copyMysqlTemplate, copySqliteTemplate, memoryFromTemplate } from './migrated-template.ts';
 import { freshDatabase, type Target } from './targets.ts';
 
 export const ADMIN = { email: 'admin@example.com', password: 'admin-password-1', name: 'Administrator' };
@@ -70,6 +70,8 @@ export async function startApp(target: Target, options: StartOptions = {}): Prom
     ...options.env,
   });
   const knex = options.knex ?? createKnex(config.database);
+  // In memory: a copy of the migrated template (the migrations then find nothing to do).
+  if (!options.knex && config.database.client === 'sqlite' && config.database.filename === ':memory:') await memoryFromTemplate(knex);
   await migrateLatest(knex);
   if (options.minimalSeed) {
     const { seedAdmin } = await import('../../src/seed/users.ts');
