@@ -77,6 +77,8 @@ export interface EngineDeps {
    * beyond, the total is a lower bound and meta says so. 0 or unset: lists count every row.
    */
   countAhead?: number;
+  /** The time zone (an IANA name) a user's dates are seen in: their company's. Grouped totals bucket datetimes in it unless asked for another; UTC when absent. */
+  timeZone?: (user: AuthUser) => Promise<string>;
   /** The bounds of one import request (engine/transfer/import): bytes (413 beyond) and rows (422). */
   importLimits?: { maxBytes: number; maxRows: number };
 }

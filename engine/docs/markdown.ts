@@ -8,7 +8,9 @@ import type { Operation, ScopeValue } from '../definition/format.ts';
 import { scopeTest } from '../definition/scope.ts';
 import { routeKey, routeTable } from '../definition/route-table.ts';
 import { IMPORT_MARK, importRow } from './import-operation.ts';
-import { exportPaths, exportRows } from './export-operation.ts';
+import { exportRows } from './export-operation.ts';
+import { aggregateRow } from './aggregate-operation.ts';
+import { generatedRoutes } from './generated-routes.ts';
 import { orderedResources, resourceNames } from '../definition/names.ts';
 import { visibleToNames } from './descriptions.ts';
 import { bodyMarkdown } from './action-bodies.ts';
@@ -110,6 +112,7 @@ function resourceSection(def: ResourceDef, heading: string, prefix: string): str
   }
   if (def.operations.has('create')) out.push(importRow(def, prefix));
   out.push(...exportRows(def, prefix));
+  out.push(...aggregateRow(def, prefix));
   out.push('');
   for (const route of routeTable(def, prefix)) {
     const body = route.action ? def.actions.get(route.action)?.body : undefined;
@@ -243,9 +246,7 @@ interface ServiceRoute {
 
 /** Routes of the document that no resource generates (login, logout, health, docs). */
 function serviceOperations(document: OpenApiDocument, registry: Registry, prefix: string): ServiceRoute[] {
-  const generated = new Set(
-    registry.all().flatMap((def) => [...routeTable(def, prefix).map((route) => `${route.method} ${route.path}`), ...exportPaths(def, prefix).map((path) => `GET ${path}`)]),
-  );
+  const generated = generatedRoutes(registry, prefix);
   const routes: ServiceRoute[] = [];
   for (const [path, item] of Object.entries<Record<string, any>>(document.paths)) {
     for (const [method, operation] of Object.entries<Record<string, any>>(item)) {

@@ -15,6 +15,7 @@ import { IDEMPOTENCY_KEY, rateLimitHeaders } from './shared-components.ts';
 import { conditionalHeaders, pathParameters, queryParameters } from './parameters.ts';
 import { accessNote, capitalize, describe, summary } from './descriptions.ts';
 import { exportPathItems } from './export-operation.ts';
+import { aggregatePathItems } from './aggregate-operation.ts';
 import { describeSet } from '../rules/transitions.ts';
 import { badRequestDescription, badRequestExample, conflictDescription, conflictExample, validationExample } from './error-examples.ts';
 
@@ -35,6 +36,7 @@ export function resourcePaths(registry: Registry, names: NameTable, prefix: stri
       paths[route.path]![route.method.toLowerCase()] = resourceOperation(def, route, registry, names);
     }
     for (const [path, item] of exportPathItems(def, registry, names, prefix)) paths[path] = item;
+    for (const [path, item] of aggregatePathItems(def, registry, names, prefix)) paths[path] = item;
   }
   Object.assign(paths, importPaths(registry, names, prefix, order));
   return paths;

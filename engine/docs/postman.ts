@@ -11,7 +11,9 @@ import { routeTable, type RouteSpec } from '../definition/route-table.ts';
 import { IMPORT_MARK } from './import-operation.ts';
 import { importPath, JSON_LINES } from '../transfer/import/formats.ts';
 import { allParentsExportPath, exportPath } from '../transfer/export/export-query.ts';
-import { exportPaths } from './export-operation.ts';
+import { generatedRoutes } from './generated-routes.ts';
+import { aggregateOffer } from '../aggregate/offer.ts';
+import { aggregatePath } from '../aggregate/parse-aggregate-query.ts';
 import type { OpenApiDocument } from './openapi.ts';
 import { actionBody, type BodyOptions, childVariable, createBody, idVariable, keyColumns, keyVariable, runOrder, updateBody } from './postman-plan.ts';
 import { COLLECTION_TEST, expectations, storeCreated, storeFirstChild, storeFirstListed, unlessRetrying } from './postman-scripts.ts';
@@ -67,9 +69,7 @@ export function buildPostmanCollection(document: OpenApiDocument, { registry, pr
   }
   const render = (spec: RequestSpec) => postmanRequest(document, spec, operations.get(`${spec.method} ${spec.path}`) ?? {});
 
-  const generated = new Set(
-    registry.all().flatMap((def) => [...routeTable(def, prefix).map((route) => `${route.method} ${route.path}`), ...exportPaths(def, prefix).map((path) => `GET ${path}`)]),
-  );
+  const generated = generatedRoutes(registry, prefix);
   const first: any[] = [];
   const last: any[] = [];
   const service = new Map<string, any[]>();
@@ -154,6 +154,8 @@ function resourceRequests(def: ResourceDef, registry: Registry, prefix: string):
   if (def.operations.has('list')) specs.push({ name: 'Export (CSV)', method: 'GET', path: exportPath(def, prefix), params: parentParam, query: { format: 'csv' } });
   const everyParent = allParentsExportPath(def, prefix);
   if (everyParent) specs.push({ name: 'Export across every parent (CSV)', method: 'GET', path: everyParent, params: {}, query: { format: 'csv' } });
+  if (def.operations.has('list'))
+    specs.push({ name: 'Grouped totals', method: 'GET', path: aggregatePath(prefix, def.path), params: parentParam, query: aggregateQuery(def, registry) });
   add('show GET', 'Show', { params: on(main) });
   add('update PUT', 'Update', { params: on(main), body: updateBody(def, registry, { suffix: '{{run}}' }) });
   add('update PATCH', 'Update some fields', { params: on(main), body: updateBody(def, registry, { suffix: '{{run}}' }) });
@@ -326,4 +328,11 @@ function queryExample(parameter: Record<string, any>): string {
   if (items.type === 'boolean') return 'true';
   if (items.format === 'date') return '2025-01-31';
   return '';
+}
+
+/** A grouped total worth running: by the first dimension the resource offers (a relation or a field before a date), counted. */
+function aggregateQuery(def: ResourceDef, registry: Registry): Record<string, string> {
+  const dimensions = [...aggregateOffer(def, registry).dimensions.values()];
+  const first = dimensions.find((dimension) => dimension.kind !== 'date') ?? dimensions[0];
+  return { ...(first && { group_by: first.kind === 'date' ? `${first.name}:month` : first.name }), measures: 'count' };
 }

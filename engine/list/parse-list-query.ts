@@ -30,9 +30,22 @@ export interface ListQuery {
 
 export function parseListQuery(query: RawQuery, def: ResourceDef): ListQuery {
   const errors: FieldErrors = {};
+  const { filters, trashed } = parseFilters(query, def, errors);
+  const includes = parseIncludes(query, def);
+  const sort = parseSortParam(query, def);
+  const page = parsePositiveInteger(query.page, 'page', 1, MAX_PAGE, errors);
+  const perPage = parsePositiveInteger(query.per_page, 'per_page', DEFAULT_PER_PAGE, MAX_PER_PAGE, errors);
+  if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+  return { filters, trashed, sort, includes, page, perPage };
+}
+
+/**
+ * `filter[...]` (and `filter[trashed]`): which rows a list, an export or a grouped total reads.
+ * An unknown filter is a 400 at once; a bad value is added to `errors` (a 422 with the others).
+ */
+export function parseFilters(query: RawQuery, def: ResourceDef, errors: FieldErrors): Pick<ListQuery, 'filters' | 'trashed'> {
   const filters: ParsedFilter[] = [];
   let trashed: TrashedMode = 'without';
-
   const unknownFilters: string[] = [];
   for (const [key, rawValue] of Object.entries(query)) {
     const match = /^filter\[([^\]]*)\]$/.exec(key);
@@ -55,13 +68,7 @@ export function parseListQuery(query: RawQuery, def: ResourceDef): ListQuery {
   if (unknownFilters.length > 0) {
     throw new BadRequestError(`Requested filter(s) \`${unknownFilters.join(', ')}\` are not allowed. Allowed filter(s) are \`${[...def.filters.keys()].join(', ')}\`.`);
   }
-
-  const includes = parseIncludes(query, def);
-  const sort = parseSortParam(query, def);
-  const page = parsePositiveInteger(query.page, 'page', 1, MAX_PAGE, errors);
-  const perPage = parsePositiveInteger(query.per_page, 'per_page', DEFAULT_PER_PAGE, MAX_PER_PAGE, errors);
-  if (Object.keys(errors).length > 0) throw new ValidationError(errors);
-  return { filters, trashed, sort, includes, page, perPage };
+  return { filters, trashed };
 }
 
 /** `include=a,b` (or repeated) → declared relation paths; `lines.product` also allows `lines`. */
@@ -97,7 +104,7 @@ export function withIdLast(sort: readonly SortDef[]): SortDef[] {
   return [...sort, { name: 'id', descending: sort.at(-1)?.descending ?? false }];
 }
 
-function parsePositiveInteger(raw: string | string[] | undefined, name: string, fallback: number, max: number | undefined, errors: FieldErrors): number {
+export function parsePositiveInteger(raw: string | string[] | undefined, name: string, fallback: number, max: number | undefined, errors: FieldErrors): number {
   if (raw === undefined) return fallback;
   const value = single(raw).trim();
   const label = name.replace(/_/g, ' ');
@@ -111,11 +118,11 @@ function parsePositiveInteger(raw: string | string[] | undefined, name: string, 
   return number;
 }
 
-function single(value: string | string[] | undefined): string {
+export function single(value: string | string[] | undefined): string {
   return Array.isArray(value) ? (value[value.length - 1] ?? '') : (value ?? '');
 }
 
-function commaList(value: string | string[] | undefined): string[] {
+export function commaList(value: string | string[] | undefined): string[] {
   const joined = Array.isArray(value) ? value.join(',') : (value ?? '');
   return joined
     .split(',')

@@ -23,6 +23,7 @@ import type { ResourceRuntime } from './runtime.ts';
 import type { ResourceDef } from '../definition/types.ts';
 import { loadedRelations } from './loaded-relations.ts';
 import { registerExports } from './export.ts';
+import { registerAggregates } from './aggregate.ts';
 import { writePlan } from '../write/plan.ts';
 import type { WriteEnvironment } from '../write/unit.ts';
 
@@ -96,6 +97,7 @@ export function registerResources(app: FastifyInstance, deps: EngineDeps): Reado
     }
   }
   registerExports(app, runtimes.values());
+  registerAggregates(app, runtimes.values());
   return runtimes;
 }
 

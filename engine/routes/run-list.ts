@@ -58,7 +58,7 @@ function parentFoundColumn(parent: PathParent): Condition {
 }
 
 /** The rows the list shows this user: the resource's (scope, parent, company and record scope, trashed), filtered. */
-export function listConditions(runtime: ResourceRuntime, list: ListQuery, parentId: number | undefined, user: AuthUser): Condition[] {
+export function listConditions(runtime: ResourceRuntime, list: Pick<ListQuery, 'filters' | 'trashed'>, parentId: number | undefined, user: AuthUser): Condition[] {
   const { def, deps } = runtime;
   return listRowConditions(def, deps.registry, list, { parentId, rows: deps.policy.rowScope(user, def), likeIgnoresCase: runtime.likeIgnoresCase });
 }

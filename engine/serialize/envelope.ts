@@ -20,6 +20,14 @@ interface MetaLink {
   active: boolean;
 }
 
+/** The first, last, previous and next pages' URLs (none before the first or past the last). */
+export function pageLinks(info: PageInfo) {
+  const lastPage = Math.max(1, Math.ceil(info.total / info.perPage));
+  const prefix = pageUrlPrefix(info);
+  const url = (page: number) => `${prefix}${page}`;
+  return { first: url(1), last: url(lastPage), prev: info.page > 1 ? url(info.page - 1) : null, next: info.page < lastPage ? url(info.page + 1) : null };
+}
+
 export function listEnvelope(data: unknown[], info: PageInfo) {
   const lastPage = Math.max(1, Math.ceil(info.total / info.perPage));
   const prefix = pageUrlPrefix(info);

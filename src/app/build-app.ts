@@ -18,9 +18,11 @@ import {
   registerResources,
   registerImports,
   turnTaken,
+  type AuthUser,
   type Policy,
   type Registry,
 } from '../../engine/index.ts';
+import { companyTimeZone } from '../behaviours/support/company-today.ts';
 import { registerApiTokenRoutes } from '../auth/api-tokens.ts';
 import { createAuthentication } from '../auth/authenticate.ts';
 import { registerRateLimit } from '../auth/rate-limit.ts';
@@ -129,6 +131,7 @@ export async function buildServer({ config, knex, jwtSecret, resourcesDir, logSt
   scheduleCleanUp(app, knex, config.cleanupIntervalSeconds, config.changesRetentionSeconds);
   registerAuthRoutes(app, knex, config, authenticate, API_PREFIX);
   registerApiTokenRoutes(app, knex, registry, authenticate, API_PREFIX);
+  const access = options.policy ?? policy;
   const engine = {
     knex,
     statements,
@@ -137,7 +140,9 @@ export async function buildServer({ config, knex, jwtSecret, resourcesDir, logSt
     behaviours,
     authenticate,
     authenticateWithFirstRead,
-    policy: options.policy ?? policy,
+    policy: access,
+    // Grouped totals bucket datetimes in the user's company's zone.
+    timeZone: (user: AuthUser) => companyTimeZone(knex, access.defaultCompany(user)),
     prefix: API_PREFIX,
     countAhead: config.listCountAhead,
     importLimits: { maxBytes: config.importMaxBytes, maxRows: config.importMaxRows },

@@ -9,12 +9,10 @@
 import type { FieldDef, RelationDef, ResourceDef } from '../../definition/types.ts';
 import type { Registry } from '../../definition/registry.ts';
 import { BadRequestError } from '../../errors/http-errors.ts';
+import { displayField } from '../../definition/display-field.ts';
 import { idLists, type IdList } from '../id-lists.ts';
 import { recordsFields, type RecordsField } from '../records-fields.ts';
 import { namedReferences, type Reference } from '../references.ts';
-
-/** The fields that name a record to a person, in order of preference (the first the target has). */
-export const DISPLAY_FIELDS = ['name', 'full_name', 'display_name', 'title', 'code', 'reference', 'email', 'label'] as const;
 
 /** A reference of a line: its id (`product_id`) and, beside it, its target's display name (`product`). */
 export interface LineReference extends Reference {
@@ -46,14 +44,6 @@ export type ExportColumn =
   | { kind: 'names'; name: string; list: IdList; display: string }
   | { kind: 'display'; name: string; relation: RelationDef; target: ResourceDef; display: string }
   | LinesColumn;
-
-/** The stored text field that names a record of `def`, if it has one. */
-export function displayField(def: ResourceDef): string | undefined {
-  return DISPLAY_FIELDS.find((name) => {
-    const field = def.fields.get(name);
-    return field?.stored && field.output && (field.type === 'string' || field.type === 'text');
-  });
-}
 
 /** Every column `fields=` may name, in the default order first (the output fields, the lists of ids, the lists of lines), then the names. */
 export function exportableColumns(def: ResourceDef, registry: Registry): Map<string, ExportColumn> {

@@ -12,7 +12,7 @@ import type { ResourceDef } from '../../definition/types.ts';
 import type { FieldErrors } from '../../errors/http-errors.ts';
 import type { RowScope } from '../../sql/resource-rows.ts';
 import { resourceRows } from '../../sql/resource-rows.ts';
-import { displayField } from '../export/export-columns.ts';
+import { displayField } from '../../definition/display-field.ts';
 import { recordsFields } from '../records-fields.ts';
 import { namedReferences, type Reference } from '../references.ts';
 import { rowsByName } from '../../sql/key-reads.ts';

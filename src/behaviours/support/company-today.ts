@@ -4,8 +4,13 @@
 import type { Knex } from 'knex';
 import { today } from '../../../engine/index.ts';
 
-export async function companyToday(trx: Knex | Knex.Transaction, companyId: number | null | undefined): Promise<string> {
-  if (companyId == null) return today();
+/** The company's time zone (an IANA name); UTC without a company. */
+export async function companyTimeZone(trx: Knex | Knex.Transaction, companyId: number | null | undefined): Promise<string> {
+  if (companyId == null) return 'UTC';
   const company = await trx('companies').where('id', companyId).first('timezone');
-  return today(company?.timezone || 'UTC');
+  return company?.timezone || 'UTC';
+}
+
+export async function companyToday(trx: Knex | Knex.Transaction, companyId: number | null | undefined): Promise<string> {
+  return today(await companyTimeZone(trx, companyId));
 }

@@ -1,0 +1,138 @@
+// Reads a grouped total's query: `group_by`, `measures`, `sort`, `page`, `per_page`, `tz`, and
+// the list's `filter[...]`. As for a list, a name the resource does not offer is a 400 listing
+// the ones it does; a bound or a value that cannot be (a fourth dimension, a unit that does not
+// exist, the sum of a text) is a 422 naming the parameter. Nothing here touches the database.
+import type { Registry } from '../definition/registry.ts';
+import type { ResourceDef } from '../definition/types.ts';
+import { BadRequestError, ValidationError, type FieldErrors } from '../errors/http-errors.ts';
+import { isTimeZone } from '../schema/string-formats.ts';
+import { commaList, parseFilters, parsePositiveInteger, single, MAX_PAGE, type ListQuery, type RawQuery } from '../list/parse-list-query.ts';
+import { aggregateOffer, DATE_UNITS, DEFAULT_DATE_UNIT, MEASURE_FUNCTIONS, type DateUnit, type Dimension, type MeasureFunction } from './offer.ts';
+
+/** The grouped totals' path: the list's, then `/aggregate`. */
+export function aggregatePath(prefix: string, listPath: string): string {
+  return `${prefix}${listPath}/aggregate`;
+}
+
+export const MAX_GROUP_BY = 3;
+export const MAX_MEASURES = 8;
+export const DEFAULT_GROUPS_PER_PAGE = 100;
+export const MAX_GROUPS_PER_PAGE = 1000;
+
+/** A dimension as asked: `key` is its name in the answer (`state`, `partner`, `date_order:month`). */
+export interface GroupBy {
+  key: string;
+  dimension: Dimension;
+  unit?: DateUnit;
+}
+
+export type Measure = { key: 'count'; fn: 'count' } | { key: string; fn: MeasureFunction; field: string };
+
+export interface GroupSort {
+  /** A group key (`state`) or a measure (`count`, `amount_total:sum`). */
+  key: string;
+  descending: boolean;
+}
+
+export interface AggregateQuery extends Pick<ListQuery, 'filters' | 'trashed' | 'page' | 'perPage'> {
+  groupBy: GroupBy[];
+  measures: Measure[];
+  sort: GroupSort[];
+  /** `tz`; undefined: the company's zone. */
+  timeZone?: string;
+}
+
+export function parseAggregateQuery(query: RawQuery, def: ResourceDef, registry: Registry): AggregateQuery {
+  const offer = aggregateOffer(def, registry);
+  const errors: FieldErrors = {};
+  const { filters, trashed } = parseFilters(query, def, errors);
+  const groupBy = parseGroupBy(commaList(query.group_by), offer.dimensions, errors);
+  const measures = parseMeasures(commaList(query.measures), offer.measures, errors);
+  const sort = parseGroupSort(commaList(query.sort), groupBy, measures);
+  const page = parsePositiveInteger(query.page, 'page', 1, MAX_PAGE, errors);
+  const perPage = parsePositiveInteger(query.per_page, 'per_page', DEFAULT_GROUPS_PER_PAGE, MAX_GROUPS_PER_PAGE, errors);
+  const tz = query.tz === undefined ? undefined : single(query.tz).trim();
+  if (tz !== undefined && !isTimeZone(tz)) errors.tz = ['The tz field must be a valid timezone (an IANA name such as Europe/Zurich).'];
+  if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+  return { filters, trashed, groupBy, measures, sort, page, perPage, ...(tz && { timeZone: tz }) };
+}
+
+function parseGroupBy(requested: string[], dimensions: ReadonlyMap<string, Dimension>, errors: FieldErrors): GroupBy[] {
+  const unknown = requested.map((entry) => entry.split(':')[0]!).filter((name) => !dimensions.has(name));
+  if (unknown.length > 0) {
+    const dates = [...dimensions.values()].some((dimension) => dimension.kind === 'date')
+      ? ` A date or datetime takes a unit: ${DATE_UNITS.map((unit) => `\`:${unit}\``).join(', ')}.`
+      : '';
+    throw new BadRequestError(`Requested group(s) \`${unknown.join(', ')}\` are not allowed. Allowed group(s) are \`${[...dimensions.keys()].join(', ')}\`.${dates}`);
+  }
+  const problems: string[] = [];
+  const groups = new Map<string, GroupBy>();
+  for (const entry of requested) {
+    const [name, unit, ...rest] = entry.split(':') as [string, string | undefined, ...string[]];
+    const dimension = dimensions.get(name)!;
+    if (dimension.kind !== 'date') {
+      if (unit !== undefined) problems.push(`\`${name}\` is not a date: it takes no unit.`);
+      else groups.set(name, { key: name, dimension });
+      continue;
+    }
+    const chosen = unit ?? DEFAULT_DATE_UNIT;
+    if (rest.length > 0 || !(DATE_UNITS as readonly string[]).includes(chosen)) {
+      problems.push(`\`${entry}\`: the unit must be one of ${DATE_UNITS.join(', ')}.`);
+      continue;
+    }
+    const key = `${name}:${chosen}`;
+    groups.set(key, { key, dimension, unit: chosen as DateUnit });
+  }
+  if (groups.size > MAX_GROUP_BY) problems.push(`At most ${MAX_GROUP_BY} dimensions may be grouped by.`);
+  if (problems.length > 0) errors.group_by = problems;
+  return [...groups.values()];
+}
+
+/** What `group_by` may name: each dimension, a date with its units. */
+export function groupNames(dimensions: ReadonlyMap<string, Dimension>): string[] {
+  return [...dimensions.values()].flatMap((dimension) =>
+    dimension.kind === 'date' ? [dimension.name, ...DATE_UNITS.map((unit) => `${dimension.name}:${unit}`)] : [dimension.name],
+  );
+}
+
+function parseMeasures(requested: string[], offered: ReturnType<typeof aggregateOffer>['measures'], errors: FieldErrors): Measure[] {
+  if (requested.length === 0) return [{ key: 'count', fn: 'count' }];
+  const unknown = requested.filter((entry) => entry !== 'count' && !offered.has(entry.split(':')[0]!));
+  if (unknown.length > 0) {
+    throw new BadRequestError(`Requested measure(s) \`${unknown.join(', ')}\` are not allowed. Allowed measure(s) are \`${measureNames(offered).join(', ')}\`.`);
+  }
+  const problems: string[] = [];
+  const measures = new Map<string, Measure>();
+  for (const entry of requested) {
+    if (entry === 'count') {
+      measures.set('count', { key: 'count', fn: 'count' });
+      continue;
+    }
+    const [name, fn, ...rest] = entry.split(':') as [string, string | undefined, ...string[]];
+    const { field, functions } = offered.get(name)!;
+    if (fn === undefined || rest.length > 0 || !(MEASURE_FUNCTIONS as readonly string[]).includes(fn)) {
+      problems.push(`\`${entry}\`: name a function, one of ${MEASURE_FUNCTIONS.join(', ')} (\`${name}:${functions[0]}\`).`);
+    } else if (!(functions as readonly string[]).includes(fn)) {
+      problems.push(`\`${entry}\`: the ${field.label} field takes ${functions.join(', ')}.`);
+    } else measures.set(entry, { key: entry, fn: fn as MeasureFunction, field: name });
+  }
+  if (measures.size > MAX_MEASURES) problems.push(`At most ${MAX_MEASURES} measures may be asked for.`);
+  if (problems.length > 0) errors.measures = problems;
+  return [...measures.values()];
+}
+
+/** What `measures` may name: `count`, then each field with each of its functions. */
+export function measureNames(offered: ReturnType<typeof aggregateOffer>['measures']): string[] {
+  return ['count', ...[...offered.values()].flatMap(({ field, functions }) => functions.map((fn) => `${field.name}:${fn}`))];
+}
+
+/** `sort`: the groups' keys and the measures asked for; by default the keys in order. */
+function parseGroupSort(requested: string[], groupBy: GroupBy[], measures: Measure[]): GroupSort[] {
+  const allowed = [...groupBy.map((group) => group.key), ...measures.map((measure) => measure.key)];
+  const sort = requested.map((entry) => ({ key: entry.replace(/^-/, ''), descending: entry.startsWith('-') }));
+  const unknown = sort.filter((entry) => !allowed.includes(entry.key)).map((entry) => entry.key);
+  if (unknown.length > 0) {
+    throw new BadRequestError(`Requested sort(s) \`${unknown.join(', ')}\` is not allowed. Allowed sort(s) are \`${allowed.join(', ')}\`.`);
+  }
+  return sort;
+}

@@ -1,0 +1,77 @@
+// GET <list path>/aggregate: a list's rows in groups, with totals (engine/aggregate). The rows are
+// the list's (its filters, trashed, permission, parent, company and record scope), so that
+// `measures=count` without `group_by` is the list's `meta.total`. A belongsTo dimension's label is
+// read through the target's own permission and scope: a name the user may not read is null.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AuthUser } from '../behaviours/types.ts';
+import { fastifyPath } from '../definition/route-table.ts';
+import type { ResourceDef } from '../definition/types.ts';
+import { NotFoundError } from '../errors/http-errors.ts';
+import type { RawQuery } from '../list/parse-list-query.ts';
+import { aggregatePath, parseAggregateQuery } from '../aggregate/parse-aggregate-query.ts';
+import { runAggregate } from '../aggregate/run-aggregate.ts';
+import { dialectOf, type Dialect } from '../sql/dialect.ts';
+import { whereClause, type Condition } from '../sql/quote.ts';
+import { resourceRows } from '../sql/resource-rows.ts';
+import { pageLinks } from '../serialize/envelope.ts';
+import { authorize, lookUpParent } from './lookup.ts';
+import { listConditions } from './run-list.ts';
+import type { ResourceRuntime } from './runtime.ts';
+
+/** Registers the grouped totals of every resource with a list. */
+export function registerAggregates(app: FastifyInstance, runtimes: Iterable<ResourceRuntime>): void {
+  for (const runtime of runtimes) {
+    const { def, deps } = runtime;
+    if (!def.operations.has('list')) continue;
+    app.get(fastifyPath(aggregatePath(deps.prefix, def.path)), {
+      onRequest: deps.authenticate,
+      config: { resource: def.name, operation: 'aggregate' },
+      handler: aggregateHandler(runtime, dialectOf(deps.knex)),
+    });
+  }
+}
+
+function aggregateHandler(runtime: ResourceRuntime, dialect: Dialect) {
+  const { def, deps } = runtime;
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const query = request.query as RawQuery;
+    const asked = parseAggregateQuery(query, def, deps.registry);
+    // A missing parent is a 404 before any 403, as the list answers; the permission is the list's.
+    const parent = await lookUpParent(runtime, request);
+    if (parent === null) throw new NotFoundError();
+    authorize(runtime, request, 'list', {});
+    const user = request.authUser!;
+    const timeZone = asked.timeZone ?? (await deps.timeZone?.(user)) ?? 'UTC';
+    const { groups, totalGroups } = await runAggregate({
+      def,
+      registry: deps.registry,
+      statements: runtime.statements,
+      dialect,
+      asked,
+      where: whereClause(listConditions(runtime, asked, parent?.id, user)),
+      timeZone,
+      labelRows: (target) => readableRows(runtime, user, target),
+    });
+    const path = `${request.protocol}://${request.host}${request.url.split('?')[0]}`;
+    return reply.send({
+      data: groups,
+      links: pageLinks({ path, query, page: asked.page, perPage: asked.perPage, total: totalGroups }),
+      meta: {
+        group_by: asked.groupBy.map((group) => group.key),
+        measures: asked.measures.map((measure) => measure.key),
+        tz: timeZone,
+        current_page: asked.page,
+        per_page: asked.perPage,
+        total_groups: totalGroups,
+      },
+    });
+  };
+}
+
+/** The rows of `target` whose names the user may read: with its list (or show) permission, in their company and record scope, trashed or not. */
+function readableRows(runtime: ResourceRuntime, user: AuthUser, target: ResourceDef): Condition[] | undefined {
+  const { deps } = runtime;
+  const operation = target.operations.has('list') ? 'list' : 'show';
+  if (!deps.policy.authorize(user, { def: target, operation, permissions: target.access.permissions[operation] ?? [] })) return undefined;
+  return resourceRows(target, deps.registry, { rows: deps.policy.rowScope(user, target), trashed: 'with' });
+}

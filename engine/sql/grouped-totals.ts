@@ -1,0 +1,199 @@
+// The statements of a grouped total (GET <list path>/aggregate, engine/routes/aggregate.ts): the
+// groups of a list's rows with their measures, a page of them in the asked order, and how many
+// groups there are, in one statement (a window count over the groups); the span of a datetime's
+// values, for its time zone's offsets; the labels of related records. Bucket keys are written as
+// text the same way on both databases (`2026-12-05`, `2026-W49`, `2026-12`, `2026-Q4`, `2026`);
+// decimals are summed exactly (MySQL's DECIMAL; on SQLite, whole units of their last place as a
+// 64-bit integer, read as text).
+import type { Dialect } from './dialect.ts';
+import { placeholders, quote, whereClause, type Condition } from './quote.ts';
+
+export type BucketUnit = 'day' | 'week' | 'month' | 'quarter' | 'year';
+
+/** From `from` (ms since the epoch; none for the first) a zone is `offset` seconds ahead of UTC. */
+export interface ZoneShift {
+  from?: number;
+  offset: number;
+}
+
+/** A group's key as SQL: a column, or a date's or datetime's bucket. */
+export type KeyColumn =
+  | { kind: 'column'; column: string }
+  | { kind: 'bucket'; column: string; unit: BucketUnit; type: 'date' }
+  | { kind: 'bucket'; column: string; unit: BucketUnit; type: 'datetime'; shifts: readonly ZoneShift[] };
+
+/** A measure as SQL; `scale`: a decimal's places (summed exactly). */
+export interface MeasureColumn {
+  fn: 'count' | 'sum' | 'avg' | 'min' | 'max' | 'count_distinct';
+  column?: string;
+  scale?: number;
+}
+
+export interface GroupOrder {
+  /** Index into the keys, or into the measures. */
+  of: 'key' | 'measure';
+  index: number;
+  descending: boolean;
+}
+
+/** A stored UTC timestamp at an instant, as the columns hold them (`2026-03-29 01:00:00`). */
+function storedAt(instant: number): string {
+  return new Date(instant).toISOString().slice(0, 19).replace('T', ' ');
+}
+
+/** The offset in seconds that applies to `column`: one binding, or a CASE over the zone's changes. */
+function offsetOf(column: string, shifts: readonly ZoneShift[]): Condition {
+  if (shifts.length === 1) return { sql: '?', params: [shifts[0]!.offset] };
+  const params: unknown[] = [];
+  let sql = 'CASE';
+  for (let i = 1; i < shifts.length; i++) {
+    sql += ` WHEN ${column} < ? THEN ?`;
+    params.push(storedAt(shifts[i]!.from!), shifts[i - 1]!.offset);
+  }
+  params.push(shifts.at(-1)!.offset);
+  return { sql: `${sql} ELSE ? END`, params };
+}
+
+/** The local datetime of a UTC `column`, shifted by the zone's offset (unshifted at UTC). */
+function localTime(dialect: Dialect, column: string, shifts: readonly ZoneShift[]): Condition {
+  if (shifts.length === 1 && shifts[0]!.offset === 0) return { sql: column, params: [] };
+  const offset = offsetOf(column, shifts);
+  return dialect === 'mysql'
+    ? { sql: `DATE_ADD(${column}, INTERVAL (${offset.sql}) SECOND)`, params: offset.params }
+    : { sql: `datetime(${column}, (${offset.sql}) || ' seconds')`, params: offset.params };
+}
+
+/** The text of a date's (or a local datetime's) calendar bucket. */
+function bucketOf(dialect: Dialect, value: string, unit: BucketUnit): string {
+  if (dialect === 'mysql') {
+    switch (unit) {
+      case 'day':
+        return `DATE_FORMAT(${value}, '%Y-%m-%d')`;
+      case 'week':
+        return `DATE_FORMAT(${value}, '%x-W%v')`;
+      case 'month':
+        return `DATE_FORMAT(${value}, '%Y-%m')`;
+      case 'quarter':
+        return `CONCAT(YEAR(${value}), '-Q', QUARTER(${value}))`;
+      case 'year':
+        return `DATE_FORMAT(${value}, '%Y')`;
+    }
+  }
+  switch (unit) {
+    case 'day':
+      return `strftime('%Y-%m-%d', ${value})`;
+    case 'week':
+      return `strftime('%G-W%V', ${value})`;
+    case 'month':
+      return `strftime('%Y-%m', ${value})`;
+    case 'quarter':
+      return `(strftime('%Y', ${value}) || '-Q' || ((CAST(strftime('%m', ${value}) AS INTEGER) + 2) / 3))`;
+    case 'year':
+      return `strftime('%Y', ${value})`;
+  }
+}
+
+function keySql(dialect: Dialect, key: KeyColumn): Condition {
+  if (key.kind === 'column') return { sql: key.column, params: [] };
+  if (key.type === 'date') return { sql: bucketOf(dialect, key.column, key.unit), params: [] };
+  const local = localTime(dialect, key.column, key.shifts);
+  // The local time is written once per use in the bucket: its bindings repeat with it.
+  const uses = bucketOf(dialect, '\u0000', key.unit).split('\u0000').length - 1;
+  return { sql: bucketOf(dialect, local.sql, key.unit), params: Array.from({ length: uses }, () => local.params).flat() };
+}
+
+/**
+ * A measure's columns: its value (`m<i>`); for an average the count of values it divides by
+ * (`n<i>`) and the database's own average to sort by (`o<i>`); for a decimal's sum on SQLite, read
+ * as text, the sum to sort by (`o<i>`).
+ */
+function measureSql(dialect: Dialect, measure: MeasureColumn, index: number): string {
+  const as = (name: string) => ` AS ${quote(`${name}${index}`)}`;
+  const column = measure.column!;
+  const exactSum =
+    measure.scale === undefined ? `SUM(${column})` : dialect === 'mysql' ? `SUM(${column})` : `CAST(SUM(CAST(ROUND(${column} * ${10 ** measure.scale}) AS INTEGER)) AS TEXT)`;
+  switch (measure.fn) {
+    case 'count':
+      return `COUNT(*)${as('m')}`;
+    case 'sum':
+      return sortsAsText(dialect, measure) ? `${exactSum}${as('m')}, SUM(${column})${as('o')}` : `${exactSum}${as('m')}`;
+    case 'avg':
+      return `${exactSum}${as('m')}, COUNT(${column})${as('n')}, AVG(${column})${as('o')}`;
+    case 'min':
+      return `MIN(${column})${as('m')}`;
+    case 'max':
+      return `MAX(${column})${as('m')}`;
+    case 'count_distinct':
+      return `COUNT(DISTINCT ${column})${as('m')}`;
+  }
+}
+
+/** Whether the measure's value column is text (a decimal's exact sum on SQLite) and sorts by `o<i>`. */
+function sortsAsText(dialect: Dialect, measure: MeasureColumn): boolean {
+  return dialect === 'sqlite' && measure.scale !== undefined && (measure.fn === 'sum' || measure.fn === 'avg');
+}
+
+/** The column a measure sorts by: its value, or a number beside it. */
+function sortColumn(dialect: Dialect, measure: MeasureColumn, index: number): string {
+  return measure.fn === 'avg' || sortsAsText(dialect, measure) ? `o${index}` : `m${index}`;
+}
+
+export interface GroupedTotals {
+  table: string;
+  where: Condition;
+  keys: readonly KeyColumn[];
+  measures: readonly MeasureColumn[];
+  order: readonly GroupOrder[];
+  limit: number;
+  offset: number;
+}
+
+/**
+ * A page of the groups (`k<i>` their keys, `m<i>`/`n<i>` their measures) and `total_groups`, the
+ * number of groups, on each row. Nulls sort last either way, and the keys (in order) break ties,
+ * so that pages never overlap. With no keys: one group, the rows' totals.
+ */
+export function groupedTotals(dialect: Dialect, query: GroupedTotals): Condition {
+  const keys = query.keys.map((key) => keySql(dialect, key));
+  const selected = [...keys.map((key, i) => `${key.sql} AS ${quote(`k${i}`)}`), ...query.measures.map((measure, i) => measureSql(dialect, measure, i))];
+  const grouping = keys.length > 0 ? ` GROUP BY ${keys.map((_, i) => quote(`k${i}`)).join(', ')}` : '';
+  const inner = `SELECT ${selected.join(', ')} FROM ${quote(query.table)}${query.where.sql}${grouping}`;
+  const terms: string[] = [];
+  const used = new Set<string>();
+  const term = (name: string, descending: boolean) => {
+    if (used.has(name)) return;
+    used.add(name);
+    const column = quote(`${GROUPS}.${name}`);
+    terms.push(`(${column} IS NULL)`, `${column}${descending ? ' DESC' : ''}`);
+  };
+  for (const { of, index, descending } of query.order) term(of === 'key' ? `k${index}` : sortColumn(dialect, query.measures[index]!, index), descending);
+  for (let i = 0; i < keys.length; i++) term(`k${i}`, false);
+  const ordering = terms.length > 0 ? ` ORDER BY ${terms.join(', ')}` : '';
+  return {
+    sql: `SELECT ${quote(GROUPS)}.*, COUNT(*) OVER () AS ${quote('total_groups')} FROM (${inner}) ${quote(GROUPS)}${ordering} LIMIT ? OFFSET ?`,
+    params: [...keys.flatMap((key) => key.params), ...query.where.params, query.limit, query.offset],
+  };
+}
+
+const GROUPS = 'grouped';
+
+/** How many groups there are (for a page past the last, which has no row to carry the count). */
+export function groupCount(dialect: Dialect, table: string, where: Condition, keys: readonly KeyColumn[]): Condition {
+  const sqls = keys.map((key) => keySql(dialect, key));
+  if (sqls.length === 0) return { sql: `SELECT 1 AS ${quote('total_groups')}`, params: [] };
+  const inner = `SELECT ${sqls.map((key, i) => `${key.sql} AS ${quote(`k${i}`)}`).join(', ')} FROM ${quote(table)}${where.sql} GROUP BY ${sqls.map((_, i) => quote(`k${i}`)).join(', ')}`;
+  return { sql: `SELECT COUNT(*) AS ${quote('total_groups')} FROM (${inner}) ${quote(GROUPS)}`, params: [...sqls.flatMap((key) => key.params), ...where.params] };
+}
+
+/** The earliest and latest values of datetime columns among the rows (`lo<i>`, `hi<i>`): the span whose zone offsets a bucket needs. */
+export function valueSpans(table: string, where: Condition, columns: readonly string[]): Condition {
+  const selected = columns.map((column, i) => `MIN(${column}) AS ${quote(`lo${i}`)}, MAX(${column}) AS ${quote(`hi${i}`)}`);
+  return { sql: `SELECT ${selected.join(', ')} FROM ${quote(table)}${where.sql}`, params: where.params };
+}
+
+/** `{id, label}` rows of `table` among `ids` (at least one) that also meet `conditions` (the reader's scope of them). */
+export function labelsOf(table: string, display: string | undefined, ids: readonly unknown[], conditions: readonly Condition[]): Condition {
+  const label = display ? quote(`${table}.${display}`) : 'NULL';
+  const where = whereClause([{ sql: `${quote(`${table}.id`)} IN (${placeholders(ids.length)})`, params: [...ids] }, ...conditions]);
+  return { sql: `SELECT ${quote(`${table}.id`)} AS ${quote('id')}, ${label} AS ${quote('label')} FROM ${quote(table)}${where.sql}`, params: where.params };
+}

@@ -1,0 +1,203 @@
+// Grouped totals (GET <list path>/aggregate, issue 51 part 1), on both databases: groups by a
+// field, a belongsTo relation and a datetime's calendar in a time zone; decimals summed exactly
+// and averaged at their scale; the list's rows (its filters, trashed, parent); sort and pages
+// over groups; null keys one group, last; what is refused (400 listing the allowed names, 422
+// for bounds and bad values). Each suite makes its own records and reads only them (a fresh UOM
+// category, a fresh project), so it holds in any order beside the others.
+import { suite, test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { offsetRanges, zoneOffset } from '../../engine/aggregate/zone-offsets.ts';
+import { sharedApp, type TestApp } from '../helpers/app.ts';
+import { asAdmin } from '../helpers/as-admin.ts';
+import { databaseTargets } from '../helpers/targets.ts';
+
+test('a zone’s offsets: Zurich changes twice in 2026, at 01:00 UTC; UTC never; Kolkata keeps +05:30', () => {
+  const ranges = offsetRanges('Europe/Zurich', Date.UTC(2026, 0, 1), Date.UTC(2027, 0, 1));
+  assert.equal(
+    ranges.map((range) => [range.from === undefined ? undefined : new Date(range.from).toISOString(), range.offset]),
+    [
+      [undefined, 3600],
+      ['2026-03-29T01:00:00.000Z', 7200],
+      ['2026-10-25T01:00:00.000Z', 3600],
+    ],
+  );
+  assert.equal(offsetRanges('UTC', Date.UTC(2000, 0, 1), Date.UTC(2030, 0, 1)), [{ offset: 0 }]);
+  assert.is(zoneOffset('Asia/Kolkata', Date.UTC(2026, 5, 1)), 19800);
+  assert.is(zoneOffset('America/St_Johns', Date.UTC(2026, 0, 1)), -12600);
+});
+test.run();
+
+for (const target of databaseTargets()) {
+  const suiteOf = suite(`grouped totals [${target.name}]`);
+  let app: TestApp & { token: string };
+  const ids: Record<string, number> = {};
+  const { call, get, created } = asAdmin(() => app);
+  const uoms = () => `/support/uom-categories/${ids.category}/uoms`;
+  const tasks = () => `/projects/tasks/aggregate?filter[project_id]=${ids.project}`;
+
+  suiteOf.before(async () => {
+    try {
+      app = await sharedApp(target);
+      ids.category = (await created('/support/uom-categories', { name: `Grouped ${target.name} ${Date.now()}` })).id;
+      const uom = (type: string, name: string, factor: number, rounding: number) => created(uoms(), { type, name, factor, rounding, category_id: ids.category });
+      await uom('reference', 'Unit', 1, 0.01);
+      await uom('bigger', 'Dozen', 12, 0.3333);
+      await uom('bigger', 'Gross', 144, 0.3334);
+      const trashed = await uom('smaller', 'Half', 0.5, 1);
+      assert.is((await call('delete', `${uoms()}/${trashed.id}`)).status, 200);
+
+      const stage = (await get('/projects/project-stages?sort=id')).data[0].id;
+      ids.partner = (await created('/partners/partners', { account_type: 'company', name: `Grouped customer ${target.name}` })).id;
+      ids.project = (await created('/projects/projects', { name: `Grouped ${target.name}`, visibility: 'internal', stage_id: stage, partner_id: ids.partner })).id;
+      ids.stage = (await created('/projects/task-stages', { name: 'To do', project_id: ids.project })).id;
+      const task = (title: string, state: string, deadline: string | null, hours: number, priority = false) =>
+        created('/projects/tasks', { title, state, deadline, allocated_hours: hours, priority, stage_id: ids.stage, project_id: ids.project });
+      // Zurich moves to summer time at 2026-03-29 01:00 UTC: 23:30 UTC the evening before is already the 29th there.
+      await task('A', 'in_progress', '2026-03-28T22:30:00Z', 2);
+      await task('B', 'in_progress', '2026-03-28T23:30:00Z', 3, true);
+      await task('C', 'done', '2026-03-29T22:30:00Z', 5);
+      await task('D', 'done', '2026-12-31T23:30:00Z', 1);
+      await task('E', 'approved', null, 4);
+    } catch (e) {
+      console.error('BEFORE', e);
+      throw e;
+    }
+  });
+
+  suiteOf('without group_by: one group whose count is the list’s total; trashed rows only when asked', async () => {
+    const list = await get(`${uoms()}?per_page=1`);
+    const totals = await call('get', `${uoms()}/aggregate`);
+    assert.is(totals.status, 200, totals.text);
+    assert.equal(totals.body.data, [{ key: {}, measures: { count: list.meta.total } }]);
+    assert.is(list.meta.total, 3);
+    assert.equal(totals.body.meta, { group_by: [], measures: ['count'], tz: 'UTC', current_page: 1, per_page: 100, total_groups: 1 });
+    const withTrashed = await get(`${uoms()}/aggregate?filter[trashed]=with`);
+    assert.is(withTrashed.data[0].measures.count, 4);
+  });
+
+  suiteOf('a decimal is summed exactly and averaged at its scale; a number as a number; min, max, count_distinct', async () => {
+    const body = await get(`${uoms()}/aggregate?group_by=type&measures=count,rounding:sum,rounding:avg,rounding:min,rounding:max,factor:sum,factor:avg,name:count_distinct`);
+    assert.equal(body.data, [
+      {
+        key: { type: 'bigger' },
+        // 0.3333 + 0.3334 = 0.6667; its average 0.33335 rounds half away from zero to 0.3334.
+        measures: { count: 2, rounding: { sum: '0.6667', avg: '0.3334', min: '0.3333', max: '0.3334' }, factor: { sum: 156, avg: 78 }, name: { count_distinct: 2 } },
+      },
+      {
+        key: { type: 'reference' },
+        measures: { count: 1, rounding: { sum: '0.0100', avg: '0.0100', min: '0.0100', max: '0.0100' }, factor: { sum: 1, avg: 1 }, name: { count_distinct: 1 } },
+      },
+    ]);
+    assert.is(body.meta.total_groups, 2);
+  });
+
+  suiteOf('sort by a measure, then the keys; pages over groups with links', async () => {
+    const byCount = await get(`${uoms()}/aggregate?group_by=type&measures=count&sort=-count`);
+    assert.equal(
+      byCount.data.map((group: any) => group.key.type),
+      ['bigger', 'reference'],
+    );
+    const byKey = await get(`${uoms()}/aggregate?group_by=type&sort=-type`);
+    assert.equal(
+      byKey.data.map((group: any) => group.key.type),
+      ['reference', 'bigger'],
+    );
+    const second = await get(`${uoms()}/aggregate?group_by=type,name&per_page=2&page=2`);
+    assert.equal(
+      second.data.map((group: any) => group.key),
+      [{ type: 'reference', name: 'Unit' }],
+    );
+    assert.is(second.meta.total_groups, 3);
+    assert.ok(second.links.prev.endsWith('page=1'), second.links.prev);
+    assert.is(second.links.next, null);
+    const past = await get(`${uoms()}/aggregate?group_by=type,name&per_page=2&page=3`);
+    assert.equal(past.data, []);
+    assert.is(past.meta.total_groups, 3, 'a page past the last still counts the groups');
+  });
+
+  suiteOf('a datetime by day in a zone: exact across the change to summer time; null keys are one group, last', async () => {
+    const utc = await get(`${tasks()}&group_by=deadline:day&tz=UTC`);
+    assert.equal(
+      utc.data.map((group: any) => [group.key['deadline:day'], group.measures.count]),
+      [
+        ['2026-03-28', 2],
+        ['2026-03-29', 1],
+        ['2026-12-31', 1],
+        [null, 1],
+      ],
+    );
+    const zurich = await get(`${tasks()}&group_by=deadline:day&tz=Europe/Zurich&measures=count,allocated_hours:sum`);
+    assert.equal(
+      zurich.data.map((group: any) => [group.key['deadline:day'], group.measures.count, group.measures.allocated_hours.sum]),
+      [
+        ['2026-03-28', 1, 2],
+        ['2026-03-29', 1, 3],
+        ['2026-03-30', 1, 5],
+        ['2027-01-01', 1, 1],
+        [null, 1, 4],
+      ],
+    );
+    assert.is(zurich.meta.tz, 'Europe/Zurich');
+    const nullsLastDescending = await get(`${tasks()}&group_by=deadline:year&sort=-deadline:year&tz=Pacific/Kiritimati`);
+    assert.equal(
+      nullsLastDescending.data.map((group: any) => group.key['deadline:year']),
+      ['2027', '2026', null],
+    );
+  });
+
+  suiteOf('calendar units: ISO week, month, quarter, year', async () => {
+    const keys = async (unit: string) => (await get(`${tasks()}&group_by=deadline:${unit}&tz=UTC`)).data.map((group: any) => group.key[`deadline:${unit}`]);
+    assert.equal(await keys('week'), ['2026-W13', '2026-W53', null]);
+    assert.equal(await keys('month'), ['2026-03', '2026-12', null]);
+    assert.equal(await keys('quarter'), ['2026-Q1', '2026-Q4', null]);
+    assert.equal(await keys('year'), ['2026', null]);
+    assert.equal((await get(`${tasks()}&group_by=deadline&tz=UTC`)).meta.group_by, ['deadline:month'], 'a date alone groups by month');
+  });
+
+  suiteOf('a relation groups by id and display name; booleans as booleans; three dimensions', async () => {
+    const body = await get(`${tasks()}&group_by=partner,priority,state&sort=state`);
+    assert.equal(
+      body.data.map((group: any) => group.key),
+      [
+        { partner: { id: ids.partner, label: `Grouped customer ${target.name}` }, priority: false, state: 'approved' },
+        { partner: { id: ids.partner, label: `Grouped customer ${target.name}` }, priority: false, state: 'done' },
+        { partner: { id: ids.partner, label: `Grouped customer ${target.name}` }, priority: false, state: 'in_progress' },
+        { partner: { id: ids.partner, label: `Grouped customer ${target.name}` }, priority: true, state: 'in_progress' },
+      ],
+    );
+  });
+
+  suiteOf('unknown names are a 400 listing the allowed ones; bounds and bad values a 422; never a 500', async () => {
+    const unknown = await call('get', `${uoms()}/aggregate?group_by=colour`);
+    assert.is(unknown.status, 400, unknown.text);
+    assert.is(
+      unknown.body.message,
+      'Requested group(s) `colour` are not allowed. Allowed group(s) are `type, name, category, creator, created_at, updated_at, deleted_at`. A date or datetime takes a unit: `:day`, `:week`, `:month`, `:quarter`, `:year`.',
+    );
+    const measure = await call('get', `${uoms()}/aggregate?measures=weight:sum`);
+    assert.is(measure.status, 400, measure.text);
+    assert.match(measure.body.message, /Allowed measure\(s\) are `count, type:count_distinct, name:count_distinct, factor:sum, /);
+    const sort = await call('get', `${uoms()}/aggregate?group_by=type&sort=name`);
+    assert.is(sort.status, 400, sort.text);
+    const cases: Array<[string, string]> = [
+      [`${tasks()}&group_by=state,priority,partner,deadline:day`, 'group_by'],
+      [`${tasks()}&group_by=deadline:hour`, 'group_by'],
+      [`${tasks()}&group_by=state:month`, 'group_by'],
+      [`${tasks()}&measures=title:sum`, 'measures'],
+      [`${tasks()}&measures=allocated_hours`, 'measures'],
+      [`${tasks()}&measures=allocated_hours:median`, 'measures'],
+      [`${tasks()}&per_page=1001`, 'per_page'],
+      [`${tasks()}&tz=Mars/Base`, 'tz'],
+      [`${tasks()}&filter[priority]=perhaps`, 'filter[priority]'],
+    ];
+    for (const [path, field] of cases) {
+      const response = await call('get', path);
+      assert.is(response.status, 422, `${path}: ${response.text}`);
+      assert.ok(response.body.errors[field], `${path}: ${response.text}`);
+    }
+    const missingParent = await call('get', '/support/uom-categories/999999999/uoms/aggregate');
+    assert.is(missingParent.status, 404, missingParent.text);
+  });
+
+  suiteOf.run();
+}
