@@ -18,9 +18,10 @@ export { breathe, SLICE_MS, turnTaken } from './sql/breather.ts';
 export { createStatements, OPENS_REQUEST, SQLITE_PAGE_CACHE_KIB, type Row, type StatementOptions, type Statements } from './sql/statements.ts';
 export { AUTH_COLUMN_PREFIX, checkAlone, type AuthenticationCheck } from './sql/authentication-check.ts';
 export type { PendingAuthentication } from './sql/pending-authentication.ts';
-export { quote } from './sql/quote.ts';
+export { quote, whereClause } from './sql/quote.ts';
 export { updateEach } from './sql/update-each.ts';
-export { databaseNow, dialectOf, plusProposed, supportsInsertReturning, tableOptions, type Dialect } from './sql/dialect.ts';
+export { databaseNow, dialectOf, isMariaDb, plusProposed, supportsInsertReturning, tableOptions, type Dialect } from './sql/dialect.ts';
+export { timeLimitedReads, type TimeLimitedReads } from './sql/time-limited-reads.ts';
 export { routeTable } from './definition/route-table.ts';
 export { errorHandler, notFoundHandler } from './routes/error-handler.ts';
 export { registerFormats } from './schema/string-formats.ts';
@@ -50,10 +51,26 @@ export type { EngineDeps, Policy, AccessCheck, RowScope } from './contract/index
 export { permissionCatalogue, permissionName, type PermissionEntry } from './definition/access.ts';
 export type { ResourceDef, FieldDef } from './definition/types.ts';
 export { ERROR_MESSAGES } from './errors/messages.ts';
-export { ActionRefusedError, HttpError, NotFoundError, UnauthenticatedError, ForbiddenError, ValidationError, BadRequestError, type FieldErrors } from './errors/http-errors.ts';
+export {
+  ActionRefusedError,
+  HttpError,
+  NotFoundError,
+  UnauthenticatedError,
+  ForbiddenError,
+  ValidationError,
+  BadRequestError,
+  TimeLimitError,
+  type FieldErrors,
+} from './errors/http-errors.ts';
 export { nowTimestamp, formatTimestamp, today } from './serialize/value-formats.ts';
 export { nextInSequence, type SequenceKey } from './rules/sequence.ts';
 export { MAX_SORT } from './rules/append.ts';
 export * from './docs/index.ts';
 export { exportResource, type ExportResourceOptions } from './transfer/export/export-resource.ts';
 export { EXPORT_FORMATS, type ExportFormat } from './transfer/export/export-formats.ts';
+export { MAX_GROUPS_PER_PAGE, parseAggregateQuery, type AggregateQuery } from './aggregate/parse-aggregate-query.ts';
+export { runAggregate, type Group } from './aggregate/run-aggregate.ts';
+export { listConditions } from './list/list-conditions.ts';
+export type { RawQuery } from './list/parse-list-query.ts';
+export { resourceRows } from './sql/resource-rows.ts';
+export { csvLine } from './transfer/csv-write.ts';

@@ -77,6 +77,12 @@ export interface EngineDeps {
    * beyond, the total is a lower bound and meta says so. 0 or unset: lists count every row.
    */
   countAhead?: number;
+  /**
+   * Where grouped totals read, under their time limit (engine/sql/time-limited-reads.ts): a
+   * worker thread's connection on SQLite, the server with a statement time limit on MySQL/MariaDB.
+   * The statements, with no limit, when absent.
+   */
+  reportReads?: Pick<Statements, 'all'>;
   /** The time zone (an IANA name) a user's dates are seen in: their company's. Grouped totals bucket datetimes in it unless asked for another; UTC when absent. */
   timeZone?: (user: AuthUser) => Promise<string>;
   /** The bounds of one import request (engine/transfer/import): bytes (413 beyond) and rows (422). */

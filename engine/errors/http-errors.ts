@@ -84,3 +84,10 @@ function summarize(errors: FieldErrors): string {
   if (more <= 0) return first;
   return `${first} (and ${more} more ${more === 1 ? 'error' : 'errors'})`;
 }
+
+/** A read that reached its time limit (a grouped total over too many rows): 503, to be narrowed or retried later. */
+export class TimeLimitError extends HttpError {
+  constructor(limitMs: number) {
+    super(503, ERROR_MESSAGES.timeLimit(limitMs / 1000), { 'retry-after': '30' });
+  }
+}

@@ -13,6 +13,7 @@ export const ERROR_MESSAGES = {
   mediaType: 'Unsupported content type: send application/json.',
   contentLength: 'The request body does not match its Content-Length.',
   badUrl: 'The request URL is not valid.',
+  timeLimit: (seconds: number) => `The report did not finish within its time limit (${seconds} s). Narrow it with filters, or retry later.`,
   /** `after`: how long to wait, as the rate limit words it ("1 minute"). */
   tooManyRequests: (after: string) => `Too many requests. Retry in ${after}.`,
   methodNotAllowed: (method: string, allowed: readonly string[]) => `The ${method} method is not supported for this route. Supported methods: ${allowed.join(', ')}.`,

@@ -45,7 +45,7 @@ function aggregateHandler(runtime: ResourceRuntime, dialect: Dialect) {
     const { groups, totalGroups } = await runAggregate({
       def,
       registry: deps.registry,
-      statements: runtime.statements,
+      statements: deps.reportReads ?? runtime.statements,
       dialect,
       asked,
       where: whereClause(listConditions(runtime, asked, parent?.id, user)),

@@ -32,6 +32,13 @@ export async function supportsInsertReturning(knex: Knex): Promise<boolean> {
   return /mariadb/i.test(version) && atLeast(version, [10, 5]);
 }
 
+/** Whether a MySQL-compatible server is MariaDB (`SET STATEMENT`, `RETURNING`) rather than MySQL. */
+export async function isMariaDb(knex: Knex): Promise<boolean> {
+  if (dialectOf(knex) === 'sqlite') return false;
+  const [[row]] = await knex.raw('SELECT VERSION() AS version');
+  return /mariadb/i.test(String(row.version));
+}
+
 function atLeast(version: string, [major, minor]: [number, number]): boolean {
   const [have = 0, haveMinor = 0] = version.split(/[.-]/).map(Number);
   return have > major || (have === major && haveMinor >= minor);

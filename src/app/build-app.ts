@@ -8,6 +8,9 @@ import {
   behaviourNames,
   invalidatorNames,
   createStatements,
+  dialectOf,
+  isMariaDb,
+  timeLimitedReads,
   supportsInsertReturning,
   missingColumns,
   readSchemaBounds,
@@ -118,6 +121,15 @@ export async function buildServer({ config, knex, jwtSecret, resourcesDir, logSt
   // lent from knex's pool (engine/sql/statements.ts). /metrics counts the statements waiting.
   const statements = createStatements(knex, { insertReturns: await supportsInsertReturning(knex) });
   app.addHook('onClose', () => statements.close());
+  // Grouped totals read under a time limit, beside the requests rather than in their way.
+  const reportReads = timeLimitedReads({
+    dialect: dialectOf(knex),
+    statements,
+    limitMs: config.reportTimeLimitSeconds * 1000,
+    mariadb: await isMariaDb(knex),
+    ...(config.database.client === 'sqlite' && { filename: config.database.filename }),
+  });
+  app.addHook('onClose', () => reportReads.close());
   registerMetrics(app, knex, statements, config);
   await registerRateLimit(app, config);
   registerHealth(app, knex);
@@ -141,6 +153,7 @@ export async function buildServer({ config, knex, jwtSecret, resourcesDir, logSt
     authenticate,
     authenticateWithFirstRead,
     policy: access,
+    reportReads,
     // Grouped totals bucket datetimes in the user's company's zone.
     timeZone: (user: AuthUser) => companyTimeZone(knex, access.defaultCompany(user)),
     prefix: API_PREFIX,

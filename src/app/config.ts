@@ -67,6 +67,8 @@ export interface Config {
   cleanupIntervalSeconds: number;
   /** A list's count stops this many rows past the requested page; beyond, meta.total is a lower bound (0: always exact). */
   listCountAhead: number;
+  /** How long a grouped total may read before it answers 503 (AGGREGATE_TIME_LIMIT). */
+  reportTimeLimitSeconds: number;
   /** One import request's bounds: its body in bytes (413 beyond) and its rows (422 beyond). */
   importMaxBytes: number;
   importMaxRows: number;
@@ -124,6 +126,7 @@ export function loadConfig(env: Env = process.env): Config {
     maxRssMb: integer(env, 'MAX_RSS_MB', 0, 0),
     logLevel,
     listCountAhead: integer(env, 'LIST_COUNT_AHEAD', 10_000, 0),
+    reportTimeLimitSeconds: duration(env, 'AGGREGATE_TIME_LIMIT', '10s'),
     importMaxBytes: integer(env, 'IMPORT_MAX_BYTES', 10 * 1024 * 1024, 1024),
     importMaxRows: integer(env, 'IMPORT_MAX_ROWS', 5000, 1),
     migrateOnStart: boolean(env, 'MIGRATE_ON_START', true),

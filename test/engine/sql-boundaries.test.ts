@@ -22,8 +22,8 @@ function sources(dir: string): string[] {
   });
 }
 
-/** The files that may name a driver: the dialect, and the two that open connections (knex's, the prepared statements'). */
-const DRIVER_FILES = new Set(['engine/sql/dialect.ts', 'engine/sql/statements.ts', 'src/database/connection.ts']);
+/** The files that may name a driver: the dialect, and those that open connections (knex's, the prepared statements', the report reads' worker). */
+const DRIVER_FILES = new Set(['engine/sql/dialect.ts', 'engine/sql/statements.ts', 'engine/sql/sqlite-read-worker.ts', 'src/database/connection.ts']);
 const DRIVER = /\b(?:better-sqlite3|mysql2)\b/;
 
 /**
