@@ -93,13 +93,15 @@ function bucketOf(dialect: Dialect, value: string, unit: BucketUnit): string {
   }
 }
 
+/** How many times a bucket's text names its value (a quarter reads the year and the month). */
+const VALUE_USES: Record<BucketUnit, number> = { day: 1, week: 1, month: 1, quarter: 2, year: 1 };
+
 function keySql(dialect: Dialect, key: KeyColumn): Condition {
   if (key.kind === 'column') return { sql: key.column, params: [] };
   if (key.type === 'date') return { sql: bucketOf(dialect, key.column, key.unit), params: [] };
   const local = localTime(dialect, key.column, key.shifts);
   // The local time is written once per use in the bucket: its bindings repeat with it.
-  const uses = bucketOf(dialect, '\u0000', key.unit).split('\u0000').length - 1;
-  return { sql: bucketOf(dialect, local.sql, key.unit), params: Array.from({ length: uses }, () => local.params).flat() };
+  return { sql: bucketOf(dialect, local.sql, key.unit), params: Array.from({ length: VALUE_USES[key.unit] }, () => local.params).flat() };
 }
 
 /**

@@ -16,6 +16,7 @@
 // subqueries on the (currency_id, name) index, the company's currency from a third.
 import type { Knex } from 'knex';
 import { today } from '../../../engine/index.ts';
+import { companyTimeZone } from './company-today.ts';
 
 export interface RatesOptions {
   /** The company's currency when the caller has read it already: its rate is then 1 without reading. */
@@ -78,6 +79,5 @@ async function dayOf(trx: Knex.Transaction, companyId: number, date: unknown): P
   if (/^\d{4}-\d{2}-\d{2}$/.test(text)) return text;
   const moment = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}/.test(text) ? new Date(/[zZ]|[+-]\d{2}:?\d{2}$/.test(text) ? text : `${text.replace(' ', 'T')}Z`) : undefined;
   if (moment && Number.isNaN(moment.getTime())) return text.slice(0, 10);
-  const company = await trx('companies').where('id', companyId).first('timezone');
-  return today(company?.timezone || 'UTC', moment);
+  return today(await companyTimeZone(trx, companyId), moment);
 }
