@@ -40,6 +40,13 @@ Commands:
                                             write every row of a resource to a file (default <module>-<name>.<format>),
                                             with a progress bar: for files too large for one request. All companies;
                                             a nested resource without --parent exports the rows of every parent
+  aggregate <module/name> [--group-by a,b:month] [--measures count,field:sum,...] [--filter name=value ...]
+            [--sort=-count] [--tz Zone] [--parent ID] [--format table|csv]
+                                            print a resource's grouped totals, as GET <list path>/aggregate answers
+                                            them (every page of groups): an aligned table, or CSV with a relation's
+                                            id beside its name. All companies; datetimes' days and months in UTC
+                                            unless --tz names a zone; a nested resource without --parent groups
+                                            the rows of every parent
   routes                                    print the generated routes
   openapi                                   print the OpenAPI 3.1 document (as served at /api/docs/openapi.json)
   docs:markdown [--write]                   print the Markdown reference, or write it to docs/api.md and the
@@ -165,6 +172,14 @@ async function main(argv: string[]): Promise<number> {
       await withDatabase(async (knex) => {
         const { exportCommand } = await import('./export.ts');
         code = await exportCommand(knex, rest);
+      });
+      return code;
+    }
+    case 'aggregate': {
+      let code = 0;
+      await withDatabase(async (knex) => {
+        const { aggregateCommand } = await import('./aggregate.ts');
+        code = await aggregateCommand(knex, rest, { out: print, err: (text) => console.error(text) });
       });
       return code;
     }
