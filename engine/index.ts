@@ -70,7 +70,7 @@ export { exportResource, type ExportResourceOptions } from './transfer/export/ex
 export { EXPORT_FORMATS, type ExportFormat } from './transfer/export/export-formats.ts';
 export { MAX_GROUPS_PER_PAGE, parseAggregateQuery, type AggregateQuery } from './aggregate/parse-aggregate-query.ts';
 export { runAggregate, type Group } from './aggregate/run-aggregate.ts';
+export { csvReport, measureValue } from './aggregate/groups-csv.ts';
 export { listConditions } from './list/list-conditions.ts';
 export type { RawQuery } from './list/parse-list-query.ts';
 export { resourceRows } from './sql/resource-rows.ts';
-export { csvLine } from './transfer/csv-write.ts';

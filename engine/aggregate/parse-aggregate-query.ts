@@ -40,6 +40,8 @@ export interface AggregateQuery extends Pick<ListQuery, 'filters' | 'trashed' | 
   sort: GroupSort[];
   /** `tz`; undefined: the company's zone. */
   timeZone?: string;
+  /** Whether `page` was given (a CSV without it holds every group). */
+  pageAsked: boolean;
 }
 
 export function parseAggregateQuery(query: RawQuery, def: ResourceDef, registry: Registry): AggregateQuery {
@@ -54,7 +56,7 @@ export function parseAggregateQuery(query: RawQuery, def: ResourceDef, registry:
   const tz = query.tz === undefined ? undefined : single(query.tz).trim();
   if (tz !== undefined && !isTimeZone(tz)) errors.tz = ['The tz field must be a valid timezone (an IANA name such as Europe/Zurich).'];
   if (Object.keys(errors).length > 0) throw new ValidationError(errors);
-  return { filters, trashed, groupBy, measures, sort, page, perPage, ...(tz && { timeZone: tz }) };
+  return { filters, trashed, groupBy, measures, sort, page, perPage, pageAsked: query.page !== undefined, ...(tz && { timeZone: tz }) };
 }
 
 function parseGroupBy(requested: string[], dimensions: ReadonlyMap<string, Dimension>, errors: FieldErrors): GroupBy[] {
@@ -126,10 +128,17 @@ export function measureNames(offered: ReturnType<typeof aggregateOffer>['measure
   return ['count', ...[...offered.values()].flatMap(({ field, functions }) => functions.map((fn) => `${field.name}:${fn}`))];
 }
 
-/** `sort`: the groups' keys and the measures asked for; by default the keys in order. */
+/**
+ * `sort`: the groups' keys and the measures asked for; by default the keys in order. A date
+ * grouped by a unit may be named without it (`date_order` for `date_order:month`).
+ */
 function parseGroupSort(requested: string[], groupBy: GroupBy[], measures: Measure[]): GroupSort[] {
   const allowed = [...groupBy.map((group) => group.key), ...measures.map((measure) => measure.key)];
-  const sort = requested.map((entry) => ({ key: entry.replace(/^-/, ''), descending: entry.startsWith('-') }));
+  const byName = new Map(groupBy.filter((group) => group.unit !== undefined).map((group) => [group.dimension.name, group.key]));
+  const sort = requested.map((entry) => {
+    const name = entry.replace(/^-/, '');
+    return { key: allowed.includes(name) ? name : (byName.get(name) ?? name), descending: entry.startsWith('-') };
+  });
   const unknown = sort.filter((entry) => !allowed.includes(entry.key)).map((entry) => entry.key);
   if (unknown.length > 0) {
     throw new BadRequestError(`Requested sort(s) \`${unknown.join(', ')}\` is not allowed. Allowed sort(s) are \`${allowed.join(', ')}\`.`);

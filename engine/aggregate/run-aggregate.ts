@@ -83,7 +83,7 @@ async function keyColumns({ def, asked, where, timeZone, statements }: Aggregate
   }
   return groupBy.map(({ dimension, unit }): KeyColumn => {
     if (dimension.kind === 'relation') return { kind: 'column', column: column(dimension.relation.foreignKey) };
-    if (dimension.kind === 'field') return { kind: 'column', column: column(dimension.name) };
+    if (dimension.kind === 'field') return { kind: 'column', column: column(dimension.name), text: dimension.field.type === 'string' };
     if (dimension.field.type === 'date') return { kind: 'bucket', column: column(dimension.name), unit: unit!, type: 'date' };
     return { kind: 'bucket', column: column(dimension.name), unit: unit!, type: 'datetime', shifts: spans.get(dimension.name)! };
   });
@@ -166,7 +166,8 @@ function fieldMeasure(type: string, scale: number, fn: Measure['fn'], value: unk
     return value === null || value === undefined ? null : Number(value);
   }
   const sum = value ?? 0;
-  if (type !== 'decimal') return fn === 'sum' ? Number(sum) : Number(counted) === 0 ? null : Number(sum) / Number(counted);
+  if (type === 'integer' && fn === 'sum') return Number(sum);
+  if (type !== 'decimal') return fn === 'sum' ? withoutNoise(Number(sum)) : Number(counted) === 0 ? null : withoutNoise(Number(sum) / Number(counted));
   const units = scaledUnits(sum, scale);
   if (fn === 'sum') return decimalText(units, scale);
   const n = BigInt(Number(counted));
@@ -174,6 +175,14 @@ function fieldMeasure(type: string, scale: number, fn: Measure['fn'], value: unk
   // Rounded half away from zero, as the decimals of the documents are.
   const quotient = (2n * (units < 0n ? -units : units) + n) / (2n * n);
   return decimalText(units < 0n ? -quotient : quotient, scale);
+}
+
+/**
+ * A floating-point total to 15 significant digits: the databases add in their own order, and
+ * 0.1 + 0.2 is 0.30000000000000004 on one and 0.3 on the other.
+ */
+function withoutNoise(value: number): number {
+  return Number(value.toPrecision(15));
 }
 
 /**

@@ -87,7 +87,10 @@ function aggregateOperation(def: ResourceDef, registry: Registry, names: NameTab
       200: {
         description: `The groups of ${plural} with their measures.`,
         headers: rateLimitHeaders(),
-        content: { 'application/json': { schema: answerSchema(def, offer.dimensions, offer.measures), example: answerExample(exampleKey, path) } },
+        content: {
+          'application/json': { schema: answerSchema(def, offer.dimensions, offer.measures), example: answerExample(exampleKey, path) },
+          'text/csv': { schema: { type: 'string' }, example: `${Object.keys(exampleKey).join(',')},count\r\n` },
+        },
       },
       400: error(
         'An unknown group, measure, filter or sort (the message lists the allowed ones).',

@@ -18,7 +18,7 @@ export interface ZoneShift {
 
 /** A group's key as SQL: a column, or a date's or datetime's bucket. */
 export type KeyColumn =
-  | { kind: 'column'; column: string }
+  | { kind: 'column'; column: string; text?: boolean }
   | { kind: 'bucket'; column: string; unit: BucketUnit; type: 'date' }
   | { kind: 'bucket'; column: string; unit: BucketUnit; type: 'datetime'; shifts: readonly ZoneShift[] };
 
@@ -97,7 +97,9 @@ function bucketOf(dialect: Dialect, value: string, unit: BucketUnit): string {
 const VALUE_USES: Record<BucketUnit, number> = { day: 1, week: 1, month: 1, quarter: 2, year: 1 };
 
 function keySql(dialect: Dialect, key: KeyColumn): Condition {
-  if (key.kind === 'column') return { sql: key.column, params: [] };
+  // A text groups by its exact value, as SQLite does: MySQL's collation would put `Café`, `cafe`
+  // and `CAFE` in one group, named by whichever row came first.
+  if (key.kind === 'column') return { sql: key.text && dialect === 'mysql' ? `${key.column} COLLATE utf8mb4_bin` : key.column, params: [] };
   if (key.type === 'date') return { sql: bucketOf(dialect, key.column, key.unit), params: [] };
   const local = localTime(dialect, key.column, key.shifts);
   // The local time is written once per use in the bucket: its bindings repeat with it.

@@ -10,10 +10,11 @@ import { parseArgs } from 'node:util';
 import type { Knex } from 'knex';
 import {
   createStatements,
-  csvLine,
+  csvReport,
   dialectOf,
   HttpError,
   listConditions,
+  measureValue,
   MAX_GROUPS_PER_PAGE,
   parseAggregateQuery,
   resourceRows,
@@ -132,13 +133,6 @@ async function aggregateReport(knex: Knex, args: string[], options: AggregateCom
   }
 }
 
-/** A measure's value in a group: `count`, or `field:fn` under `measures[field][fn]`. */
-function measureValue(group: Group, key: string): unknown {
-  if (key === 'count') return group.measures.count;
-  const [field, fn] = key.split(':') as [string, string];
-  return (group.measures[field] as Record<string, unknown> | undefined)?.[fn];
-}
-
 /** An aligned table: a column per key (a relation's name, or its id without one; `(none)` for null) and per measure, right-aligned. */
 export function tableReport(asked: Pick<AggregateQuery, 'groupBy' | 'measures'>, groups: readonly Group[]): string {
   const keyText = (value: unknown): string => {
@@ -169,24 +163,4 @@ export function tableReport(asked: Pick<AggregateQuery, 'groupBy' | 'measures'>,
   const lines = [line(columns.map((column) => column.title)), line(widths.map((width) => '-'.repeat(width)))];
   for (let row = 0; row < groups.length; row++) lines.push(line(columns.map((column) => column.cells[row]!)));
   return `${lines.join('\n')}\n`;
-}
-
-/** CSV (RFC 4180, the export's writer): a header row, then a row per group; a relation key as two columns, its id (`partner_id`) and its name (`partner`). */
-export function csvReport(asked: Pick<AggregateQuery, 'groupBy' | 'measures'>, groups: readonly Group[]): string {
-  const header: string[] = [];
-  for (const { key, dimension } of asked.groupBy) {
-    if (dimension.kind === 'relation') header.push(dimension.relation.foreignKey);
-    header.push(key);
-  }
-  header.push(...asked.measures.map((measure) => measure.key));
-  const rows = groups.map((group) => [
-    ...asked.groupBy.flatMap(({ key, dimension }) => {
-      const value = group.key[key];
-      if (dimension.kind !== 'relation') return [value];
-      const related = value as { id: number; label: unknown } | null;
-      return [related?.id ?? null, related?.label ?? null];
-    }),
-    ...asked.measures.map((measure) => measureValue(group, measure.key)),
-  ]);
-  return [header, ...rows].map((row) => csvLine(row)).join('');
 }

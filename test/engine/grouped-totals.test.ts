@@ -167,6 +167,50 @@ for (const target of databaseTargets()) {
     );
   });
 
+  suiteOf('a text groups by its exact value on both databases, in code point order; a float total has no noise', async () => {
+    const category = (await created('/support/uom-categories', { name: `Grouped texts ${target.name} ${Date.now()}` })).id;
+    for (const [name, factor] of [
+      ['cafe', 0.1],
+      ['Café', 0.2],
+      ['CAFE', 0.4],
+    ] as const)
+      await created(`/support/uom-categories/${category}/uoms`, { type: 'bigger', name, factor, rounding: 0.01, category_id: category });
+    const body = await get(`/support/uom-categories/${category}/uoms/aggregate?group_by=name`);
+    assert.equal(
+      body.data.map((group: any) => [group.key.name, group.measures.count]),
+      [
+        ['CAFE', 1],
+        ['Café', 1],
+        ['cafe', 1],
+      ],
+    );
+    const sum = await get(`/support/uom-categories/${category}/uoms/aggregate?measures=factor:sum&filter[name]=caf`);
+    assert.is(sum.data[0].measures.factor.sum, 0.7, 'not 0.7000000000000001');
+  });
+
+  suiteOf('format=csv: every group as CSV, a relation as its id and label; a page when asked', async () => {
+    const csv = await call('get', `${tasks()}&group_by=partner,state&measures=count,allocated_hours:sum&sort=state&format=csv`);
+    assert.is(csv.status, 200, csv.text);
+    assert.match(String(csv.headers['content-type']), /^text\/csv/);
+    const label = `Grouped customer ${target.name}`;
+    assert.is(
+      csv.text,
+      `partner_id,partner,state,count,allocated_hours:sum\r\n${ids.partner},${label},approved,1,4\r\n${ids.partner},${label},done,2,6\r\n${ids.partner},${label},in_progress,2,5\r\n`,
+    );
+    const page = await call('get', `${tasks()}&group_by=state&format=csv&per_page=1&page=2`);
+    assert.is(page.text, 'state,count\r\ndone,2\r\n');
+    const refused = await call('get', `${tasks()}&format=pdf`);
+    assert.is(refused.status, 400, refused.text);
+  });
+
+  suiteOf('a date grouped by a unit sorts by its name alone too', async () => {
+    const body = await get(`${tasks()}&group_by=deadline:year&sort=-deadline&tz=UTC`);
+    assert.equal(
+      body.data.map((group: any) => group.key['deadline:year']),
+      ['2026', null],
+    );
+  });
+
   suiteOf('unknown names are a 400 listing the allowed ones; bounds and bad values a 422; never a 500', async () => {
     const unknown = await call('get', `${uoms()}/aggregate?group_by=colour`);
     assert.is(unknown.status, 400, unknown.text);
