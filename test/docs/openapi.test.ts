@@ -11,6 +11,7 @@ import { routeTable } from '../../engine/definition/route-table.ts';
 import { buildApiDocument } from '../../src/http/api-docs.ts';
 import { API_PREFIX, loadResources } from '../../src/app/build-app.ts';
 import { createChecker } from '../helpers/documented.ts';
+import { builtEntry } from '../helpers/built.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const registry = loadResources();
@@ -209,10 +210,9 @@ test('the serializer writes every documented example unchanged (nothing document
 });
 
 test('`npm run erp -- openapi` prints the same document', async () => {
+  const entry = await builtEntry('src/cli/index.ts');
   const stdout = await new Promise<string>((resolvePromise, reject) => {
-    execFile(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', 'openapi'], { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 }, (error, out) =>
-      error ? reject(error) : resolvePromise(out),
-    );
+    execFile(process.execPath, [entry, 'openapi'], { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 }, (error, out) => (error ? reject(error) : resolvePromise(out)));
   });
   assert.equal(JSON.parse(stdout), document);
 });

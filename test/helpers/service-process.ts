@@ -1,8 +1,10 @@
-// The service as an operator runs it: a real process (`node src/main.ts`), for the tests of
-// several processes on one database and of the Galera cluster (test/cluster/).
+// The service as an operator runs it: a real process of the compiled sources (what `npm start`
+// runs: ./built.ts), for the tests of several processes on one database and of the Galera cluster
+// (test/cluster/).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
+import { builtEntry } from './built.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const PROCESS_SECRET = 'processes-secret-processes-secret-0123456';
@@ -18,9 +20,9 @@ export interface ServiceProcess {
   stop(): Promise<number>;
 }
 
-/** Starts `node src/main.ts` and resolves once it listens; rejects with its output if it exits first. */
-export function startService(env: Record<string, string>, { timeoutMs = 120_000 } = {}): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+/** Starts the compiled `src/main.ts` and resolves once it listens; rejects with its output if it exits first. */
+export async function startService(env: Record<string, string>, { timeoutMs = 120_000 } = {}): Promise<ServiceProcess> {
+  const child = spawn(process.execPath, [await builtEntry('src/main.ts')], {
     cwd: ROOT,
     env: {
       ...process.env,

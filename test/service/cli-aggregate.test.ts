@@ -14,6 +14,7 @@ import { createKnex } from '../../src/database/connection.ts';
 import { seed } from '../../src/seed/index.ts';
 import { ADMIN } from '../helpers/app.ts';
 import { databaseTargets, freshDatabase, type Target } from '../helpers/targets.ts';
+import { builtEntry } from '../helpers/built.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const registry = loadResources();
@@ -108,10 +109,11 @@ for (const target of databaseTargets()) {
 
   if (target.name === 'sqlite') {
     test('npm run erp -- aggregate: a bad option exits 2 with the message on stderr', async () => {
+      const entry = await builtEntry('src/cli/index.ts');
       const run = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve, reject) =>
         execFile(
           process.execPath,
-          ['--import', 'tsx', 'src/cli/index.ts', 'aggregate', 'support/uoms', '--group-by', 'category:month'],
+          [entry, 'aggregate', 'support/uoms', '--group-by', 'category:month'],
           { cwd: ROOT, env: { ...process.env, DATABASE_URL: database.target.databaseUrl }, timeout: 60_000 },
           (error, stdout, stderr) => (error && typeof error.code !== 'number' ? reject(error) : resolve({ code: error ? (error.code as number) : 0, stdout, stderr })),
         ),

@@ -11,6 +11,7 @@ import * as assert from 'uvu/assert';
 import { verifyPassword } from '../../src/auth/passwords.ts';
 import { createKnex } from '../../src/database/connection.ts';
 import { Client } from '../helpers/http.ts';
+import { builtEntry } from '../helpers/built.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** The node options `npm start` runs the compiled service with (package.json), so that the tests run it the same way. */
@@ -53,17 +54,13 @@ function environment(extra: Record<string, string> = {}, file = dbFile): NodeJS.
 }
 
 /** `npm run erp -- <args>`. */
-function erp(args: string[], extra: Record<string, string> = {}, file = dbFile): Promise<Run> {
+async function erp(args: string[], extra: Record<string, string> = {}, file = dbFile): Promise<Run> {
+  const entry = await builtEntry('src/cli/index.ts');
   return new Promise((resolve, reject) => {
-    execFile(
-      process.execPath,
-      ['--import', 'tsx', 'src/cli/index.ts', ...args],
-      { cwd: ROOT, env: environment(extra, file), timeout: STARTUP_TIMEOUT_MS },
-      (error, stdout, stderr) => {
-        if (error && typeof error.code !== 'number') reject(error);
-        else resolve({ code: error ? (error.code as number) : 0, stdout, stderr });
-      },
-    );
+    execFile(process.execPath, [entry, ...args], { cwd: ROOT, env: environment(extra, file), timeout: STARTUP_TIMEOUT_MS }, (error, stdout, stderr) => {
+      if (error && typeof error.code !== 'number') reject(error);
+      else resolve({ code: error ? (error.code as number) : 0, stdout, stderr });
+    });
   });
 }
 

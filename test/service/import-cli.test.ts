@@ -14,10 +14,12 @@ import type { ParsedRow } from '../../engine/transfer/import/parsed-rows.ts';
 import { fileRows, importParts, RowTooLargeError, type Part } from '../../src/cli/import-parts.ts';
 import { API, startApp, type TestApp } from '../helpers/app.ts';
 import { databaseTargets, inThisRun } from '../helpers/targets.ts';
+import { builtEntry } from '../helpers/built.ts';
 
-function erp(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+async function erp(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+  const entry = await builtEntry('src/cli/index.ts');
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', ...args], { env: { ...process.env, ...env }, timeout: 120_000 }, (error, stdout, stderr) => {
+    execFile(process.execPath, [entry, ...args], { env: { ...process.env, ...env }, timeout: 120_000 }, (error, stdout, stderr) => {
       if (error && typeof error.code !== 'number') reject(error);
       else resolve({ code: error ? (error.code as number) : 0, stdout, stderr });
     });
@@ -178,7 +180,7 @@ if (inThisRun('sqlite')) parts.run();
 /** The command with its peak resident memory: /usr/bin/time -v's, else the child's VmHWM polled from /proc. */
 async function measured(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string; peakMB: number }> {
   const time = existsSync('/usr/bin/time');
-  const node = [process.execPath, '--import', 'tsx', 'src/cli/index.ts', ...args];
+  const node = [process.execPath, await builtEntry('src/cli/index.ts'), ...args];
   const child = spawn(time ? '/usr/bin/time' : node[0]!, time ? ['-v', ...node] : node.slice(1), { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';

@@ -15,6 +15,7 @@ import { parseDatabaseUrl } from '../../src/app/config.ts';
 import { createKnex } from '../../src/database/connection.ts';
 import { call, loginTo, PROCESS_ADMIN, PROCESS_SECRET, startService, statusCounts, type ServiceProcess } from '../helpers/service-process.ts';
 import { inThisRun } from '../helpers/targets.ts';
+import { builtEntry } from '../helpers/built.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const API = '/admin/api/v1';
@@ -33,8 +34,8 @@ function sqliteFile(name: string): string {
 }
 
 /** `npm run erp -- <args>` on the given database. */
-function erp(args: string[], databaseUrl: string) {
-  return promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', ...args], {
+async function erp(args: string[], databaseUrl: string) {
+  return promisify(execFile)(process.execPath, [await builtEntry('src/cli/index.ts'), ...args], {
     cwd: ROOT,
     env: { ...process.env, DATABASE_URL: databaseUrl, JWT_SECRET: PROCESS_SECRET, ADMIN_PASSWORD: PROCESS_ADMIN.password },
   });

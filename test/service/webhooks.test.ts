@@ -18,6 +18,7 @@ import { copySqliteTemplate } from '../helpers/migrated-template.ts';
 import { type ServiceDatabase, serviceDatabases } from '../helpers/service-databases.ts';
 import { call, loginTo, PROCESS_SECRET, type ServiceProcess, startService } from '../helpers/service-process.ts';
 import { inThisRun } from '../helpers/targets.ts';
+import { builtEntry } from '../helpers/built.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -227,7 +228,7 @@ for (const target of targets) {
     const tag = (await send('POST', '/inventories/tags', { name: 'Hooked killed' }, 1)).body.data.id;
     await waitFor(() => !first, 'the first attempt');
     await processes[0]!.exited;
-    const worker = spawn(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', 'webhooks:work'], {
+    const worker = spawn(process.execPath, [await builtEntry('src/cli/index.ts'), 'webhooks:work'], {
       cwd: ROOT,
       env: { ...process.env, DATABASE_URL: database.url, JWT_SECRET: PROCESS_SECRET, ...WEBHOOK_ENV },
       stdio: 'ignore',
