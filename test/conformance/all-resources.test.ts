@@ -4,6 +4,7 @@
 import { suite } from 'uvu';
 import { loadResources } from '../../src/app/build-app.ts';
 import { databaseTargets } from '../helpers/targets.ts';
+import { aggregateChecks } from './capabilities/aggregate.ts';
 import { actionChecks, bodyChecks, collectionActionChecks, guardChecks } from './capabilities/actions.ts';
 import { authenticationChecks } from './capabilities/authentication.ts';
 import { boundChecks } from './capabilities/bounds.ts';
@@ -75,6 +76,7 @@ for (const target of databaseTargets()) {
       if (hasSortingIndexes(def)) sortingIndexChecks(test, current);
       if (def.includes.length > 0) includeChecks(test, current);
       exportChecks(test, current);
+      aggregateChecks(test, current);
       if (def.operations.has('create')) roundTripChecks(test, current);
     }
     if (def.operations.has('create') && def.operations.has('update') && hasValueRules(def, registry)) valueChecks(test, current);

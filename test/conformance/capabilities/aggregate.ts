@@ -1,0 +1,242 @@
+// Grouped totals (GET <list path>/aggregate) against the list's own rows: `measures=count` alone is
+// the list's `meta.total` (with and without the trashed); every dimension the definition offers (a
+// field, a relation keyed {id, label}, a date or datetime by a calendar unit, created_at also in a
+// zone) groups the rows the list shows as they add up here, null values one group, last; every
+// numeric field's sum is the sum of the values the list shows (decimals exactly, at their scale);
+// `total_groups` counts the distinct keys. Dimensions go three to a request with up to seven sums
+// beside the count: the counts of the combined groups imply each dimension's own. A text groups by
+// its exact value on both databases ('Zürich' and 'zurich' are two groups on MariaDB too).
+import type { Test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { aggregateOffer, DATE_UNITS, type DateUnit, type Dimension } from '../../../engine/aggregate/offer.ts';
+import { MAX_GROUP_BY, MAX_GROUPS_PER_PAGE, MAX_MEASURES } from '../../../engine/aggregate/parse-aggregate-query.ts';
+import { applyScope } from '../../../engine/definition/scope.ts';
+import type { FieldDef } from '../../../engine/definition/types.ts';
+import type { ResourceContext } from '../context.ts';
+
+type Row = Record<string, any>;
+
+/** Past this many rows the groups are checked on the first 100 only, narrowed by `filter[id]`. */
+const READ_ALL_UP_TO = 300;
+/**
+ * Zones with daylight-saving time, 12 to 13 hours ahead of UTC and 9 to 10 behind: an instant in
+ * the afternoon (UTC) is the next day in the first, one in the morning the day before in the second.
+ */
+const ZONES = ['Pacific/Auckland', 'America/Adak'];
+
+export function aggregateChecks(test: Test, context: () => ResourceContext) {
+  test('aggregate: measures=count alone is the list’s meta.total, with and without the trashed', async () => {
+    const ctx = context();
+    const trashed = [...ctx.def.filters.values()].find((filter) => filter.kind === 'trashed');
+    for (const filter of ['', ...(trashed ? [`filter[${trashed.name}]=with`] : [])]) {
+      const list = await get(ctx, `${ctx.listPath}?per_page=1${filter ? `&${filter}` : ''}`);
+      const totals = await get(ctx, `${ctx.listPath}/aggregate?measures=count${filter ? `&${filter}` : ''}`);
+      assert.equal(totals.data, [{ key: {}, measures: { count: list.meta.total } }], `${filter || 'no filter'}: one group, the list's total`);
+      assert.is(totals.meta.total_groups, 1);
+    }
+  });
+
+  test('aggregate: each dimension’s groups, counts and sums are what the list’s rows add up to', async () => {
+    const ctx = context();
+    const { def } = ctx;
+    const offer = aggregateOffer(def, ctx.registry);
+    const { rows, narrowed } = await listedRows(ctx);
+    assert.ok(rows.length > 0, 'rows to group');
+    const labels = await relationLabels(ctx, [...offer.dimensions.values()], rows);
+    const dimensions = [...offer.dimensions.values()];
+    const datetime = (dimension: Dimension) => dimension.kind === 'date' && dimension.field.type === 'datetime';
+    // created_at (the engine's to write, never a value far in the past or the future, whose zone
+    // offsets the engine would work out year by year) by day in a zone, where more of the rows fall
+    // on another day than in UTC, beside two dimensions that are not datetimes (which the zone leaves
+    // as they are); the other dimensions three at a time in UTC, a date's units in turn, so that every
+    // unit is checked across the resources.
+    const created = dimensions.find((dimension) => dimension.name === 'created_at' && datetime(dimension));
+    let dates = created ? 1 : 0;
+    const asked = (dimension: Dimension): Asked => ({ dimension, unit: dimension.kind === 'date' ? DATE_UNITS[dates++ % DATE_UNITS.length]! : undefined });
+    const batches: Array<{ dimensions: Asked[]; timeZone: string }> = [];
+    let rest = dimensions;
+    if (created) {
+      const moved = (zone: string) => rows.filter((row) => row.created_at && dayIn(row.created_at, zone) !== row.created_at.slice(0, 10)).length;
+      const beside = dimensions.filter((dimension) => !datetime(dimension)).slice(0, MAX_GROUP_BY - 1);
+      batches.push({
+        dimensions: [{ dimension: created, unit: 'day' }, ...beside.map(asked)],
+        timeZone: ZONES.reduce((best, zone) => (moved(zone) > moved(best) ? zone : best)),
+      });
+      rest = dimensions.filter((dimension) => dimension !== created && !beside.includes(dimension));
+    }
+    for (let i = 0; i < rest.length; i += MAX_GROUP_BY) batches.push({ dimensions: rest.slice(i, i + MAX_GROUP_BY).map(asked), timeZone: 'UTC' });
+    // Up to seven sums beside the count in each request.
+    const sums = [...offer.measures.values()].filter((measure) => measure.functions.includes('sum')).map((measure) => measure.field);
+    const perRequest = MAX_MEASURES - 1;
+    for (let i = 0; i < Math.max(batches.length, Math.ceil(sums.length / perRequest)); i++) {
+      const { dimensions, timeZone } = batches[i] ?? { dimensions: [], timeZone: 'UTC' };
+      await compareGroups(ctx, { rows, narrowed, labels, dimensions, sums: sums.slice(i * perRequest, (i + 1) * perRequest), timeZone });
+    }
+  });
+}
+
+async function get(ctx: ResourceContext, url: string): Promise<any> {
+  const response = await ctx.client.get(url, { token: ctx.token });
+  assert.is(response.status, 200, `${url}: ${response.text.slice(0, 500)}`);
+  return response.body;
+}
+
+/**
+ * The rows the list shows, page after page (the default order, id breaking ties). A long list
+ * (another suite's rows beside this one's) gives its first hundred rows, and the grouped totals are
+ * then asked for those rows alone (`filter[id]`, which every list has).
+ */
+async function listedRows(ctx: ResourceContext): Promise<{ rows: Row[]; narrowed: string }> {
+  const rows: Row[] = [];
+  for (let page = 1; ; page++) {
+    const body = await get(ctx, `${ctx.listPath}?per_page=100&page=${page}`);
+    if (page === 1 && body.meta.total > READ_ALL_UP_TO) {
+      assert.ok(ctx.def.filters.has('id'), 'a long list narrows by filter[id]');
+      return { rows: body.data, narrowed: `&filter[id]=${body.data.map((row: Row) => row.id).join(',')}` };
+    }
+    rows.push(...body.data);
+    if (page >= body.meta.last_page) return { rows, narrowed: '' };
+  }
+}
+
+/** Each relation dimension's labels by id: the target's display field, among the target's rows (its scope, trashed or not). */
+async function relationLabels(ctx: ResourceContext, dimensions: Dimension[], rows: Row[]): Promise<Map<string, Map<number, unknown>>> {
+  const labels = new Map<string, Map<number, unknown>>();
+  for (const dimension of dimensions) {
+    if (dimension.kind !== 'relation') continue;
+    const byId = new Map<number, unknown>();
+    labels.set(dimension.name, byId);
+    const ids = [...new Set(rows.map((row) => row[dimension.relation.foreignKey]).filter((id) => id !== null && id !== undefined))];
+    if (ids.length === 0 || !dimension.display) continue;
+    const { target } = dimension;
+    const query = ctx.app.knex(target.table).whereIn(`${target.table}.id`, ids);
+    applyScope(query, target, ctx.registry, ctx.app.knex);
+    for (const row of await query.select(`${target.table}.id as id`, `${target.table}.${dimension.display} as label`)) byId.set(Number(row.id), row.label ?? null);
+  }
+  return labels;
+}
+
+interface Asked {
+  dimension: Dimension;
+  unit?: DateUnit;
+}
+
+interface Comparison {
+  rows: Row[];
+  narrowed: string;
+  labels: Map<string, Map<number, unknown>>;
+  dimensions: Asked[];
+  sums: FieldDef[];
+  timeZone: string;
+}
+
+async function compareGroups(ctx: ResourceContext, { rows, narrowed, labels, dimensions, sums, timeZone }: Comparison): Promise<void> {
+  const names = dimensions.map(({ dimension, unit }) => (unit ? `${dimension.name}:${unit}` : dimension.name));
+  const measures = ['count', ...sums.map((field) => `${field.name}:sum`)];
+  const query = `group_by=${names.join(',')}&measures=${measures.join(',')}&tz=${encodeURIComponent(timeZone)}&per_page=${MAX_GROUPS_PER_PAGE}${narrowed}`;
+  const body = await get(ctx, `${ctx.listPath}/aggregate?${query}`);
+  assert.equal(body.meta.group_by, names, query);
+
+  // What the list's rows add up to, by key.
+  const expected = new Map<string, { key: Record<string, unknown>; rows: Row[] }>();
+  for (const row of rows) {
+    const key = Object.fromEntries(dimensions.map((asked, i) => [names[i], keyOf(asked, row, labels, timeZone)]));
+    const id = JSON.stringify(key);
+    if (!expected.has(id)) expected.set(id, { key, rows: [] });
+    expected.get(id)!.rows.push(row);
+  }
+  const byKey = (a: { key: unknown }, b: { key: unknown }) => (JSON.stringify(a.key) < JSON.stringify(b.key) ? -1 : 1);
+  const groups = [...body.data].map((group: any) => ({ key: group.key, count: group.measures.count })).sort(byKey);
+  const wanted = [...expected.values()].map((group) => ({ key: group.key, count: group.rows.length })).sort(byKey);
+  assert.equal(groups, wanted, `${query}: the groups and their counts`);
+  assert.is(body.meta.total_groups, expected.size, `${query}: total_groups counts the distinct keys`);
+
+  // Null keys sort last, whatever the order of the others.
+  const nulls = body.data.map((group: any) => group.key[names[0]!] === null);
+  assert.ok(nulls.indexOf(true) < 0 || nulls.slice(nulls.indexOf(true)).every(Boolean), `${query}: null keys last`);
+
+  for (const group of body.data) {
+    const members = expected.get(JSON.stringify(Object.fromEntries(names.map((name) => [name, group.key[name]]))))!.rows;
+    for (const field of sums) {
+      const sum = group.measures[field.name]?.sum;
+      const values = members.map((row) => row[field.name]).filter((value) => value !== null && value !== undefined);
+      const where = `${query}: ${field.name}:sum of ${JSON.stringify(group.key)}`;
+      if (field.type === 'decimal') {
+        // Exact, at the field's scale.
+        const scale = field.scale ?? 2;
+        const units = values.reduce((total: bigint, value) => total + decimalUnits(String(value), scale), 0n);
+        assert.is(sum, decimalText(units, scale), where);
+        continue;
+      }
+      const total = values.reduce((total: number, value) => total + Number(value), 0);
+      if (field.type === 'integer') assert.is(sum, total, where);
+      else {
+        assert.type(sum, 'number', where);
+        assert.ok(Math.abs(sum - total) <= 1e-6 * Math.max(1, Math.abs(total)), `${where}: ${sum} ≠ ${total}`);
+      }
+    }
+  }
+}
+
+/** A row's key for one dimension, as the grouped totals write it. */
+function keyOf({ dimension, unit }: Asked, row: Row, labels: Map<string, Map<number, unknown>>, timeZone: string): unknown {
+  if (dimension.kind === 'relation') {
+    const id = row[dimension.relation.foreignKey];
+    return id === null || id === undefined ? null : { id: Number(id), label: labels.get(dimension.name)!.get(Number(id)) ?? null };
+  }
+  const value = row[dimension.name];
+  if (value === null || value === undefined) return null;
+  if (dimension.kind === 'field') return value;
+  // A date is its day; a datetime (UTC in the list) the day it is in the zone.
+  const day = dimension.field.type === 'date' || timeZone === 'UTC' ? String(value).slice(0, 10) : dayIn(String(value), timeZone);
+  return bucket(day, unit!);
+}
+
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** The day (`2026-12-05`) a UTC timestamp of the list is in a zone. */
+function dayIn(timestamp: string, timeZone: string): string {
+  let format = dayFormats.get(timeZone);
+  if (!format) dayFormats.set(timeZone, (format = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' })));
+  const parts = Object.fromEntries(format.formatToParts(Date.parse(`${timestamp.slice(0, 23)}Z`)).map((part) => [part.type, part.value]));
+  return `${parts.year!.padStart(4, '0')}-${parts.month}-${parts.day}`;
+}
+
+/** `2026-12-05` by unit: `2026-12-05`, `2026-W49` (ISO week), `2026-12`, `2026-Q4`, `2026`. */
+function bucket(day: string, unit: DateUnit): string {
+  const [year, month] = [day.slice(0, 4), Number(day.slice(5, 7))];
+  switch (unit) {
+    case 'day':
+      return day;
+    case 'month':
+      return day.slice(0, 7);
+    case 'quarter':
+      return `${year}-Q${Math.ceil(month / 3)}`;
+    case 'year':
+      return year;
+    case 'week': {
+      // The ISO week is the week of its Thursday, and its year is that Thursday's.
+      const date = Date.parse(`${day}T00:00:00Z`);
+      const thursday = new Date(date + (3 - ((new Date(date).getUTCDay() + 6) % 7)) * 86_400_000);
+      const isoYear = thursday.getUTCFullYear();
+      const week = 1 + Math.floor((thursday.getTime() - Date.UTC(isoYear, 0, 1)) / (7 * 86_400_000));
+      return `${String(isoYear).padStart(4, '0')}-W${String(week).padStart(2, '0')}`;
+    }
+  }
+}
+
+/** `-12.3400` at scale 4 → -123400n. */
+function decimalUnits(text: string, scale: number): bigint {
+  const negative = text.startsWith('-');
+  const [whole, fraction = ''] = text.replace('-', '').split('.') as [string, string?];
+  assert.ok(fraction.length <= scale, `${text} has at most ${scale} places`);
+  const units = BigInt(whole || '0') * 10n ** BigInt(scale) + BigInt(fraction.padEnd(scale, '0') || '0');
+  return negative ? -units : units;
+}
+
+function decimalText(units: bigint, scale: number): string {
+  const negative = units < 0n;
+  const digits = (negative ? -units : units).toString().padStart(scale + 1, '0');
+  const text = scale === 0 ? digits : `${digits.slice(0, -scale)}.${digits.slice(-scale)}`;
+  return negative ? `-${text}` : text;
+}
