@@ -61,10 +61,19 @@ function changeBetween(timeZone: string, before: number, after: number): number 
 const yearRanges = new Map<string, OffsetRange[]>();
 const MAX_CACHED_YEARS = 5_000;
 
-/** offsetRanges() from whole years, each worked out once per zone. */
+/**
+ * The years whose changes are worked out exactly. A value before takes the first year's first
+ * offset, one after the last year's last: a date in year 9999 (which the API stores) must not make
+ * a request work out 8,000 years of changes, nor a statement compare with 16,000 of them.
+ */
+export const EXACT_YEARS = { from: 1900, to: 2200 } as const;
+
+/** offsetRanges() from whole years (those of EXACT_YEARS at most), each worked out once per zone. */
 export function offsetRangesByYear(timeZone: string, from: number, to: number): OffsetRange[] {
   const ranges: OffsetRange[] = [];
-  for (let year = new Date(from).getUTCFullYear(); year <= new Date(to).getUTCFullYear(); year++) {
+  const first = Math.min(Math.max(new Date(from).getUTCFullYear(), EXACT_YEARS.from), EXACT_YEARS.to);
+  const last = Math.max(Math.min(new Date(to).getUTCFullYear(), EXACT_YEARS.to), first);
+  for (let year = first; year <= last; year++) {
     const key = `${timeZone}|${year}`;
     let ofYear = yearRanges.get(key);
     if (!ofYear) {

@@ -41,23 +41,26 @@ function storedAt(instant: number): string {
   return new Date(instant).toISOString().slice(0, 19).replace('T', ' ');
 }
 
-/** The offset in seconds that applies to `column`: one binding, or a CASE over the zone's changes. */
+/**
+ * The offset in seconds that applies to `column`: one binding, or CASEs nested as a balanced tree
+ * over the zone's changes (a row compares with log2 of them, not with each).
+ */
 function offsetOf(column: string, shifts: readonly ZoneShift[]): Condition {
   if (shifts.length === 1) return { sql: '?', params: [shifts[0]!.offset] };
-  const params: unknown[] = [];
-  let sql = 'CASE';
-  for (let i = 1; i < shifts.length; i++) {
-    sql += ` WHEN ${column} < ? THEN ?`;
-    params.push(storedAt(shifts[i]!.from!), shifts[i - 1]!.offset);
-  }
-  params.push(shifts.at(-1)!.offset);
-  return { sql: `${sql} ELSE ? END`, params };
+  const middle = Math.floor(shifts.length / 2);
+  const before = offsetOf(column, shifts.slice(0, middle));
+  const after = offsetOf(column, shifts.slice(middle));
+  return { sql: `CASE WHEN ${column} < ? THEN ${before.sql} ELSE ${after.sql} END`, params: [storedAt(shifts[middle]!.from!), ...before.params, ...after.params] };
 }
 
-/** The local datetime of a UTC `column`, shifted by the zone's offset (unshifted at UTC). */
+/**
+ * The local datetime of a UTC `column`, shifted by the zone's offset (unshifted at UTC). Within a
+ * day of the calendar's ends it is not shifted: past 9999-12-31 both databases have no datetime.
+ */
 function localTime(dialect: Dialect, column: string, shifts: readonly ZoneShift[]): Condition {
   if (shifts.length === 1 && shifts[0]!.offset === 0) return { sql: column, params: [] };
-  const offset = offsetOf(column, shifts);
+  const shifted = offsetOf(column, shifts);
+  const offset = { sql: `CASE WHEN ${column} >= '9999-12-31' OR ${column} < '1000-01-02' THEN 0 ELSE ${shifted.sql} END`, params: shifted.params };
   return dialect === 'mysql'
     ? { sql: `DATE_ADD(${column}, INTERVAL (${offset.sql}) SECOND)`, params: offset.params }
     : { sql: `datetime(${column}, (${offset.sql}) || ' seconds')`, params: offset.params };
