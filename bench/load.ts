@@ -26,6 +26,8 @@ export interface Scenario {
   pathFor?: (n: number) => string;
   /** Send this many requests (and a tenth of it to warm up) instead of running for the duration: records prepared for one request each. */
   amount?: number;
+  /** Requests a second over all connections (autocannon's overallRate), instead of each connection sending its next as soon as it has its answer. */
+  rate?: number;
 }
 
 /** A fresh database (MySQL: dropped and created again), migrated, seeded, with `uoms` UOMs in categories of 200. */
@@ -125,6 +127,8 @@ export interface Measured {
   p99: number;
   max: number;
   non2xx: number;
+  /** Requests that got no answer: autocannon's errors, its timeouts (10 s) among them. Their latency is in no percentile. */
+  errors?: number;
   rssMB: number;
 }
 
@@ -146,6 +150,7 @@ export async function measure(scenario: Scenario, bases: string[], token: string
           method: scenario.method ?? 'GET',
           connections: baseConnections,
           duration,
+          ...(scenario.rate !== undefined && { overallRate: Math.max(1, Math.round(scenario.rate / bases.length)) }),
           ...(amount !== undefined && { amount: Math.max(baseConnections, Math.round(amount / bases.length)) }),
           headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
           requests: perRequest
@@ -179,6 +184,7 @@ export async function measure(scenario: Scenario, bases: string[], token: string
     p99: Math.max(...results.map((result) => result.latency.p99)),
     max: Math.max(...results.map((result) => result.latency.max)),
     non2xx: results.reduce((sum, result) => sum + result.non2xx, 0),
+    errors: results.reduce((sum, result) => sum + result.errors, 0),
     rssMB: Math.round(peak),
   };
 }
@@ -207,5 +213,5 @@ export async function uomScenarios(base: string, token: string): Promise<Scenari
 /** A markdown table of measures. */
 export function printTable(results: Measured[]): void {
   console.log(`\n| Request | req/s | p50 ms | p99 ms | max ms | non-2xx | peak RSS MB |\n|---|---:|---:|---:|---:|---:|---:|`);
-  for (const r of results) console.log(`| ${r.name} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.max} | ${r.non2xx} | ${r.rssMB} |`);
+  for (const r of results) console.log(`| ${r.name} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.max} | ${r.non2xx}${r.errors ? ` (+ ${r.errors} unanswered)` : ''} | ${r.rssMB} |`);
 }

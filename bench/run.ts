@@ -3,6 +3,7 @@
 // server's peak RSS as a table (and JSON with --json FILE); last, how fast one consumer reads the
 // change feed those writes made.
 //   npm run bench -- [--uoms 10000] [--duration 10] [--connections 50] [--mysql mysql://root@127.0.0.1:3306/bench] [--json out.json] [--only NAME]
+//     [--aggregate-uoms 1000000] [--aggregate-clients 20] [--aggregate-query ...] [--aggregate-show-connections 10] [--aggregate-show-rate 0] [--aggregate-rounds 3]
 // The figures are this machine's; compare against the hand-written baseline in the same run with
 // ../shared/bench/project-vs-baseline.sh.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -25,6 +26,10 @@ import {
 } from './load.ts';
 import { exportFigures, prepareExportUoms } from './export.ts';
 import { importThroughput } from './import.ts';
+import { aggregateFigures, aggregateVerdict, prepareAggregateUoms } from './aggregate.ts';
+
+/** The heavy grouped total: every UOM of the category by day of creation (~730 groups), with three measures. */
+const AGGREGATE_QUERY = 'group_by=created_at:day&measures=count,rounding:sum,factor:avg&tz=UTC';
 
 const { values: options } = parseArgs({
   options: {
@@ -36,6 +41,12 @@ const { values: options } = parseArgs({
     only: { type: 'string', description: 'run the scenarios whose name contains this' },
     port: { type: 'string', default: '3918', description: 'the server port (two benches at once need two)' },
     'export-uoms': { type: 'string', default: '100000', description: 'UOMs of the one category the export figures read' },
+    'aggregate-uoms': { type: 'string', default: '1000000', description: 'UOMs of the one category the grouped totals read (0: no aggregate rows)' },
+    'aggregate-clients': { type: 'string', default: '20', description: 'clients each sending heavy aggregates one after the other beside the shows' },
+    'aggregate-query': { type: 'string', default: AGGREGATE_QUERY, description: 'the heavy aggregate (after `.../uoms/aggregate?`)' },
+    'aggregate-show-connections': { type: 'string', default: '10', description: 'connections of the shows measured idle and beside the aggregates' },
+    'aggregate-show-rate': { type: 'string', default: '0', description: 'the shows at this many req/s over those connections (0: as fast as they answer)' },
+    'aggregate-rounds': { type: 'string', default: '3', description: 'alternating rounds of the shows idle and beside the aggregates (medians)' },
   },
 });
 const PORT = Number(options.port);
@@ -212,6 +223,11 @@ async function main(): Promise<void> {
   await prepareBenchDatabase(databaseUrl, Number(options.uoms));
   const exporting = !options.only || 'export'.includes(options.only) || options.only.includes('export');
   if (exporting) await prepareExportUoms(databaseUrl, Number(options['export-uoms']));
+  const aggregating = Number(options['aggregate-uoms']) > 0 && (!options.only || 'aggregate'.includes(options.only) || options.only.includes('aggregate'));
+  if (aggregating) {
+    const seconds = await prepareAggregateUoms(databaseUrl, Number(options['aggregate-uoms']));
+    console.log(`${Number(options['aggregate-uoms']).toLocaleString('en')} UOMs for the aggregates written in ${seconds.toFixed(1)} s`);
+  }
   const server = await startBenchServer(env);
   try {
     const token = await benchLogin(base);
@@ -222,8 +238,26 @@ async function main(): Promise<void> {
     if (wanted('1,000 lines') || wanted('mixed load')) results.push(...(await atTheBound(token, server.pid!, all[0]!.path)));
     if (wanted('import')) results.push(...(await importThroughput(base, token, server.pid!, orderBody)));
     if (wanted('change feed')) results.push(await feedThroughput(token, server.pid!));
+    if (aggregating) {
+      results.push(
+        ...(await aggregateFigures({
+          base,
+          token,
+          pid: server.pid!,
+          showPath: all[0]!.path,
+          measure: (scenario) => measure(scenario, token, server.pid!),
+          query: options['aggregate-query'],
+          clients: Number(options['aggregate-clients']),
+          showConnections: Number(options['aggregate-show-connections']),
+          showRate: Number(options['aggregate-show-rate']),
+          rounds: Number(options['aggregate-rounds']),
+        })),
+      );
+    }
     if (exporting) results.push(...(await exportFigures(base, token, server.pid!, (lines) => bigOrderOf(lines))));
     printTable(results);
+    const verdict = aggregateVerdict(results);
+    if (verdict) console.log(`\n${verdict}`);
     console.log(
       `\n(${options.mysql ? 'MariaDB/MySQL' : 'SQLite'}, ${options.uoms} UOMs, ${options.duration} s per request, ${options.connections} connections unless noted in the code.)`,
     );
