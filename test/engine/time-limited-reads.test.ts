@@ -91,6 +91,29 @@ for (const target of databaseTargets()) {
     );
   });
 
+  if (target.name === 'mysql') {
+    test('at most `slots` run at once; the next waits its turn, and one that waits past the limit answers 503 without having run', async () => {
+      const oneAtATime = timeLimitedReads({ dialect: 'mysql', statements, limitMs: 1000, mariadb: await isMariaDb(knex), slots: 1 });
+      const started = performance.now();
+      const outcomes = await Promise.all(
+        [0, 1, 2].map((i) =>
+          oneAtATime.all('SELECT SLEEP(?) AS slept, ? AS n', [0.6, i]).then(
+            (rows) => ({ n: Number(rows[0]!.n), at: performance.now() - started }),
+            (error: Error) => error,
+          ),
+        ),
+      );
+      await oneAtATime.close();
+      // The second ran after the first (not beside it), and within the limit though it waited 0.6 s
+      // first; the third would have waited 1.2 s.
+      const [first, second, third] = outcomes as [{ n: number; at: number }, { n: number; at: number }, Error];
+      assert.is(first.n, 0);
+      assert.is(second.n, 1);
+      assert.ok(second.at >= 1150, `the second ran after the first (${Math.round(second.at)} ms)`);
+      assert.instance(third, TimeLimitError);
+    });
+  }
+
   test('an error of the statement is the driver’s, not a time limit', async () => {
     const { outcome } = await longestGap(() => reads.all('SELECT missing_column FROM limited_rows', []));
     assert.instance(outcome, Error);
