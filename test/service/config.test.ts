@@ -32,6 +32,7 @@ test('defaults when nothing is set', () => {
   assert.is(config.logLevel, 'info');
   assert.is(config.trustProxy, false);
   assert.is(config.listCountAhead, 10_000);
+  assert.is(config.reportTimeLimitSeconds, 10);
   assert.is(config.adminEmail, 'admin@example.com');
   assert.is(config.adminName, 'Administrator');
   assert.is(config.adminPassword, undefined);
@@ -63,6 +64,7 @@ test('values that are set are used', () => {
     TRUST_PROXY: 'yes',
     REDIS_URL: 'redis://127.0.0.1:6379',
     LIST_COUNT_AHEAD: '500',
+    AGGREGATE_TIME_LIMIT: '30s',
     IMPORT_MAX_BYTES: '65536',
     IMPORT_MAX_ROWS: '100',
     MIGRATE_ON_START: 'false',
@@ -93,6 +95,7 @@ test('values that are set are used', () => {
     maxRssMb: 0,
     logLevel: 'warn',
     listCountAhead: 500,
+    reportTimeLimitSeconds: 30,
     importMaxBytes: 65536,
     importMaxRows: 100,
     trustProxy: true,
