@@ -34,7 +34,7 @@ export interface GroupSort {
   descending: boolean;
 }
 
-export interface AggregateQuery extends Pick<ListQuery, 'filters' | 'trashed' | 'page' | 'perPage'> {
+export interface AggregateQuery extends Pick<ListQuery, 'filters' | 'trashed' | 'search' | 'page' | 'perPage'> {
   groupBy: GroupBy[];
   measures: Measure[];
   sort: GroupSort[];
@@ -47,7 +47,7 @@ export interface AggregateQuery extends Pick<ListQuery, 'filters' | 'trashed' | 
 export function parseAggregateQuery(query: RawQuery, def: ResourceDef, registry: Registry): AggregateQuery {
   const offer = aggregateOffer(def, registry);
   const errors: FieldErrors = {};
-  const { filters, trashed } = parseFilters(query, def, errors);
+  const { filters, trashed, search } = parseFilters(query, def, errors);
   const groupBy = parseGroupBy(commaList(query.group_by), offer.dimensions, errors);
   const measures = parseMeasures(commaList(query.measures), offer.measures, errors);
   const sort = parseGroupSort(commaList(query.sort), groupBy, measures);
@@ -56,7 +56,7 @@ export function parseAggregateQuery(query: RawQuery, def: ResourceDef, registry:
   const tz = query.tz === undefined ? undefined : single(query.tz).trim();
   if (tz !== undefined && !isTimeZone(tz)) errors.tz = ['The tz field must be a valid timezone (an IANA name such as Europe/Zurich).'];
   if (Object.keys(errors).length > 0) throw new ValidationError(errors);
-  return { filters, trashed, groupBy, measures, sort, page, perPage, pageAsked: query.page !== undefined, ...(tz && { timeZone: tz }) };
+  return { filters, trashed, search, groupBy, measures, sort, page, perPage, pageAsked: query.page !== undefined, ...(tz && { timeZone: tz }) };
 }
 
 function parseGroupBy(requested: string[], dimensions: ReadonlyMap<string, Dimension>, errors: FieldErrors): GroupBy[] {

@@ -7,6 +7,7 @@ import { link } from './link.ts';
 import { loadDefinitionFiles, type LoadedFile } from './load.ts';
 import { normalize } from './normalize.ts';
 import { Registry } from './registry.ts';
+import { resolveSearchColumns } from './search.ts';
 import { didYouMean } from './suggest.ts';
 import { openParseCache } from './parse-cache.ts';
 import { loadWalkthroughs } from './walkthroughs.ts';
@@ -33,6 +34,7 @@ export function loadRegistry(
   resolveActionBodies(resources, byName, problems);
   link(resources, byName, behaviourNames, problems, actionNames, walkthroughs, invalidatorNames);
   resolveAccess(resources, byName);
+  resolveSearchColumns(resources);
   if (problems.length > 0) throw new DefinitionError(problems);
   return new Registry(resources);
 }

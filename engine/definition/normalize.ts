@@ -1,4 +1,5 @@
 // Fills the defaults a definition may leave out. No I/O and no cross-file checks (see link.ts).
+import { searchFields } from './search.ts';
 import type { FieldFormat, WalkthroughFormat } from './format.ts';
 import type { LoadedFile } from './load.ts';
 import type { FieldDef, FilterDef, RelationDef, ResourceDef, SortDef } from './types.ts';
@@ -46,7 +47,7 @@ export function normalize(file: LoadedFile, walkthrough?: WalkthroughFormat): Re
     filters.set(name, { name, kind: filter.kind, fieldName, field, values: filter.values ?? ['with', 'without', 'only'] });
   }
 
-  return {
+  const def: ResourceDef = {
     name: file.name,
     module: file.module,
     file: file.file,
@@ -99,7 +100,12 @@ export function normalize(file: LoadedFile, walkthrough?: WalkthroughFormat): Re
       beforeCreateMany: raw.behaviours?.beforeCreateMany ?? [],
       beforeUpdateMany: raw.behaviours?.beforeUpdateMany ?? [],
     },
+    search: [],
+    // Filled once every definition is normalized: the table's, from every definition on it (search.ts).
+    searchColumns: [],
   };
+  def.search = searchFields(def, raw.search);
+  return def;
 }
 
 /** The most entries a list field takes unless its definition says otherwise: bounded work per request. */

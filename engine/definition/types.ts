@@ -130,6 +130,10 @@ export interface ResourceDef {
   indexes: ReadonlyArray<readonly string[]>;
   /** Records under a parent, with a stored path and full name (engine/rules/tree.ts). */
   tree?: TreeDef;
+  /** The fields `search=` finds its records by (definition/search.ts); empty: no search. */
+  search: readonly string[];
+  /** The columns whose words its table stores: every definition on the table searches them (engine/rules/search.ts). */
+  searchColumns: readonly string[];
   /** Permissions per operation and the row scopes of the authorization policy (access.ts). */
   access: AccessDef;
 }

@@ -5,6 +5,7 @@ import type { FilterDef, ResourceDef, SortDef } from '../definition/types.ts';
 import { parseSort } from '../definition/normalize.ts';
 import { BadRequestError, ValidationError, type FieldErrors } from '../errors/http-errors.ts';
 import { filterKinds } from './filters/index.ts';
+import { parseSearch, type SearchTerms } from '../rules/search-words.ts';
 import type { TrashedMode } from '../sql/resource-rows.ts';
 
 export const DEFAULT_PER_PAGE = 15;
@@ -22,6 +23,8 @@ export interface ParsedFilter {
 export interface ListQuery {
   filters: ParsedFilter[];
   trashed: TrashedMode;
+  /** `search=`: the word prefixes every row must have (engine/rules/search-words.ts); empty: no search. */
+  search: SearchTerms;
   sort: SortDef[];
   includes: string[];
   page: number;
@@ -30,20 +33,21 @@ export interface ListQuery {
 
 export function parseListQuery(query: RawQuery, def: ResourceDef): ListQuery {
   const errors: FieldErrors = {};
-  const { filters, trashed } = parseFilters(query, def, errors);
+  const { filters, trashed, search } = parseFilters(query, def, errors);
   const includes = parseIncludes(query, def);
   const sort = parseSortParam(query, def);
   const page = parsePositiveInteger(query.page, 'page', 1, MAX_PAGE, errors);
   const perPage = parsePositiveInteger(query.per_page, 'per_page', DEFAULT_PER_PAGE, MAX_PER_PAGE, errors);
   if (Object.keys(errors).length > 0) throw new ValidationError(errors);
-  return { filters, trashed, sort, includes, page, perPage };
+  return { filters, trashed, search, sort, includes, page, perPage };
 }
 
 /**
- * `filter[...]` (and `filter[trashed]`): which rows a list, an export or a grouped total reads.
- * An unknown filter is a 400 at once; a bad value is added to `errors` (a 422 with the others).
+ * `filter[...]` (and `filter[trashed]`) and `search`: which rows a list, an export or a grouped
+ * total reads. An unknown filter, or a search where the resource offers none, is a 400 at once; a
+ * bad value is added to `errors` (a 422 with the others).
  */
-export function parseFilters(query: RawQuery, def: ResourceDef, errors: FieldErrors): Pick<ListQuery, 'filters' | 'trashed'> {
+export function parseFilters(query: RawQuery, def: ResourceDef, errors: FieldErrors): Pick<ListQuery, 'filters' | 'trashed' | 'search'> {
   const filters: ParsedFilter[] = [];
   let trashed: TrashedMode = 'without';
   const unknownFilters: string[] = [];
@@ -68,7 +72,20 @@ export function parseFilters(query: RawQuery, def: ResourceDef, errors: FieldErr
   if (unknownFilters.length > 0) {
     throw new BadRequestError(`Requested filter(s) \`${unknownFilters.join(', ')}\` are not allowed. Allowed filter(s) are \`${[...def.filters.keys()].join(', ')}\`.`);
   }
-  return { filters, trashed };
+  return { filters, trashed, search: parseSearchParam(query, def, errors) };
+}
+
+function parseSearchParam(query: RawQuery, def: ResourceDef, errors: FieldErrors): SearchTerms {
+  if (query.search === undefined) return [];
+  const raw = single(query.search).trim();
+  if (raw === '') return []; // as an empty filter
+  if (def.search.length === 0) throw new BadRequestError(`Search is not offered here: ${def.label} records have no searchable fields.`);
+  const parsed = parseSearch(raw);
+  if ('error' in parsed) {
+    errors.search = [parsed.error];
+    return [];
+  }
+  return parsed.terms;
 }
 
 /** `include=a,b` (or repeated) → declared relation paths; `lines.product` also allows `lines`. */

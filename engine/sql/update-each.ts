@@ -8,7 +8,7 @@ import { quote } from './quote.ts';
 const ROWS_PER_STATEMENT = 50;
 
 /** Every row gives the same columns. */
-export async function updateEach(trx: Knex.Transaction, table: string, rows: ReadonlyArray<{ id: number; values: Record<string, unknown> }>): Promise<void> {
+export async function updateEach(trx: Knex | Knex.Transaction, table: string, rows: ReadonlyArray<{ id: number; values: Record<string, unknown> }>): Promise<void> {
   for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) {
     const chunk = rows.slice(start, start + ROWS_PER_STATEMENT);
     const columns = Object.keys(chunk[0]!.values);

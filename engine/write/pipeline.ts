@@ -35,7 +35,10 @@ async function createTogether(context: WriteContext, def: ResourceDef, entries: 
       return hookContext(context, def, values, undefined, placed ? first + position : undefined);
     });
     await runBefore(plan.create, context, def, hooks, 'create');
-    const rows = hooks.map(({ values }) => storedColumns(def, values));
+    const rows = hooks.map(({ values }) => {
+      plan.complete(values);
+      return storedColumns(def, values);
+    });
     const ids = rows.length === 1 ? [Number((await context.trx(def.table).insert(rows[0]!))[0])] : await insertRows(context.trx, def.table, rows);
     context.changes.add(def.name, ids, 'created');
     const written = ids.map((id, position) => ({ id, hook: hooks[position]! }));

@@ -17,6 +17,8 @@ export interface WritePlan {
   followed: ReadonlySet<string>;
   /** This create is one INSERT and its change: nothing else to write, nothing to invalidate. */
   singleStatement(values: Values): boolean;
+  /** The columns of a new record its steps work out last, from its values alone (WriteStep.complete). */
+  complete(values: Values): void;
 }
 
 const plans = new WeakMap<ResourceDef, WritePlan>();
@@ -28,7 +30,8 @@ export function writePlan(def: ResourceDef, registry: Registry): WritePlan {
 }
 
 function buildPlan(def: ResourceDef, registry: Registry): WritePlan {
-  const create = WRITE_STEPS.filter((step) => (step.beforeCreate || step.afterInsert) && step.uses(def, registry, 'create'));
+  const create = WRITE_STEPS.filter((step) => (step.beforeCreate || step.afterInsert || step.complete) && step.uses(def, registry, 'create'));
+  const completing = create.filter((step) => step.complete);
   const update = WRITE_STEPS.filter((step) => (step.beforeUpdate || step.afterUpdate) && step.uses(def, registry, 'update'));
   const remove = WRITE_STEPS.filter((step) => step.beforeRemove && step.uses(def, registry, 'remove'));
   const splitting = create.filter((step) => step.oneByOne);
@@ -39,5 +42,8 @@ function buildPlan(def: ResourceDef, registry: Registry): WritePlan {
     followed: new Set(update.flatMap((step) => step.follows?.(def) ?? [])),
     oneByOne: (entries) => splitting.some((step) => step.oneByOne!(def, entries)),
     singleStatement: (values) => def.invalidates.length === 0 && create.every((step) => step.idle?.(def, values) === true),
+    complete(values) {
+      for (const step of completing) step.complete!(def, values);
+    },
   };
 }

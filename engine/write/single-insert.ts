@@ -6,6 +6,7 @@ import { insertStatement } from '../sql/quote.ts';
 import type { Row, Statements } from '../sql/statements.ts';
 import type { Values } from '../validation/body-validator.ts';
 import { completeNewRecord, storedColumns } from './pipeline.ts';
+import type { WritePlan } from './plan.ts';
 
 /** Returns the new id, and the new row where the server returns it with the insert (a resource with subquery fields is read back instead). */
 export async function insertSingle(
@@ -13,9 +14,11 @@ export async function insertSingle(
   user: AuthUser,
   def: ResourceDef,
   values: Values,
+  plan: Pick<WritePlan, 'complete'>,
   fixed: Values = {},
 ): Promise<{ id: number; row?: Row }> {
   completeNewRecord({ user }, def, values, fixed);
+  plan.complete(values);
   const { sql, params } = insertStatement(def.table, storedColumns(def, values));
   if (statements.insertReturns && !hasSubqueryFields(def)) {
     const inserted = await statements.insertReturning(`${sql} RETURNING *`, params);

@@ -10,7 +10,9 @@ import { appendFields, appendLast } from '../rules/append.ts';
 import { applyFormulas, formulaFields } from '../rules/formula.ts';
 import { refuseLockedDelete, refuseLockedUpdates } from '../rules/locks.ts';
 import { numberNewRecords, sequenceFields } from '../rules/sequence.ts';
+import { addWords, templatedWords, wordsWithTemplates } from '../rules/search.ts';
 import { templateFields, writeTemplates } from '../rules/template.ts';
+import { SEARCH_COLUMN } from '../definition/search.ts';
 import { finishTreeInsert, moveSubtree, placeInTree } from '../rules/tree.ts';
 import { applyValueRules, createNeedsValueRules, syncRelated } from '../values/index.ts';
 import { valuePlan } from '../values/plan.ts';
@@ -169,6 +171,37 @@ const behaviours: WriteStep = {
   },
 };
 
+/** `search`: the record's words, from its values as every rule above and the behaviours left them. */
+const search: WriteStep = {
+  key: 'search',
+  uses: (def, _registry, phase) => phase !== 'remove' && some(def.searchColumns),
+  // Set-based writes leave the words as they are: they may not set a searched column.
+  follows: (def) => def.searchColumns,
+  // A name a template writes after the insert is searched: its words are written with it.
+  idle: (def) => !templatedWords(def),
+  complete: (def, values) => addWords(def, values),
+  beforeUpdate(_context, def, hooks) {
+    for (const hook of hooks) addWords(def, hook.values, hook.record);
+  },
+  async afterInsert(context, def, written) {
+    if (!templatedWords(def)) return;
+    for (const { id, hook } of written)
+      await context
+        .trx(def.table)
+        .where('id', id)
+        .update({ [SEARCH_COLUMN]: wordsWithTemplates(def, id, hook.values) });
+  },
+  async afterUpdate(context, def, written) {
+    if (!templatedWords(def)) return;
+    for (const { id, columns, current } of wroteColumns(written)) {
+      await context
+        .trx(def.table)
+        .where('id', id)
+        .update({ [SEARCH_COLUMN]: wordsWithTemplates(def, id, { ...current, ...columns }) });
+    }
+  },
+};
+
 /** The batch hooks once for all the records, then each record's own; a refusal names the record's place. */
 async function runBefore(context: WriteContext, hooks: Written['hook'][], batch: readonly string[], single: readonly string[]): Promise<void> {
   for (const name of batch) await context.behaviours.batches[name]!(hooks);
@@ -222,4 +255,4 @@ const restrict: WriteStep = {
   },
 };
 
-export const WRITE_STEPS: readonly WriteStep[] = [excludes, locks, values, sequence, append, tree, formula, copies, template, carried, createWith, behaviours, restrict];
+export const WRITE_STEPS: readonly WriteStep[] = [excludes, locks, values, sequence, append, tree, formula, copies, template, carried, createWith, behaviours, search, restrict];

@@ -73,6 +73,11 @@ export interface WriteStep {
   follows?(def: ResourceDef): readonly string[];
   /** Records created together must each be written (and get their id) before the next is prepared. */
   oneByOne?(def: ResourceDef, entries: readonly Values[]): boolean;
+  /**
+   * Right before a new record's row is written, after every step's beforeCreate: columns worked
+   * out from its values alone, with no statement (its words). Runs on the create's fast path too.
+   */
+  complete?(def: ResourceDef, values: Values): void;
   /** Before the records are inserted or updated: fill, number, check, refuse (a 422 names the record's place). */
   beforeCreate?: Before;
   beforeUpdate?: Before;

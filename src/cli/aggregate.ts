@@ -29,7 +29,7 @@ import {
 import { loadResources } from '../app/build-app.ts';
 
 export const AGGREGATE_USAGE =
-  'Usage: npm run erp -- aggregate <module/name> [--group-by a,b:month] [--measures count,field:sum] [--filter name=value ...] [--sort=-count] [--tz Zone] [--parent ID] [--format table|csv]';
+  'Usage: npm run erp -- aggregate <module/name> [--group-by a,b:month] [--measures count,field:sum] [--filter name=value ...] [--search terms] [--sort=-count] [--tz Zone] [--parent ID] [--format table|csv]';
 
 const FORMATS = ['table', 'csv'] as const;
 type Format = (typeof FORMATS)[number];
@@ -74,6 +74,7 @@ async function aggregateReport(knex: Knex, args: string[], options: AggregateCom
       'group-by': { type: 'string', multiple: true },
       measures: { type: 'string', multiple: true },
       filter: { type: 'string', multiple: true },
+      search: { type: 'string' },
       sort: { type: 'string' },
       tz: { type: 'string' },
       parent: { type: 'string' },
@@ -104,6 +105,7 @@ async function aggregateReport(knex: Knex, args: string[], options: AggregateCom
     if (value.length === 0) throw new UsageError(`--filter takes name=value, not "${filter}".`);
     query[`filter[${name}]`] = value.join('=');
   }
+  if (values.search !== undefined) query.search = values.search;
   if (values.sort !== undefined) query.sort = values.sort;
   if (values.tz !== undefined) query.tz = values.tz;
   const asked = parseAggregateQuery(query, def, registry);
@@ -111,7 +113,7 @@ async function aggregateReport(knex: Knex, args: string[], options: AggregateCom
   const statements = createStatements(knex, { insertReturns: await supportsInsertReturning(knex) });
   try {
     const groups: Group[] = [];
-    const where = whereClause(listConditions(def, registry, asked, { parentId }));
+    const where = whereClause(listConditions(def, registry, asked, { dialect: dialectOf(knex), parentId }));
     for (let page = 1; ; page++) {
       const read = await runAggregate({
         def,

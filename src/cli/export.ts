@@ -6,7 +6,7 @@ import { createWriteStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
 import type { Knex } from 'knex';
-import { createStatements, EXPORT_FORMATS, HttpError, exportResource, supportsInsertReturning, type ExportFormat } from '../../engine/index.ts';
+import { createStatements, dialectOf, EXPORT_FORMATS, HttpError, exportResource, supportsInsertReturning, type ExportFormat } from '../../engine/index.ts';
 import { behaviours } from '../behaviours/index.ts';
 import { loadResources } from '../app/build-app.ts';
 import { progress } from './progress.ts';
@@ -36,11 +36,13 @@ async function runExport(knex: Knex, args: string[]): Promise<void> {
       parent: { type: 'string' },
       fields: { type: 'string' },
       filter: { type: 'string', multiple: true },
+      search: { type: 'string' },
       sort: { type: 'string' },
     },
   });
   const [resource] = positionals;
-  if (!resource) throw new UsageError('Usage: npm run erp -- export <module/name> [--format csv|jsonl|xlsx] [--output FILE] [--parent ID]');
+  if (!resource)
+    throw new UsageError('Usage: npm run erp -- export <module/name> [--format csv|jsonl|xlsx] [--output FILE] [--parent ID] [--filter name=value ...] [--search terms]');
   const format = values.format as ExportFormat;
   if (!EXPORT_FORMATS.includes(format)) throw new UsageError(`--format must be one of ${EXPORT_FORMATS.join(', ')}`);
   const query: Record<string, string> = {};
@@ -48,6 +50,7 @@ async function runExport(knex: Knex, args: string[]): Promise<void> {
     const [name, ...value] = filter.split('=');
     query[`filter[${name}]`] = value.join('=');
   }
+  if (values.search) query.search = values.search;
   if (values.sort) query.sort = values.sort;
   const output = values.output ?? `${resource.replace('/', '-')}.${format}`;
   const statements = createStatements(knex, { insertReturns: await supportsInsertReturning(knex) });
@@ -58,6 +61,7 @@ async function runExport(knex: Knex, args: string[]): Promise<void> {
       registry: loadResources(),
       behaviours,
       statements,
+      dialect: dialectOf(knex),
       resource,
       format,
       fields: values.fields

@@ -2,7 +2,7 @@
 // every start (or twice) adds nothing the second time. Currencies, countries and states are read
 // from their packages only while their tables are empty (reference-data.ts).
 import type { Knex } from 'knex';
-import type { Registry } from '../../engine/index.ts';
+import { fillMissingWords, type Registry } from '../../engine/index.ts';
 import { syncPermissions } from '../access/permissions.ts';
 import type { Config } from '../app/config.ts';
 import { loadResources } from '../app/build-app.ts';
@@ -37,5 +37,6 @@ export async function seed(knex: Knex, config: Pick<Config, 'adminEmail' | 'admi
   await seedAccounts(knex, adminId); // chart of accounts, journals, taxes, payment terms, incoterms (idem)
   await seedSales(knex, adminId); // price list, team, tags, UTM data (idem)
   await seedProjects(knex, adminId); // the four project stages (idem)
+  await fillMissingWords(knex, registry); // the words of what the seed wrote, for `search=`
   return { added: { users: admin ? 1 : 0, permissions, currencies, countries, states, companies, uoms }, admin };
 }

@@ -36,18 +36,19 @@ export function createHandler(runtime: ResourceRuntime) {
       // The path's parent wins over a parent id in the body. Nested records go in the same transaction.
       const fixed = def.parent ? { [def.parent.foreignKey]: parent?.id } : {};
       const existing = await upsertTarget(runtime, { ...values, ...fixed });
+      const plan = writePlan(def, runtime.deps.registry);
       if (existing !== undefined) {
         id = existing;
         await inRequestUnit(runtime, request, async ({ trx, context }) => {
           const current = await trx(def.table).where('id', existing).first();
           await updateRecords(context, def, [{ id: existing, values, current }]);
         });
-      } else if (writePlan(def, runtime.deps.registry).singleStatement(values)) {
+      } else if (plan.singleStatement(values)) {
         // One INSERT (returning the row where the server can) and its change, as one short
         // transaction of prepared statements: no query builder on the hot path of a create.
         ({ id, row: inserted } = await retryConflicts(() =>
           runtime.statements.transaction(async (statements) => {
-            const written = await insertSingle(statements, request.authUser!, def, values, fixed);
+            const written = await insertSingle(statements, request.authUser!, def, values, plan, fixed);
             const changes = new ChangeSet(runtime.changes.dependents);
             if (written.row && def.embed.length === 0) changes.addWritten(def.name, written.row, 'created');
             else changes.add(def.name, written.id, 'created');

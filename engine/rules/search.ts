@@ -1,0 +1,54 @@
+// `search`: a record's words (engine/rules/search-words.ts) are stored with it, in its row's
+// `search_words`, whenever a write sets one of its table's searched columns; the database's index
+// follows the column in the same transaction (engine/sql/search-index.ts).
+import type { Knex } from 'knex';
+import type { Registry } from '../definition/registry.ts';
+import { SEARCH_COLUMN } from '../definition/search.ts';
+import type { ResourceDef } from '../definition/types.ts';
+import { fillSearchWords } from '../sql/search-index.ts';
+import { storedWords } from './search-words.ts';
+import { fillTemplate, templateFields } from './template.ts';
+
+/** The words of a row of `def`'s table, from its searched columns. */
+export function wordsOfRow(def: Pick<ResourceDef, 'searchColumns'>, row: Record<string, unknown>): string | null {
+  return storedWords(def.searchColumns.map((column) => row[column]));
+}
+
+/** Whether a write of these values changes the record's words. */
+export function changesWords(def: ResourceDef, values: Record<string, unknown>): boolean {
+  return def.searchColumns.some((column) => values[column] !== undefined);
+}
+
+/**
+ * Adds the record's new words to the columns a write sets (a new record's, or an update's that
+ * sets a searched column: `current` is the row as stored, for the columns it leaves as they are).
+ */
+export function addWords(def: ResourceDef, values: Record<string, unknown>, current?: Record<string, unknown>): void {
+  if (def.searchColumns.length === 0 || (current && !changesWords(def, values))) return;
+  values[SEARCH_COLUMN] = wordsOfRow(def, current ? { ...current, ...values } : values);
+}
+
+/** The searched fields a template writes once the record has its id (a purchase agreement's `BO/7`). */
+export function templatedWords(def: ResourceDef): boolean {
+  return templateFields(def).some((field) => def.searchColumns.includes(field.name));
+}
+
+/** The words of a record whose templated names are written now, from its values and id. */
+export function wordsWithTemplates(def: ResourceDef, id: number, row: Record<string, unknown>): string | null {
+  const named: Record<string, unknown> = { ...row, id };
+  for (const field of templateFields(def)) named[field.name] = fillTemplate(field.template!, named);
+  return wordsOfRow(def, named);
+}
+
+/**
+ * Writes the words of the rows that have none though they have searched values: rows written
+ * without the pipeline (the first start's reference data, a row inserted by hand). Returns how many.
+ */
+export async function fillMissingWords(knex: Knex, registry: Registry): Promise<number> {
+  const tables = new Map(registry.all().map((def) => [def.table, def] as const));
+  let filled = 0;
+  for (const [table, def] of tables) {
+    if (def.searchColumns.length > 0) filled += await fillSearchWords(knex, table, def.searchColumns, (row) => wordsOfRow(def, row), { missingOnly: true });
+  }
+  return filled;
+}
