@@ -50,9 +50,9 @@ export interface RecordWriter {
    * A set-based update, one UPDATE whatever the number of rows: the records with these ids (or
    * that `where` selects, read once for the feed) get `values` (and updated_at). It is the
    * system's write of values its caller computed (a line's delivered quantity, a document's
-   * state), not a client's body, so of the update's steps only one runs: the copies other records
+   * state), not a client's body, so of the update's steps only two run: the copies other records
    * keep of them (`related`: an order's lines' state) follow, each copy changed going to the feed
-   * as `updated`. Validation, value rules and behaviours do not run, and locks do not apply (they
+   * as `updated`, and a record whose searched fields change gets their new words (`search`). Validation, value rules and behaviours do not run, and locks do not apply (they
    * keep clients from changing a posted document; its own workflow moves it on). A field another
    * step follows (a formula's operand, a template's value, a tree's parent, the reference a copy
    * follows) would leave that step's stored value stale: it is refused (an Error), and is

@@ -10,7 +10,7 @@ import type { ResourceDef } from './types.ts';
 /** Besides the display field, the codes a person types to find a record, searched where a resource stores them. */
 export const SEARCHED_CODES = ['reference', 'code', 'email', 'barcode'] as const;
 
-/** The stored column holding a record's words (engine/rules/search-words.ts). */
+/** The stored column holding a record's words (engine/definition/search-words.ts). */
 export const SEARCH_COLUMN = 'search_words';
 
 const isText = (def: ResourceDef, name: string) => {

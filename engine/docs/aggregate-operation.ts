@@ -26,7 +26,7 @@ function aggregateOperation(def: ResourceDef, registry: Registry, names: NameTab
   const groups = groupNames(offer.dimensions);
   const measures = measureNames(offer.measures);
   const error = (description: string, message: string) => ({ description, content: { 'application/json': { schema: ref(SHARED.error), example: { message } } } });
-  const filters = queryParameters(def, 'list').filter((parameter) => String(parameter.name ?? '').startsWith('filter['));
+  const filters = queryParameters(def, 'list').filter((parameter) => String(parameter.name ?? '').startsWith('filter[') || parameter.name === 'search');
   const plural = lowerLabel(resourceNames.plural);
   const firstDate = [...offer.dimensions.values()].find((dimension) => dimension.kind === 'date');
   const firstField = [...offer.dimensions.values()].find((dimension) => dimension.kind !== 'date');
@@ -37,7 +37,7 @@ function aggregateOperation(def: ResourceDef, registry: Registry, names: NameTab
     tags: [resourceNames.tag],
     summary: `Grouped totals of ${plural}`,
     description: [
-      `The ${plural} the list would show (its filters, trashed, company and record scope) in groups, each with its measures: \`measures=count\` without \`group_by\` is one group whose count is the list's \`meta.total\`.`,
+      `The ${plural} the list would show (its filters, search, trashed, company and record scope) in groups, each with its measures: \`measures=count\` without \`group_by\` is one group whose count is the list's \`meta.total\`.`,
       `\`group_by\` names up to ${MAX_GROUP_BY} dimensions: a field, a relation by its name (keyed \`{id, label}\`, the label being the related record's display name, or null where the user may not read it), or a date or datetime with a unit (\`${DATE_UNITS.join('`, `')}\`; keys \`2026-12-05\`, \`2026-W49\` (ISO week), \`2026-12\`, \`2026-Q4\`, \`2026\`; month when none is given). A datetime falls in the calendar of \`tz\` (default the company's time zone), exact across daylight-saving changes. Records without a value make one group, sorted last.`,
       `\`measures\` names up to ${MAX_MEASURES}: \`count\` (the default), or \`<field>:<function>\`. Sums of decimals are exact and written at the field's scale, as are their averages (rounded half away from zero); counts are integers.`,
       `Groups are sorted by \`sort\` (group keys and the measures asked for; a leading \`-\` descending), then by their keys, and paged by \`page\` and \`per_page\` (default ${DEFAULT_GROUPS_PER_PAGE}, at most ${MAX_GROUPS_PER_PAGE}); \`meta.total_groups\` counts the groups.`,
@@ -93,7 +93,7 @@ function aggregateOperation(def: ResourceDef, registry: Registry, names: NameTab
         },
       },
       400: error(
-        'An unknown group, measure, filter or sort (the message lists the allowed ones).',
+        'An unknown group, measure, filter or sort (the message lists the allowed ones), or a search where none is offered.',
         `Requested group(s) \`colour\` are not allowed. Allowed group(s) are \`${[...offer.dimensions.keys()].join(', ')}\`.`,
       ),
       401: { $ref: '#/components/responses/Unauthenticated' },
@@ -101,7 +101,7 @@ function aggregateOperation(def: ResourceDef, registry: Registry, names: NameTab
       ...(def.parent && { 404: error(`No such parent ${registry.get(def.parent.resource).label}.`, ERROR_MESSAGES.notFound) }),
       422: {
         description:
-          'Past a bound (dimensions, measures, `per_page`), a unit or function that does not apply, a time zone that does not exist, or a filter value that is not valid.',
+          'Past a bound (dimensions, measures, `per_page`, search terms), a unit or function that does not apply, a time zone that does not exist, or a filter value that is not valid.',
         content: {
           'application/json': {
             schema: ref(SHARED.validationError),

@@ -17,6 +17,7 @@ import { bodyMarkdown } from './action-bodies.ts';
 import { escapeCell, valueRuleWords } from './markdown-cells.ts';
 import { describeLocks } from '../rules/locks.ts';
 import type { OpenApiDocument } from './openapi.ts';
+import { searchWords } from './parameters.ts';
 
 export interface MarkdownOptions {
   prefix: string;
@@ -150,6 +151,7 @@ function resourceSection(def: ResourceDef, heading: string, prefix: string): str
       }
       out.push('');
     }
+    if (def.search.length > 0) out.push(`**Search:** \`search=<terms>\`. ${searchWords(def)}`, '');
     const defaultSort = def.defaultSort.map((s) => (s.descending ? '-' : '') + s.name).join(',');
     out.push(`**Sorts:** ${def.sorts.map((name) => `\`${name}\``).join(', ')} (\`-\` for descending; default \`${defaultSort}\`).`, '');
   }

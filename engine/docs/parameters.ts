@@ -2,6 +2,7 @@ import type { Operation } from '../definition/format.ts';
 import type { FilterDef, ResourceDef } from '../definition/types.ts';
 import type { RouteSpec } from '../definition/route-table.ts';
 import type { JsonSchema } from '../serialize/response-schemas.ts';
+import { MAX_SEARCH_LENGTH, MAX_TERMS, MIN_TERM_LENGTH } from '../definition/search-words.ts';
 import { IDEMPOTENCY_KEY } from './shared-components.ts';
 
 /** The request headers an operation takes beside its path and query: retries and optimistic concurrency. */
@@ -47,6 +48,7 @@ export function queryParameters(def: ResourceDef, op: Operation): JsonSchema[] {
   }
   if (op !== 'list') return params;
   for (const filter of def.filters.values()) params.push(filterParameter(filter));
+  if (def.search.length > 0) params.push(searchParameter(def));
   const sorts = def.sorts.flatMap((name) => [name, `-${name}`]);
   params.push({
     name: 'sort',
@@ -58,6 +60,19 @@ export function queryParameters(def: ResourceDef, op: Operation): JsonSchema[] {
   });
   params.push({ $ref: '#/components/parameters/page' }, { $ref: '#/components/parameters/per_page' });
   return params;
+}
+
+/** `search`: the words it finds, in the reference's words (the rules: engine/definition/search-words.ts). */
+export function searchWords(def: ResourceDef): string {
+  return (
+    `Records with a word starting with each term in ${def.search.map((name) => `\`${name}\``).join(', ')}: ` +
+    `up to ${MAX_TERMS} terms separated by spaces, each with a word of at least ${MIN_TERM_LENGTH} letters or digits, all required; ` +
+    'case and accents ignored (`zurich` finds "Zürich"), and anything but letters and digits only separates words (no wildcards).'
+  );
+}
+
+function searchParameter(def: ResourceDef): JsonSchema {
+  return { name: 'search', in: 'query', description: searchWords(def), schema: { type: 'string', maxLength: MAX_SEARCH_LENGTH }, example: 'azure' };
 }
 
 const FILTER_KINDS: Record<FilterDef['kind'], string> = {

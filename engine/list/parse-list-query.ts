@@ -5,7 +5,7 @@ import type { FilterDef, ResourceDef, SortDef } from '../definition/types.ts';
 import { parseSort } from '../definition/normalize.ts';
 import { BadRequestError, ValidationError, type FieldErrors } from '../errors/http-errors.ts';
 import { filterKinds } from './filters/index.ts';
-import { parseSearch, type SearchTerms } from '../rules/search-words.ts';
+import { parseSearch, type SearchTerms } from '../definition/search-words.ts';
 import type { TrashedMode } from '../sql/resource-rows.ts';
 
 export const DEFAULT_PER_PAGE = 15;
@@ -23,7 +23,7 @@ export interface ParsedFilter {
 export interface ListQuery {
   filters: ParsedFilter[];
   trashed: TrashedMode;
-  /** `search=`: the word prefixes every row must have (engine/rules/search-words.ts); empty: no search. */
+  /** `search=`: the word prefixes every row must have (engine/definition/search-words.ts); empty: no search. */
   search: SearchTerms;
   sort: SortDef[];
   includes: string[];

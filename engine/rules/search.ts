@@ -1,4 +1,4 @@
-// `search`: a record's words (engine/rules/search-words.ts) are stored with it, in its row's
+// `search`: a record's words (engine/definition/search-words.ts) are stored with it, in its row's
 // `search_words`, whenever a write sets one of its table's searched columns; the database's index
 // follows the column in the same transaction (engine/sql/search-index.ts).
 import type { Knex } from 'knex';
@@ -6,7 +6,7 @@ import type { Registry } from '../definition/registry.ts';
 import { SEARCH_COLUMN } from '../definition/search.ts';
 import type { ResourceDef } from '../definition/types.ts';
 import { fillSearchWords } from '../sql/search-index.ts';
-import { storedWords } from './search-words.ts';
+import { storedWords } from '../definition/search-words.ts';
 import { fillTemplate, templateFields } from './template.ts';
 
 /** The words of a row of `def`'s table, from its searched columns. */
@@ -28,6 +28,27 @@ export function addWords(def: ResourceDef, values: Record<string, unknown>, curr
   values[SEARCH_COLUMN] = wordsOfRow(def, current ? { ...current, ...values } : values);
 }
 
+/**
+ * Adds their new words to rows a set-based write sets searched columns of (a product's variants
+ * renamed with it): from the values when they give every searched column, else with the others
+ * read once for all the rows. Every row gives the same columns (engine/sql/update-each.ts).
+ */
+export async function addWordsToRows(trx: Knex.Transaction, def: ResourceDef, rows: ReadonlyArray<{ id: number; values: Record<string, unknown> }>): Promise<void> {
+  if (rows.length === 0 || !changesWords(def, rows[0]!.values)) return;
+  const unset = def.searchColumns.filter((column) => rows[0]!.values[column] === undefined);
+  const stored = new Map<number, Record<string, unknown>>();
+  for (let start = 0; unset.length > 0 && start < rows.length; start += IDS_PER_READ) {
+    const ids = rows.slice(start, start + IDS_PER_READ).map((row) => row.id);
+    for (const row of await trx(def.table)
+      .whereIn('id', ids)
+      .select('id', ...unset))
+      stored.set(Number(row.id), row);
+  }
+  for (const row of rows) row.values[SEARCH_COLUMN] = wordsOfRow(def, { ...stored.get(row.id), ...row.values });
+}
+
+const IDS_PER_READ = 500;
+
 /** The searched fields a template writes once the record has its id (a purchase agreement's `BO/7`). */
 export function templatedWords(def: ResourceDef): boolean {
   return templateFields(def).some((field) => def.searchColumns.includes(field.name));
@@ -48,7 +69,9 @@ export async function fillMissingWords(knex: Knex, registry: Registry): Promise<
   const tables = new Map(registry.all().map((def) => [def.table, def] as const));
   let filled = 0;
   for (const [table, def] of tables) {
-    if (def.searchColumns.length > 0) filled += await fillSearchWords(knex, table, def.searchColumns, (row) => wordsOfRow(def, row), { missingOnly: true });
+    // A table a new definition has not been migrated for yet has no words to fill.
+    if (def.searchColumns.length > 0 && (await knex.schema.hasColumn(table, SEARCH_COLUMN)))
+      filled += await fillSearchWords(knex, table, def.searchColumns, (row) => wordsOfRow(def, row), { missingOnly: true });
   }
   return filled;
 }

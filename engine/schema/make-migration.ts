@@ -103,7 +103,8 @@ export function generateMigration(registry: Registry, { bounds: schema, tables, 
         (schema.has(table) ? `\n  await fillSearchWords(knex, '${table}', ${list}, (row) => storedWords(${list}.map((column) => row[column])));` : ''),
     );
     down.push(`  await dropSearchIndex(knex, '${table}');`);
-    names.push(`add_search_to_${table}`);
+    // A new table's words are part of making it.
+    if (schema.has(table)) names.push(`add_search_to_${table}`);
     searched.push(table);
   }
   for (const def of defs) {

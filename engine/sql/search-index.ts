@@ -1,10 +1,9 @@
 // The index `search=` reads (engine/rules/search.ts keeps its words): each searched table has a
 // `search_words` column, indexed by SQLite's FTS5 (an external-content table kept in step by
 // triggers, in the write's transaction) or by a MariaDB/MySQL FULLTEXT index. The words are
-// worked out in JavaScript (engine/rules/search-words.ts), so both indexes only split on spaces.
+// worked out in JavaScript (engine/definition/search-words.ts), so both indexes only split on spaces.
 import type { Knex } from 'knex';
 import { SEARCH_COLUMN } from '../definition/search.ts';
-import type { SearchTerms } from '../rules/search-words.ts';
 import { dialectOf, type Dialect } from './dialect.ts';
 import { quote, type Condition } from './quote.ts';
 import { updateEach } from './update-each.ts';
@@ -12,8 +11,8 @@ import { updateEach } from './update-each.ts';
 const ftsTable = (table: string) => `${table}_search`;
 const fulltextIndex = (table: string) => `${table}_search_words_fulltext`;
 
-/** The rows whose words start with every term: the search's condition in a list's WHERE. */
-export function searchCondition(dialect: Dialect, table: string, terms: SearchTerms): Condition {
+/** The rows with a word starting with each term (marked as stored: engine/definition/search-words.ts): the search's condition in a list's WHERE. */
+export function searchCondition(dialect: Dialect, table: string, terms: readonly string[]): Condition {
   if (dialect === 'sqlite') {
     // A quoted term followed by `*` is a prefix: FTS5 reads nothing else in it (the words hold only letters and digits).
     const match = terms.map((term) => `"${term}"*`).join(' AND ');

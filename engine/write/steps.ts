@@ -171,12 +171,13 @@ const behaviours: WriteStep = {
   },
 };
 
-/** `search`: the record's words, from its values as every rule above and the behaviours left them. */
+/**
+ * `search`: the record's words, from its values as every rule above and the behaviours left them.
+ * Set-based writes keep them too (writers.ts), as do an action's number and `set:` (rules/).
+ */
 const search: WriteStep = {
   key: 'search',
   uses: (def, _registry, phase) => phase !== 'remove' && some(def.searchColumns),
-  // Set-based writes leave the words as they are: they may not set a searched column.
-  follows: (def) => def.searchColumns,
   // A name a template writes after the insert is searched: its words are written with it.
   idle: (def) => !templatedWords(def),
   complete: (def, values) => addWords(def, values),

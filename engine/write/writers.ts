@@ -14,6 +14,8 @@ import { transactionStatements } from '../sql/transaction-statements.ts';
 import { updateEach } from '../sql/update-each.ts';
 import { compileBodyValidator, type Values } from '../validation/body-validator.ts';
 import { syncRelated } from '../values/index.ts';
+import { SEARCH_COLUMN } from '../definition/search.ts';
+import { addWordsToRows, changesWords } from '../rules/search.ts';
 import type { WriteContext } from './context.ts';
 import { createRecords, removeRecords, updateRecords } from './pipeline.ts';
 import { writePlan } from './plan.ts';
@@ -73,6 +75,15 @@ function recordWriter(context: WriteContext, def: ResourceDef): RecordWriter {
       const row: Values = { ...values };
       if (def.timestamps) row.updated_at = nowTimestamp();
       await trx(def.table).whereIn('id', ids).update(row);
+      if (changesWords(def, values)) {
+        const words = ids.map((id) => ({ id, values: { ...values } }));
+        await addWordsToRows(trx, def, words);
+        await updateEach(
+          trx,
+          def.table,
+          words.map(({ id, values: changed }) => ({ id, values: { [SEARCH_COLUMN]: changed[SEARCH_COLUMN] } })),
+        );
+      }
       context.changes.add(def.name, ids, kind, Object.keys(values));
       await syncRelated(
         context,
@@ -85,11 +96,9 @@ function recordWriter(context: WriteContext, def: ResourceDef): RecordWriter {
       if (rows.length === 0) return;
       refuseFollowed(context, def, rows[0]!.values);
       const stamp = def.timestamps ? { updated_at: nowTimestamp() } : {};
-      await updateEach(
-        trx,
-        def.table,
-        rows.map(({ id, values }) => ({ id, values: { ...values, ...stamp } })),
-      );
+      const written = rows.map(({ id, values }) => ({ id, values: { ...values, ...stamp } }));
+      await addWordsToRows(trx, def, written);
+      await updateEach(trx, def.table, written);
       for (const { id, values } of rows) context.changes.add(def.name, id, kind, Object.keys(values));
       await syncRelated(
         context,

@@ -18,6 +18,7 @@ const FILES = {
 label: Grant
 path: /support/grants
 operations: [list]
+search: false
 timestamps: false
 fields:
   name: { type: string, required: true }
@@ -27,6 +28,7 @@ invalidates: [counted]
 label: Tag
 path: /support/tags
 operations: [list]
+search: false
 timestamps: false
 fields:
   name: { type: string, required: true }

@@ -126,7 +126,8 @@ for (const target of databaseTargets()) {
             assert.ok(migration);
             assert.is(migration!.name, 'create_payment_methods');
             source = migration!.source;
-            writeFileSync(join(dir, 'migration.ts'), source);
+            // Its import of the engine is relative to migrations/: here, the engine is elsewhere.
+            writeFileSync(join(dir, 'migration.ts'), source.replace("from '../engine/index.ts'", `from '${fileURLToPath(new URL('../../engine/index.ts', import.meta.url))}'`));
             const { up } = await import(pathToFileURL(join(dir, 'migration.ts')).href);
             await up(knex);
           },
@@ -135,6 +136,7 @@ for (const target of databaseTargets()) {
         assert.match(source, /foreignId\(t, 'currency_id', 'currencies', 'RESTRICT', \{ indexed: false \}\)\.nullable\(\)/);
         assert.match(source, /t\.index\(\['currency_id', 'name'\], 'payment_methods_currency_id_name_index'\)/);
         assert.match(source, /t\.string\('name', 255\)\.notNullable\(\)\.index\(\)/);
+        assert.match(source, /await addSearchIndex\(knex, 'payment_methods'\);/, 'searched by its name and code');
         const token = await withResource.login();
         // Plain fetch: the test client checks answers against the committed API reference, which does not know this resource.
         const call = async (path: string, init: RequestInit = {}) => {
@@ -149,6 +151,12 @@ for (const target of databaseTargets()) {
         assert.equal([created.body.data.fee, created.body.data.active, created.body.data.currency.id], ['1.50', true, 1]);
         const listed = await call('/support/payment-methods?filter[name]=car');
         assert.is(listed.body.meta.total, 1);
+        const searched = await call('/support/payment-methods?search=card');
+        assert.equal(
+          searched.body.data.map((row: { code: string }) => row.code),
+          ['CARD'],
+          'found by its words, in the index the migration made',
+        );
         await withResource.close();
       } finally {
         rmSync(dir, { recursive: true, force: true });

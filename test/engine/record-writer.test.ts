@@ -2,7 +2,8 @@
 // writers.ts) goes the way a client's request goes: the target's validation, defaults,
 // hooks, timestamps, creator and change feed all apply — none of which a raw insert into its
 // table gives. A system write may set readOnly fields, still checked like any other. A set-based
-// update keeps the copies (`related`) other records hold of what it sets.
+// update keeps the copies (`related`) other records hold of what it sets, and the words a search
+// finds its records by.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -15,6 +16,7 @@ import { loadRegistry } from '../../engine/definition/load-registry.ts';
 import type { Registry } from '../../engine/definition/registry.ts';
 import { ValidationError } from '../../engine/errors/http-errors.ts';
 import { registerFormats } from '../../engine/schema/string-formats.ts';
+import { addSearchIndex } from '../../engine/sql/search-index.ts';
 import { testUnits, WRITER as USER } from '../helpers/write-unit.ts';
 
 const NOTES = `table: notes
@@ -38,6 +40,7 @@ const TAGS = `table: tags
 label: Tag
 path: /support/tags
 operations: [list]
+search: false
 fields:
   name: { type: string, required: true }
 `;
@@ -47,6 +50,7 @@ const USERS = `table: users
 label: User
 path: /support/users
 operations: [list]
+search: false
 timestamps: false
 fields:
   name: { type: string }
@@ -116,6 +120,7 @@ test.before(async () => {
     table.datetime('created_at');
     table.datetime('updated_at');
   });
+  await addSearchIndex(knex, 'notes'); // a note is searched by its title
   await knex('tags').insert({ name: 'Urgent' });
 });
 
@@ -175,6 +180,21 @@ test('an update goes through validation and records the fields it changed; a set
     many.pending.map(({ id: changed, kind, changed: fields }) => ({ id: changed, kind, fields })),
     all.map((changed) => ({ id: changed, kind: 'updated', fields: ['priority'] })),
   );
+});
+
+test('every writer keeps the words a search finds a record by: create, update, updateMany and updateEach', async () => {
+  const words = async (id: number) => (await knex('notes').where('id', id).first()).search_words;
+  const { result: id } = await inUnit((records) => records('support/notes').create({ title: 'Café Zürich' }));
+  assert.is(await words(id), 'wcafe wzurich');
+  await inUnit((records) => records('support/notes').update(id, { title: 'Ärzte Bern' }));
+  assert.is(await words(id), 'warzte wbern');
+  await inUnit(async (records) => void (await records('support/notes').updateMany([id], { title: 'Straße' })));
+  assert.is(await words(id), 'wstrasse');
+  await inUnit((records) => records('support/notes').updateEach([{ id, values: { title: 'Øresund', priority: 2 } }]));
+  assert.is(await words(id), 'woresund');
+  // A set-based write of other fields leaves them as they are.
+  await inUnit(async (records) => void (await records('support/notes').updateMany([id], { priority: 1 })));
+  assert.is(await words(id), 'woresund');
 });
 
 test('a set-based update brings along the copies other records keep of what it sets, each copy in the change feed', async () => {
