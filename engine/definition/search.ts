@@ -18,13 +18,19 @@ const isText = (def: ResourceDef, name: string) => {
   return field?.stored === true && (field.type === 'string' || field.type === 'text');
 };
 
+/** A copy (`related`) or a tree's full name: other records' writes rewrite it in bulk, without the words following. */
+function rewrittenInBulk(def: ResourceDef, name: string): boolean {
+  return def.fields.get(name)?.related !== undefined || def.tree?.fullName?.field === name;
+}
+
 /** The fields `search=` looks in, as the definition declares them or by default. */
 export function searchFields(def: ResourceDef, declared: readonly string[] | false | undefined): string[] {
   if (declared === false || !def.operations.has('list')) return [];
   if (declared) return [...declared];
   const display = displayField(def);
-  if (!display) return [];
-  return [display, ...SEARCHED_CODES.filter((name) => name !== display && isText(def, name) && def.fields.get(name)!.output)];
+  return [display, ...SEARCHED_CODES.filter((name) => name !== display && isText(def, name) && def.fields.get(name)!.output)].filter(
+    (name): name is string => name !== undefined && !rewrittenInBulk(def, name),
+  );
 }
 
 export function checkSearch(def: ResourceDef, declared: readonly string[] | false | undefined, problem: (at: string, message: string) => void): void {
@@ -32,6 +38,8 @@ export function checkSearch(def: ResourceDef, declared: readonly string[] | fals
   if (!def.operations.has('list')) problem('search', 'only a resource with a list can be searched');
   declared.forEach((name, index) => {
     if (!isText(def, name)) problem(`search.${index}`, `"${name}" is not a stored text field of this resource${didYouMean(name, def.fields.keys())}`);
+    else if (rewrittenInBulk(def, name))
+      problem(`search.${index}`, `"${name}" is rewritten by other records' writes (a copy, or a tree's full name): search the field it is made from`);
   });
 }
 

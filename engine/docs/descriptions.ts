@@ -37,6 +37,7 @@ export function describe(def: ResourceDef, op: Operation, method: string): strin
       parts.push(
         `Paginated (\`page\`, \`per_page\`), sorted by \`${def.defaultSort.map((s) => (s.descending ? '-' : '') + s.name).join(',')}\` unless \`sort\` says otherwise (\`id\` always breaks ties, in the direction of the last key).` +
           (def.softDelete ? ' Soft-deleted records are left out unless `filter[trashed]` asks for them.' : '') +
+          (def.search.length > 0 ? ` \`search\` finds records by the words of ${def.search.map((name) => `\`${name}\``).join(', ')}.` : '') +
           ' Unknown filters, sorts or includes answer 400 with the allowed names.',
       );
       break;

@@ -245,6 +245,28 @@ test('an index on a column the table does not store is refused with the column m
   assert.equal(load({ 'support/things.yaml': `${BASE}indexes: [[active, name]]\n` }).get('support/things').indexes, [['active', 'name']]);
 });
 
+test('search: the display field and codes by default; a declared field must be stored text, not a copy; every definition on a table stores the words of all', () => {
+  assert.equal(load({ 'support/things.yaml': BASE }).get('support/things').search, ['name']);
+  assert.equal(load({ 'support/things.yaml': `${BASE}search: [customer, name]\n` }).get('support/things').search, ['customer', 'name']);
+  assert.equal(load({ 'support/things.yaml': `${BASE}search: false\n` }).get('support/things').search, []);
+  const typo = onlyProblem({ 'support/things.yaml': `${BASE}search: [custmer]\n` });
+  assert.is(typo.problem.at, 'search.0');
+  assert.is(typo.problem.line, 9);
+  assert.match(typo.problem.message, /"custmer" is not a stored text field of this resource, did you mean "customer"\?/);
+  assert.match(onlyProblem({ 'support/things.yaml': `${BASE}search: [active]\n` }).problem.message, /"active" is not a stored text field/);
+  const copy = onlyProblem({
+    'support/owners.yaml': BASE.replace(/things/g, 'owners').replace('label: Thing', 'label: Owner'),
+    'support/things.yaml': `${BASE}  owner_id: { type: integer, references: support/owners }\n  owner_name: { type: string, related: owner.name }\nrelations:\n  owner: { kind: belongsTo, resource: support/owners, foreignKey: owner_id }\nsearch: [owner_name]\n`,
+  });
+  assert.match(copy.problem.message, /"owner_name" is rewritten by other records' writes/);
+  const shared = load({
+    'support/things.yaml': BASE,
+    'support/old-things.yaml': `${BASE.replace('/support/things', '/support/old-things').replace('label: Thing', 'label: Old thing')}search: [customer]\n`,
+  });
+  assert.equal(shared.get('support/things').searchColumns, ['customer', 'name'], 'one row, one set of words, whichever definition writes it');
+  assert.equal(shared.get('support/old-things').search, ['customer']);
+});
+
 const WITH_RELATION = `${BASE}  parent_id: { type: integer, references: support/things }
 relations:
   parent: { kind: belongsTo, resource: support/things, foreignKey: parent_id }
