@@ -69,7 +69,7 @@ export * from './docs/index.ts';
 export { exportResource, type ExportResourceOptions } from './transfer/export/export-resource.ts';
 export { EXPORT_FORMATS, type ExportFormat } from './transfer/export/export-formats.ts';
 export { MAX_GROUPS_PER_PAGE, parseAggregateQuery, type AggregateQuery } from './aggregate/parse-aggregate-query.ts';
-export { runAggregate, type Group } from './aggregate/run-aggregate.ts';
+export { everyGroup, runAggregate, type Group } from './aggregate/run-aggregate.ts';
 export { csvReport, measureValue } from './aggregate/groups-csv.ts';
 export { listConditions } from './list/list-conditions.ts';
 export type { RawQuery } from './list/parse-list-query.ts';

@@ -32,7 +32,27 @@ export interface Group {
 }
 
 /** A page of groups and how many there are. */
-export async function runAggregate(run: AggregateRun): Promise<{ groups: Group[]; totalGroups: number }> {
+/** One page of groups, and how many groups there are in all. */
+export interface GroupsPage {
+  groups: Group[];
+  totalGroups: number;
+}
+
+/**
+ * Every group, page after page of `perPage` (a CSV of all the groups, the command line's table):
+ * `read` reads a page; `first`, page 1 when it has been read already.
+ */
+export async function* everyGroup(read: (page: number) => Promise<GroupsPage>, perPage: number, first?: GroupsPage): AsyncGenerator<Group[]> {
+  let page = 1;
+  let current = first ?? (await read(page));
+  for (;;) {
+    yield current.groups;
+    if (current.groups.length < perPage || page * perPage >= current.totalGroups) return;
+    current = await read(++page);
+  }
+}
+
+export async function runAggregate(run: AggregateRun): Promise<GroupsPage> {
   const { def, dialect, asked, where, statements } = run;
   const keys = await keyColumns(run);
   const measures = asked.measures.map((measure) => measureColumn(def, measure));

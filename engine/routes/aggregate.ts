@@ -11,7 +11,7 @@ import { BadRequestError, NotFoundError } from '../errors/http-errors.ts';
 import { single, type RawQuery } from '../list/parse-list-query.ts';
 import { aggregatePath, MAX_GROUPS_PER_PAGE, parseAggregateQuery, type AggregateQuery } from '../aggregate/parse-aggregate-query.ts';
 import { csvReport } from '../aggregate/groups-csv.ts';
-import { runAggregate, type Group } from '../aggregate/run-aggregate.ts';
+import { everyGroup, runAggregate, type GroupsPage } from '../aggregate/run-aggregate.ts';
 import { dialectOf, type Dialect } from '../sql/dialect.ts';
 import { whereClause, type Condition } from '../sql/quote.ts';
 import { resourceRows } from '../sql/resource-rows.ts';
@@ -87,14 +87,20 @@ function parseFormat(query: RawQuery): (typeof FORMATS)[number] {
  * read under the time limit, the first before the answer starts so that its errors are ordinary
  * answers); with it, that page.
  */
-async function sendCsv(reply: FastifyReply, def: ResourceDef, asked: AggregateQuery, run: (page: AggregateQuery) => Promise<{ groups: Group[]; totalGroups: number }>) {
+async function sendCsv(reply: FastifyReply, def: ResourceDef, asked: AggregateQuery, run: (page: AggregateQuery) => Promise<GroupsPage>) {
   const everyPage = !asked.pageAsked;
   const pageOf = (page: number): AggregateQuery => (everyPage ? { ...asked, page, perPage: MAX_GROUPS_PER_PAGE } : asked);
   const first = await run(pageOf(everyPage ? 1 : asked.page));
   async function* lines() {
-    yield `\ufeff${csvReport(asked, first.groups)}`;
-    if (!everyPage) return;
-    for (let page = 2; (page - 1) * MAX_GROUPS_PER_PAGE < first.totalGroups; page++) yield csvReport(asked, (await run(pageOf(page))).groups, { header: false });
+    if (!everyPage) {
+      yield `\ufeff${csvReport(asked, first.groups)}`;
+      return;
+    }
+    let header = true;
+    for await (const groups of everyGroup((page) => run(pageOf(page)), MAX_GROUPS_PER_PAGE, first)) {
+      yield (header ? '\ufeff' : '') + csvReport(asked, groups, { header });
+      header = false;
+    }
   }
   return reply
     .header('content-type', 'text/csv; charset=utf-8')

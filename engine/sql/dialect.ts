@@ -27,16 +27,32 @@ export async function supportsInsertReturning(knex: Knex): Promise<boolean> {
     const [row] = await knex.raw('SELECT sqlite_version() AS version');
     return atLeast(String(row.version), [3, 35]);
   }
-  const [[row]] = await knex.raw('SELECT VERSION() AS version');
-  const version = String(row.version);
+  const version = await serverVersion(knex);
   return /mariadb/i.test(version) && atLeast(version, [10, 5]);
 }
 
 /** Whether a MySQL-compatible server is MariaDB (`SET STATEMENT`, `RETURNING`) rather than MySQL. */
 export async function isMariaDb(knex: Knex): Promise<boolean> {
   if (dialectOf(knex) === 'sqlite') return false;
-  const [[row]] = await knex.raw('SELECT VERSION() AS version');
-  return /mariadb/i.test(String(row.version));
+  return /mariadb/i.test(await serverVersion(knex));
+}
+
+const versions = new WeakMap<Knex, Promise<string>>();
+
+/** The MySQL-compatible server's VERSION(), asked once per connection pool (boot asks it twice). */
+function serverVersion(knex: Knex): Promise<string> {
+  let version = versions.get(knex);
+  if (!version) {
+    version = knex.raw('SELECT VERSION() AS version').then(
+      ([[row]]: any) => String(row.version),
+      (error: unknown) => {
+        versions.delete(knex); // a server not up yet is asked again next time
+        throw error;
+      },
+    );
+    versions.set(knex, version);
+  }
+  return version;
 }
 
 function atLeast(version: string, [major, minor]: [number, number]): boolean {

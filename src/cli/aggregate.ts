@@ -18,6 +18,7 @@ import {
   MAX_GROUPS_PER_PAGE,
   parseAggregateQuery,
   resourceRows,
+  everyGroup,
   runAggregate,
   supportsInsertReturning,
   whereClause,
@@ -114,8 +115,8 @@ async function aggregateReport(knex: Knex, args: string[], options: AggregateCom
   try {
     const groups: Group[] = [];
     const where = whereClause(listConditions(def, registry, asked, { dialect: dialectOf(knex), parentId }));
-    for (let page = 1; ; page++) {
-      const read = await runAggregate({
+    const read = (page: number) =>
+      runAggregate({
         def,
         registry,
         statements,
@@ -126,9 +127,7 @@ async function aggregateReport(knex: Knex, args: string[], options: AggregateCom
         // The operator reads every related record's name, trashed or not.
         labelRows: (target) => resourceRows(target, registry, { trashed: 'with' }),
       });
-      groups.push(...read.groups);
-      if (read.groups.length < asked.perPage || page * asked.perPage >= read.totalGroups) break;
-    }
+    for await (const page of everyGroup(read, asked.perPage)) groups.push(...page);
     return format === 'csv' ? csvReport(asked, groups) : tableReport(asked, groups);
   } finally {
     await statements.close();
