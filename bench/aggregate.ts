@@ -7,7 +7,7 @@
 // AGGREGATE_TIME_LIMIT).
 import { createKnex } from '../src/database/connection.ts';
 import { loadConfig } from '../src/app/config.ts';
-import { BENCH_PASSWORD, benchCall, rssOf, type Measured, type Scenario } from './load.ts';
+import { BENCH_PASSWORD, benchCall, rssOf, timedGet, timedRow, type Measured, type Scenario, type Timed } from './load.ts';
 
 export const AGGREGATE_CATEGORY = 'Bench aggregate category';
 
@@ -68,33 +68,6 @@ export interface AggregateBench {
   rounds: number;
 }
 
-interface Timed {
-  ms: number;
-  status: number;
-}
-
-async function aggregateOnce(url: string, token: string): Promise<Timed> {
-  const started = performance.now();
-  const response = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
-  await response.arrayBuffer();
-  return { ms: performance.now() - started, status: response.status };
-}
-
-/** A row of the table from timed requests: req/s over `seconds`, p50, p99 and max of their times. */
-function timedRow(name: string, timed: Timed[], seconds: number, rssMB: number): Measured {
-  const ms = timed.map((t) => t.ms).sort((a, b) => a - b);
-  return {
-    name,
-    rps: Math.round((timed.length / seconds) * 100) / 100,
-    p50: Math.round(ms[Math.floor(ms.length / 2)] ?? 0),
-    p99: Math.round(ms[Math.min(ms.length - 1, Math.floor(ms.length * 0.99))] ?? 0),
-    max: Math.round(ms.at(-1) ?? 0),
-    non2xx: timed.filter((t) => t.status < 200 || t.status >= 300).length,
-    rssMB: Math.round(rssMB),
-  };
-}
-
-/** The rows: one aggregate alone, the shows idle, the shows beside `clients` looping aggregates, and those aggregates. */
 export async function aggregateFigures(bench: AggregateBench): Promise<Measured[]> {
   const { base, token, pid, clients } = bench;
   const category = (await benchCall(base, 'GET', `/support/uom-categories?filter[name]=${encodeURIComponent(AGGREGATE_CATEGORY)}`, token)).data[0].id;
@@ -104,7 +77,7 @@ export async function aggregateFigures(bench: AggregateBench): Promise<Measured[
   if (first.status !== 200) throw new Error(`The aggregate answered ${first.status}: ${answer.message}`);
   // Alone: three in a row after the one above (which started SQLite's read worker).
   const alone: Timed[] = [];
-  for (let i = 0; i < 3; i++) alone.push(await aggregateOnce(url, token));
+  for (let i = 0; i < 3; i++) alone.push(await timedGet(url, token));
   const aloneMs = alone.reduce((sum, t) => sum + t.ms, 0);
   const groups = answer.meta?.total_groups ?? 0;
   const results = [timedRow(`aggregate alone, one at a time (${groups.toLocaleString('en')} groups; req/s: aggregates/s)`, alone, aloneMs / 1000, rssOf(pid))];
@@ -156,7 +129,7 @@ async function besideAggregates(bench: AggregateBench, url: string, scenario: Sc
   const loops = Array.from({ length: bench.clients }, async () => {
     while (running) {
       try {
-        timed.push(await aggregateOnce(url, token));
+        timed.push(await timedGet(url, token));
       } catch {
         timed.push({ ms: 0, status: 0 });
       }

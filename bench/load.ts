@@ -120,6 +120,39 @@ export async function benchCall(base: string, method: string, path: string, toke
   return (await response.json()) as any;
 }
 
+/** One request's time, and its status. */
+export interface Timed {
+  ms: number;
+  status: number;
+}
+
+/** A GET timed until its whole body has arrived. */
+export async function timedGet(url: string, token: string): Promise<Timed> {
+  const started = performance.now();
+  const response = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
+  await response.arrayBuffer();
+  return { ms: performance.now() - started, status: response.status };
+}
+
+/**
+ * A row of a table from timed requests over `seconds`: req/s, p50, p99 and max. `answeredOnly`:
+ * only the 2xx answers count and are timed (a 503 of load shedding answers at once, and is
+ * counted in non-2xx); else every request, its time to whatever answer.
+ */
+export function timedRow(name: string, timed: Timed[], seconds: number, rssMB: number, { answeredOnly = false } = {}): Measured {
+  const counted = answeredOnly ? timed.filter((t) => t.status >= 200 && t.status < 300) : timed;
+  const ms = counted.map((t) => t.ms).sort((a, b) => a - b);
+  return {
+    name,
+    rps: Math.round((counted.length / seconds) * 100) / 100,
+    p50: Math.round(ms[Math.floor(ms.length / 2)] ?? 0),
+    p99: Math.round(ms[Math.min(ms.length - 1, Math.floor(ms.length * 0.99))] ?? 0),
+    max: Math.round(ms.at(-1) ?? 0),
+    non2xx: timed.filter((t) => t.status < 200 || t.status >= 300).length,
+    rssMB: Math.round(rssMB),
+  };
+}
+
 export interface Measured {
   name: string;
   rps: number;

@@ -3,6 +3,7 @@
 // server's peak RSS as a table (and JSON with --json FILE); last, how fast one consumer reads the
 // change feed those writes made.
 //   npm run bench -- [--uoms 10000] [--duration 10] [--connections 50] [--mysql mysql://root@127.0.0.1:3306/bench] [--json out.json] [--only NAME]
+//     [--search-partners 1000000] [--search-duration 5] [--search-connections 1,10] [--search-beside-clients 1,10] [--search-drop-fulltext]
 //     [--aggregate-uoms 1000000] [--aggregate-clients 20] [--aggregate-query ...] [--aggregate-show-connections 10] [--aggregate-show-rate 0] [--aggregate-rounds 3]
 // The figures are this machine's; compare against the hand-written baseline in the same run with
 // ../shared/bench/project-vs-baseline.sh.
@@ -27,6 +28,7 @@ import {
 import { exportFigures, prepareExportUoms } from './export.ts';
 import { importThroughput } from './import.ts';
 import { aggregateFigures, aggregateVerdict, prepareAggregateUoms } from './aggregate.ts';
+import { prepareSearchPartners, searchFigures, type SearchFill } from './search.ts';
 
 /** The heavy grouped total: every UOM of the category by day of creation (~730 groups), with three measures. */
 const AGGREGATE_QUERY = 'group_by=created_at:day&measures=count,rounding:sum,factor:avg&tz=UTC';
@@ -47,6 +49,23 @@ const { values: options } = parseArgs({
     'aggregate-show-connections': { type: 'string', default: '10', description: 'connections of the shows measured idle and beside the aggregates' },
     'aggregate-show-rate': { type: 'string', default: '0', description: 'the shows at this many req/s over those connections (0: as fast as they answer)' },
     'aggregate-rounds': { type: 'string', default: '3', description: 'alternating rounds of the shows idle and beside the aggregates (medians)' },
+    'search-partners': { type: 'string', default: '1000000', description: 'partners the search and filter[name] rows read (0: no search rows)' },
+    'search-duration': {
+      type: 'string',
+      default: '5',
+      description: 'seconds the clients of a filter or search row send (then each waits for its last answer), and of the shows beside them',
+    },
+    'search-connections': {
+      type: 'string',
+      default: '1,10',
+      description: 'a row of each filter and search for each of these numbers of clients (each sending its next on its answer)',
+    },
+    'search-beside-clients': { type: 'string', default: '1,10', description: 'the shows beside this many clients sending filters, then searches, one after the other' },
+    'search-drop-fulltext': {
+      type: 'boolean',
+      default: false,
+      description: 'MariaDB/MySQL: drop the FULLTEXT index before inserting the partners, make it again after (without: InnoDB keeps it as they go in)',
+    },
   },
 });
 const PORT = Number(options.port);
@@ -228,6 +247,17 @@ async function main(): Promise<void> {
     const seconds = await prepareAggregateUoms(databaseUrl, Number(options['aggregate-uoms']));
     console.log(`${Number(options['aggregate-uoms']).toLocaleString('en')} UOMs for the aggregates written in ${seconds.toFixed(1)} s`);
   }
+  const searching = Number(options['search-partners']) > 0 && (!options.only || 'search'.includes(options.only) || options.only.includes('search'));
+  let fill: SearchFill | undefined;
+  if (searching) {
+    fill = await prepareSearchPartners(databaseUrl, Number(options['search-partners']), { dropFulltext: options['search-drop-fulltext'] });
+    const index = options.mysql
+      ? options['search-drop-fulltext']
+        ? `, FULLTEXT index made after in ${fill.indexSeconds.toFixed(1)} s`
+        : ' (FULLTEXT index in place)'
+      : ' (FTS5 index filled by its triggers)';
+    console.log(`${Number(options['search-partners']).toLocaleString('en')} partners for the searches written in ${fill.insertSeconds.toFixed(1)} s${index}`);
+  }
   const server = await startBenchServer(env);
   try {
     const token = await benchLogin(base);
@@ -254,12 +284,33 @@ async function main(): Promise<void> {
         })),
       );
     }
+    if (searching) {
+      const numbers = (list: string) =>
+        list
+          .split(',')
+          .map(Number)
+          .filter((n) => n > 0);
+      results.push(
+        ...(await searchFigures({
+          base,
+          token,
+          pid: server.pid!,
+          showPath: all[0]!.path,
+          measure: (scenario) => measureOn(scenario, [base], token, [server.pid!], { duration: Number(options['search-duration']), connections: Number(options.connections) }),
+          duration: Number(options['search-duration']),
+          connections: numbers(options['search-connections']),
+          besideClients: numbers(options['search-beside-clients']),
+          showConnections: 10,
+          matches: fill?.matches,
+        })),
+      );
+    }
     if (exporting) results.push(...(await exportFigures(base, token, server.pid!, (lines) => bigOrderOf(lines))));
     printTable(results);
     const verdict = aggregateVerdict(results);
     if (verdict) console.log(`\n${verdict}`);
     console.log(
-      `\n(${options.mysql ? 'MariaDB/MySQL' : 'SQLite'}, ${options.uoms} UOMs, ${options.duration} s per request, ${options.connections} connections unless noted in the code.)`,
+      `\n(${options.mysql ? 'MariaDB/MySQL' : 'SQLite'}, ${options.uoms} UOMs, ${options.duration} s per request${searching ? ` (the search rows: ${options['search-duration']} s)` : ''}, ${options.connections} connections unless noted in the code.)`,
     );
     if (options.json) writeFileSync(options.json, `${JSON.stringify({ database: options.mysql ? 'mysql' : 'sqlite', results }, null, 2)}\n`);
   } finally {

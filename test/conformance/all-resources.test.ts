@@ -24,6 +24,7 @@ import { listChecks } from './capabilities/list.ts';
 import { permissionChecks } from './capabilities/permissions.ts';
 import { ownScopeColumns, scopeChecks } from './capabilities/scope.ts';
 import { roundTripChecks } from './capabilities/round-trip.ts';
+import { noSearchChecks, renamableSearchField, searchChecks, searchUpdateChecks } from './capabilities/search.ts';
 import { nestedChecks, showChecks, togetherChecks } from './capabilities/show.ts';
 import { sortChecks } from './capabilities/sorts.ts';
 import { updateChecks } from './capabilities/update.ts';
@@ -77,6 +78,9 @@ for (const target of databaseTargets()) {
       if (def.includes.length > 0) includeChecks(test, current);
       exportChecks(test, current);
       aggregateChecks(test, current);
+      if (def.search.length > 0) searchChecks(test, current);
+      else noSearchChecks(test, current);
+      if (def.search.length > 0 && def.operations.has('update') && renamableSearchField(def)) searchUpdateChecks(test, current);
       if (def.operations.has('create')) roundTripChecks(test, current);
     }
     if (def.operations.has('create') && def.operations.has('update') && hasValueRules(def, registry)) valueChecks(test, current);

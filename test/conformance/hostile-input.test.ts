@@ -4,7 +4,8 @@
 // nothing. The seed is fixed in CI and random locally; fast-check prints it with a failure
 // (FAST_CHECK_SEED=<seed> replays it). The grouped totals of every list (GET <list path>/aggregate)
 // likewise take odd group_by, measures, sort, tz, page, per_page and format values: a 200 where the
-// value is one the API accepts, else a 400 or a 422 with its message, never a 5xx.
+// value is one the API accepts, else a 400 or a 422 with its message, never a 5xx; and so do every
+// list, its grouped totals and its export with odd `search` values.
 import fc from 'fast-check';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -172,6 +173,88 @@ function hostileAggregateQueries(def: ResourceDef): string[] {
   ];
 }
 
+/**
+ * Odd `search=` values, as raw query strings: past the length and the number of terms, only
+ * symbols, LIKE's wildcards and escape, the syntax of FTS5 (quotes, `*`, `^`, `:`, NEAR, AND/OR/NOT)
+ * and of MariaDB's boolean mode (`+`, `-`, `(`, `~`, `<`, `>`, `@`), unicode, a null byte, bad
+ * escapes, a repeated or bracketed parameter. A list, its grouped totals and its export answer
+ * 200, or 400 (a resource that searches nothing) or 422 naming `search`: never a 5xx.
+ */
+function hostileSearches(): string[] {
+  const values = [
+    ' ',
+    'x'.repeat(255),
+    'x'.repeat(256),
+    'w'.repeat(120),
+    'abc '.repeat(63),
+    '%_\\',
+    '%',
+    '_',
+    '\\',
+    'abc%',
+    '%abc%',
+    'a_c',
+    'abc\\',
+    '%%% ___ \\\\\\',
+    '!@#$%^&*()',
+    '***',
+    '"""',
+    'one two six ten eleven twelve',
+    'a b c d e f g',
+    '"zurich',
+    '"zurich" "bank',
+    'abc" OR "1"="1',
+    "'; DROP TABLE users; --",
+    "o'neil",
+    'abc*',
+    '*abc',
+    '^abc',
+    'abc AND def',
+    'abc OR def',
+    'abc NOT def',
+    'NEAR(abc def, 2)',
+    '{abc def}',
+    'search_words:abc',
+    'id:abc',
+    '+abc -def',
+    '-abc',
+    '+-abc',
+    '(abc',
+    'abc)',
+    '((abc))',
+    '>abc <def',
+    '~abc',
+    '"abc def"@3',
+    '@3 abc',
+    'Zürich',
+    'ZÜRICH ärzte STRASSE straße',
+    '😀😀😀',
+    '😀'.repeat(300),
+    '\u202e\u200babc',
+    '東京',
+    'ǅǆǄ ﬁle ＡＢＣ',
+    '\u0301\u0301\u0301',
+    'İİİ ııı',
+    '\u0000',
+    'abc\u0000def',
+    '\t\n abc \r\n',
+    '\u00a0abc\u3000def',
+  ].map((value) => `search=${encodeURIComponent(value)}`);
+  return [
+    ...values,
+    `search=${'x'.repeat(8000)}`,
+    'search=',
+    'search=%00abc',
+    'search=%zz',
+    'search=abc%',
+    'search=%C0%AFabc',
+    'search=abc&search=def',
+    'search[]=abc',
+    'search[a]=abc',
+    'search',
+  ];
+}
+
 const registry = loadResources();
 const writable = (def: ResourceDef) => [...def.fields.values()].filter((field) => field.writable);
 
@@ -253,6 +336,29 @@ for (const target of databaseTargets()) {
       };
       if (everyValueOn.has(def.name)) for (const query of queries) await ask(query);
       else await fc.assert(fc.asyncProperty(fc.constantFrom(...queries), ask), { seed: SEED, numRuns: RUNS * 2, endOnFailure: true, includeErrorInReport: true });
+    });
+  }
+
+  // Searches: every odd value on a resource that searches and on one that searches nothing, a
+  // couple of them on every other list, each on the list, its grouped totals and its export.
+  const searches = hostileSearches();
+  const everySearchOn = new Set(['support/uoms', registry.all().find((def) => def.operations.has('list') && def.search.length === 0)!.name]);
+  for (const def of registry.all().filter((d) => d.operations.has('list'))) {
+    test(`${def.name}: search: odd values on the list, its grouped totals and its export → 200, 400 or 422, never 5xx (seed ${SEED})`, async () => {
+      const app = await sharedApp(target);
+      const path = await listPathOf(def);
+      const ask = async (query: string) => {
+        for (const url of [`${path}?${query}`, `${path}/aggregate?measures=count&${query}`, `${path}/export?format=jsonl&${query}`]) {
+          const response = await app.client.get(url, { token: app.token });
+          const shown = `${url.slice(0, 160)}: ${response.status} ${response.text.slice(0, 300)}`;
+          assert.ok([200, 400, 422].includes(response.status), shown);
+          if (response.status === 422) assert.type(response.body?.errors?.search?.[0], 'string', shown);
+          else if (response.status === 400) assert.type(response.body?.message, 'string', shown);
+          else if (!url.includes('/export?')) assert.ok(Array.isArray(response.body?.data), shown);
+        }
+      };
+      if (everySearchOn.has(def.name)) for (const query of searches) await ask(query);
+      else await fc.assert(fc.asyncProperty(fc.constantFrom(...searches), ask), { seed: SEED, numRuns: Math.ceil(RUNS / 2), endOnFailure: true, includeErrorInReport: true });
     });
   }
 

@@ -3,6 +3,7 @@
 // per permission set, so suites that ask for the same set share one.
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
+import { storedWords } from '../../engine/definition/search-words.ts';
 import { bumpAccessVersion } from '../../src/access/access-version.ts';
 import { issueToken } from '../../src/auth/tokens.ts';
 import type { TestApp } from './app.ts';
@@ -39,11 +40,14 @@ async function createUser(app: TestApp, grant: Grant): Promise<{ id: number; tok
   const companies = grant.companies ?? (await knex('companies').orderBy('id').pluck('id')).map(Number);
   const userId = await knex.transaction(async (trx) => {
     const now = '2025-01-31 09:30:00.000000';
-    const [roleId] = await trx('roles').insert({ name, created_at: now, updated_at: now });
+    // Written as the API writes them, with the words a search finds them by.
+    const [roleId] = await trx('roles').insert({ name, search_words: storedWords([name]), created_at: now, updated_at: now });
     await grantPermissions(trx, Number(roleId), grant);
+    const email = `${name.replace(/\s/g, '-')}@example.com`;
     const [id] = await trx('users').insert({
       name,
-      email: `${name.replace(/\s/g, '-')}@example.com`,
+      email,
+      search_words: storedWords([email, name]),
       password: NO_PASSWORD,
       resource_permission: grant.resourcePermission ?? 'global',
       default_company_id: companies[0] ?? null,
