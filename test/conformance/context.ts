@@ -31,8 +31,9 @@ export function recordPath(context: ResourceContext, id: number | string): strin
   return `${context.listPath}/${id}`;
 }
 
-export async function prepareContext(def: ResourceDef, registry: Registry, target: Target): Promise<ResourceContext> {
-  const app = await sharedApp(target);
+/** `app`: the installation to write in (default: the run's shared one for the target). */
+export async function prepareContext(def: ResourceDef, registry: Registry, target: Target, app?: Awaited<ReturnType<typeof sharedApp>>): Promise<ResourceContext> {
+  app ??= await sharedApp(target);
   const knex = app.knex;
   // The first row a reference may point at: live, inside the target's own scope, and matching the
   // referencing resource's scope through that field (a receipt's operation type is incoming).

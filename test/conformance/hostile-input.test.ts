@@ -13,7 +13,7 @@ import { aggregateOffer } from '../../engine/aggregate/offer.ts';
 import type { FieldDef, ResourceDef } from '../../engine/definition/types.ts';
 import { applyScope } from '../../engine/definition/scope.ts';
 import { loadResources } from '../../src/app/build-app.ts';
-import { API, sharedApp } from '../helpers/app.ts';
+import { API, appOfItsOwn } from '../helpers/app.ts';
 import { databaseTargets } from '../helpers/targets.ts';
 import { prepareContext, recordPath, type ResourceContext } from './context.ts';
 import { validPayload } from './payloads.ts';
@@ -262,7 +262,8 @@ for (const target of databaseTargets()) {
   const test = suite(`hostile input [${target.name}]`);
   const contexts = new Map<string, ResourceContext>();
   const context = async (def: ResourceDef) => {
-    if (!contexts.has(def.name)) contexts.set(def.name, await prepareContext(def, registry, target));
+    // An installation of its own: the values it gets accepted (a sort of 2147483647) stay out of other suites' tables.
+    if (!contexts.has(def.name)) contexts.set(def.name, await prepareContext(def, registry, target, await appOfItsOwn(target, 'hostile')));
     return contexts.get(def.name)!;
   };
 
@@ -312,7 +313,7 @@ for (const target of databaseTargets()) {
   const listPathOf = async (def: ResourceDef): Promise<string> => {
     if (contexts.has(def.name) || !def.parent) return contexts.get(def.name)?.listPath ?? `${API}${def.path}`;
     const parent = registry.get(def.parent.resource);
-    const { knex } = await sharedApp(target);
+    const { knex } = await appOfItsOwn(target, 'hostile');
     const query = knex(parent.table).orderBy('id').first('id');
     if (parent.softDelete) query.whereNull('deleted_at');
     applyScope(query, parent, registry, knex);
@@ -322,7 +323,7 @@ for (const target of databaseTargets()) {
   const everyValueOn = new Set(['support/uoms', 'projects/tasks']);
   for (const def of registry.all().filter((d) => d.operations.has('list'))) {
     test(`${def.name}: aggregate: odd group_by, measures, sort, tz, page, per_page, format → 200, 400 or 422, never 5xx (seed ${SEED})`, async () => {
-      const app = await sharedApp(target);
+      const app = await appOfItsOwn(target, 'hostile');
       const path = `${await listPathOf(def)}/aggregate`;
       const queries = hostileAggregateQueries(def);
       const ask = async (query: string) => {
@@ -345,7 +346,7 @@ for (const target of databaseTargets()) {
   const everySearchOn = new Set(['support/uoms', registry.all().find((def) => def.operations.has('list') && def.search.length === 0)!.name]);
   for (const def of registry.all().filter((d) => d.operations.has('list'))) {
     test(`${def.name}: search: odd values on the list, its grouped totals and its export → 200, 400 or 422, never 5xx (seed ${SEED})`, async () => {
-      const app = await sharedApp(target);
+      const app = await appOfItsOwn(target, 'hostile');
       const path = await listPathOf(def);
       const ask = async (query: string) => {
         for (const url of [`${path}?${query}`, `${path}/aggregate?measures=count&${query}`, `${path}/export?format=jsonl&${query}`]) {

@@ -149,12 +149,21 @@ const drops: Array<() => Promise<void>> = [];
  * A second installation for this target, shared like the first: a fresh database of the same
  * seed, for tests that carry data from one installation to another (an export imported elsewhere).
  */
-export async function secondApp(target: Target): Promise<TestApp & { token: string }> {
-  const key = `${target.name}:second`;
+export function secondApp(target: Target): Promise<TestApp & { token: string }> {
+  return appOfItsOwn(target, 'second');
+}
+
+/**
+ * An installation of its own, on a fresh copy of the migrated, seeded database (`name` tells it
+ * apart; one per name and target in a run): for a suite whose writes would be other suites'
+ * surprises (hostile input sets any value a field takes).
+ */
+export async function appOfItsOwn(target: Target, name: string): Promise<TestApp & { token: string }> {
+  const key = `${target.name}:${name}`;
   if (!shared.has(key)) {
     shared.set(
       key,
-      freshDatabase(target, 'second', { migrated: true }).then(({ target: databaseTarget, drop }) => {
+      freshDatabase(target, name, { migrated: true }).then(({ target: databaseTarget, drop }) => {
         drops.push(drop);
         return startApp(databaseTarget);
       }),
