@@ -1,6 +1,7 @@
 // A client typed from the served document (openapi-typescript, the usual generator) knows the
 // bodies actions take: a call to `pay` with its body type-checks, one with a wrong body does not,
-// and the answers are typed too (a reversal's 201).
+// and the answers are typed too (a reversal's 201). So are a list's search and a grouped total's
+// dimensions and measures.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -42,6 +43,28 @@ export async function returnOne(receipt: number, move: number) {
   return post('/admin/api/v1/inventories/receipts/{id}/return', receipt, { moves: [{ id: move, quantity: 1 }] }, 200);
 }
 
+// Lists and grouped totals: the query a GET takes, and its answer.
+type Read<P extends keyof paths> = paths[P] extends { get: infer O } ? O : never;
+type Query<O> = O extends { parameters: { query?: infer Q } } ? Q : never;
+type Ok<O> = O extends { responses: { 200: { content: { 'application/json': infer A } } } } ? A : never;
+declare function get<P extends keyof paths>(path: P, query: Query<Read<P>>): Promise<Ok<Read<P>>>;
+
+export async function zurichPartners(): Promise<string | undefined> {
+  const found = await get('/admin/api/v1/partners/partners', { search: 'zurich', 'filter[account_type]': ['company'] });
+  return found.data[0]?.name;
+}
+
+export async function salesByMonth(): Promise<number> {
+  const totals = await get('/admin/api/v1/sales/orders/aggregate', { group_by: ['date_order:month', 'partner'], measures: ['count', 'amount_total:sum'], search: 'azure' });
+  return totals.meta.total_groups;
+}
+
+// @ts-expect-error: a search is text
+get('/admin/api/v1/partners/partners', { search: 5 });
+// @ts-expect-error: grouped by what the resource offers
+get('/admin/api/v1/sales/orders/aggregate', { group_by: ['no_such_field:month'] });
+// @ts-expect-error: a currency's rates have no text to search
+get('/admin/api/v1/support/currencies/{currency_id}/rates', { search: 'rate' });
 // @ts-expect-error: an amount is a number
 post('/admin/api/v1/accounts/invoices/{id}/pay', 1, { amount: 'all' }, 200);
 // @ts-expect-error: a return's entry needs its quantity
@@ -68,6 +91,9 @@ for (const target of databaseTargets().filter((t) => t.name === 'sqlite')) {
       assert.is(refused.code, 2, 'tsc refuses the wrong bodies');
       assert.match(refused.stdout, /client\.ts\(\d+,\d+\): error TS2322: Type 'string' is not assignable to type 'number/);
       assert.match(refused.stdout, /Property 'quantity' is missing/);
+      assert.match(refused.stdout, /"no_such_field:month"/, 'an unknown group');
+      assert.match(refused.stdout, /'search' does not exist/, 'no search where none is offered');
+      assert.is((refused.stdout.match(/error TS/g) ?? []).length, 5, refused.stdout);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
