@@ -2,15 +2,16 @@
 // on a MySQL/MariaDB database created for this run and dropped after it. Ends with a plain
 // "N passed, N failed, N skipped" line. `npm test -- <pattern>` runs a subset.
 //
-// With both databases the two halves run side by side, each in a process of its own (the SQLite
-// one also runs the tests that use no database; the MySQL one those that do, and the cluster's),
-// and their output is printed one after the other: the run takes the longer half's time rather
-// than the sum. TEST_SERIAL=1 runs them in one process, one after the other. Files named
-// `*.timed.test.ts` measure speed: they run after both halves, with the machine to themselves, on
-// both databases (one at a time: a timed file that measures each runs them in turn).
+// With both databases, workers run the files side by side (TEST_WORKERS per database, default 2),
+// each a process with an installation of its own; a worker takes the next file of its database
+// when it has run the last, the longest files first (./runner/). The SQLite workers also run the
+// files that use no database. Their outputs are printed one after the other. TEST_SERIAL=1 runs
+// everything in one process instead. Files named `*.timed.test.ts` measure speed: they run after
+// the workers, with the machine to themselves, on both databases (one at a time: a timed file
+// that measures each runs them in turn).
 //
 // Every file's time is printed at the end, slowest first, and kept in test/.last-run-timings.json
-// (the halves' and the timed step's times keyed by where they ran: `sqlite:`, `mysql:`, `timed:`).
+// (the workers' and the timed step's times keyed by where they ran: `sqlite:`, `mysql:`, `timed:`).
 // TEST_SHUFFLE=<integer> runs the files in an order shuffled by that seed (=random: a seed picked
 // and printed), to find a file that passes only after another.
 import { spawn } from 'node:child_process';
@@ -23,27 +24,32 @@ import { parse } from 'uvu/parse';
 import { run } from 'uvu/run';
 import { parseDatabaseUrl } from '../src/app/config.ts';
 import { closeSharedApps } from './helpers/app.ts';
-import { dropTemplates, prepareMysqlTemplate } from './helpers/migrated-template.ts';
+import { dropTemplates, migrateMysqlTemplate, prepareMysqlTemplate } from './helpers/migrated-template.ts';
 import { waitForQuietMachine } from './helpers/quiet-machine.ts';
+import { expectedSeconds, longestFirst } from './runner/file-queue.ts';
+import { askParent, runHandedFiles } from './runner/handed-files.ts';
 
 /** Where the last run's file times are kept (gitignored). */
 const TIMINGS_FILE = 'test/.last-run-timings.json';
 
 async function main(): Promise<number> {
   const seed = shuffleSeed();
-  if (process.env.TEST_MYSQL_URL && !process.env.TEST_DATABASES && !process.env.TEST_SERIAL) return runHalvesSideBySide(seed);
+  if (process.env.TEST_MYSQL_URL && !process.env.TEST_DATABASES && !process.env.TEST_SERIAL) return runWorkersSideBySide(seed);
   const pattern = process.argv[2] ? new RegExp(process.argv[2]) : /\.test\.ts$/;
   const mysql = process.env.TEST_MYSQL_URL ? await createMysqlDatabase(process.env.TEST_MYSQL_URL) : undefined;
   if (mysql) process.env.TEST_MYSQL_DATABASE_URL = mysql.url;
-  // A whole run's MySQL half starts migrating the template at once (the timed step finds it made).
-  if (mysql && !process.argv[2] && process.env.TEST_TIMED !== 'only') prepareMysqlTemplate(mysql.url);
+  // A whole run in one process starts migrating the MySQL template at once (its first files overlap it).
+  if (mysql && !process.argv[2] && !process.env.TEST_MYSQL_TEMPLATE) prepareMysqlTemplate(mysql.url);
 
   const counts = captureUvuCounts();
   try {
-    const { suites } = await parse('test', pattern, { cwd: process.cwd() });
-    const files = suites.filter((suite) => suite.name.endsWith('.test.ts') && inThisHalf(suite.file) && inThisStep(suite.file));
-    if (seed !== undefined) console.log(`files shuffled with seed ${seed} (TEST_SHUFFLE=${seed} runs them in this order again)`);
-    await run(seed === undefined ? files : shuffled(files, seed));
+    if (process.env.TEST_WORKER) await runHandedFiles(askParent);
+    else {
+      const { suites } = await parse('test', pattern, { cwd: process.cwd() });
+      const files = suites.filter((suite) => suite.name.endsWith('.test.ts') && inThisProcess(suite.file) && inThisStep(suite.file));
+      if (seed !== undefined) console.log(`files shuffled with seed ${seed} (TEST_SHUFFLE=${seed} runs them in this order again)`);
+      await run(seed === undefined ? files : shuffled(files, seed));
+    }
   } finally {
     await closeSharedApps();
     await dropTemplates();
@@ -53,14 +59,14 @@ async function main(): Promise<number> {
   // uvu's Total counts the tests that ran: a skipped one is in Skipped only.
   const failed = total - passed;
   const times: Timings = Object.fromEntries(durations.map(([file, ms]) => [`${runLabel()}:${file}`, Math.round(ms)]));
-  // A half of a side-by-side run hands its times to the parent, which prints and keeps them all.
+  // A child of a run on both databases hands its times to the parent, which prints and keeps them all.
   if (process.env.TEST_TIMINGS_OUT) writeFileSync(process.env.TEST_TIMINGS_OUT, JSON.stringify(times));
   else console.log(keepTimings(times, seed));
   console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
   return failed > 0 || process.exitCode ? 1 : 0;
 }
 
-/** Where this process's files run: a half (sqlite, mysql), the timed step, or both databases in one process. */
+/** Where this process's files run: a worker (sqlite, mysql), the timed step, or both databases in one process. */
 function runLabel(): string {
   if (process.env.TEST_TIMED === 'only') return 'timed';
   if (process.env.TEST_DATABASES) return process.env.TEST_DATABASES.replace(/,/g, '+');
@@ -136,64 +142,104 @@ async function createMysqlDatabase(url: string) {
   };
 }
 
-/** In the MySQL half, only the files that use a database (the SQLite half runs the others). */
-function inThisHalf(file: string): boolean {
-  if (process.env.TEST_DATABASES !== 'mysql') return true;
+/** Whether `file` uses a database of its own choosing: the others run on SQLite alone in a run on both. */
+function usesDatabase(file: string): boolean {
   return /databaseTargets\(|serviceDatabases\(|TEST_MYSQL_DATABASE_URL|TEST_GALERA_URLS/.test(readFileSync(file, 'utf8'));
 }
 
-/** TEST_TIMED=exclude leaves the timed files out (the halves), =only runs them alone (after the halves). */
+/** In a process of MySQL alone, only the files that use a database. */
+function inThisProcess(file: string): boolean {
+  return process.env.TEST_DATABASES !== 'mysql' || usesDatabase(file);
+}
+
+const isTimed = (file: string) => /\.timed\.test\.ts$/.test(file);
+
+/** TEST_TIMED=exclude leaves the timed files out (the workers), =only runs them alone (after the workers). */
 function inThisStep(file: string): boolean {
-  const timed = /\.timed\.test\.ts$/.test(file);
-  if (process.env.TEST_TIMED === 'only') return timed;
-  if (process.env.TEST_TIMED === 'exclude') return !timed;
+  if (process.env.TEST_TIMED === 'only') return isTimed(file);
+  if (process.env.TEST_TIMED === 'exclude') return !isTimed(file);
   return true;
 }
 
-/** Two children of this script, one per database, run at once; their outputs are printed in turn and their counts summed. */
-async function runHalvesSideBySide(seed: number | undefined): Promise<number> {
+/** Workers per database in a run on both (TEST_WORKERS), each a child of this script with its own installation. */
+function workersPerDatabase(): number {
+  const value = Number(process.env.TEST_WORKERS ?? 2);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`TEST_WORKERS must be a positive integer, not ${JSON.stringify(process.env.TEST_WORKERS)}`);
+  return value;
+}
+
+/**
+ * The run on both databases: workers per database (children of this script, TEST_WORKERS each),
+ * all at once, taking the database's files from one queue as they finish the last, longest first;
+ * then the timed files in one more child, alone. Outputs are printed in turn and counts summed.
+ */
+async function runWorkersSideBySide(seed: number | undefined): Promise<number> {
   const timings = mkdtempSync(join(tmpdir(), 'erp-test-timings-'));
-  // The MySQL half migrates the template of fresh databases (test/helpers/migrated-template.ts)
-  // and the timed step reuses it: dropped here once both ran.
+  // The template of fresh MySQL databases (test/helpers/migrated-template.ts), migrated here once
+  // for every worker and the timed step; dropped here once all ran.
   const template = `erp_template_${randomBytes(4).toString('hex')}`;
-  const half = (database: 'sqlite' | 'mysql' | 'sqlite,mysql', timed: 'exclude' | 'only') => {
-    const out = join(timings, `${timed === 'only' ? 'timed' : database}.json`);
+  process.env.TEST_MYSQL_TEMPLATE = template;
+  const templateMigrated = migrateMysqlTemplate(process.env.TEST_MYSQL_URL!);
+
+  const pattern = process.argv[2] ? new RegExp(process.argv[2]) : /\.test\.ts$/;
+  const { suites } = await parse('test', pattern, { cwd: process.cwd() });
+  const files = suites.filter((suite) => suite.name.endsWith('.test.ts') && !isTimed(suite.file));
+  const expected = expectedSeconds(TIMINGS_FILE);
+  const queue = (database: 'sqlite' | 'mysql') => {
+    const names = files.filter((suite) => database === 'sqlite' || usesDatabase(suite.file)).map((suite) => suite.name);
+    return seed === undefined ? longestFirst(names, (file) => expected(file, database)) : shuffled(names, seed);
+  };
+  const queues = { sqlite: queue('sqlite'), mysql: queue('mysql') };
+
+  let children = 0;
+  const child = (database: 'sqlite' | 'mysql' | 'sqlite,mysql', name: string, files?: string[]) => {
+    const out = join(timings, `${children++}.json`);
     const env: NodeJS.ProcessEnv = {
       ...process.env,
       TEST_DATABASES: database,
-      TEST_TIMED: timed,
+      TEST_TIMED: files ? 'exclude' : 'only',
       TEST_TIMINGS_OUT: out,
-      TEST_MYSQL_TEMPLATE: template,
       TEST_RUN_DATABASES: 'sqlite,mysql',
     };
+    if (files) env.TEST_WORKER = name;
     if (database === 'sqlite') {
       delete env.TEST_MYSQL_URL;
       delete env.TEST_GALERA_URLS;
     }
-    const child = spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const spawned = spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], { env, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+    // A worker asks for its next file when it has run the last; null: the queue is empty.
+    spawned.on('message', (message) => {
+      if (message === 'next' && files) spawned.send({ file: files.shift() ?? null });
+    });
     let output = '';
-    child.stdout.on('data', (chunk) => (output += chunk));
-    child.stderr.on('data', (chunk) => (output += chunk));
-    const name = timed === 'only' ? 'timed, alone' : database;
-    return new Promise<{ database: string; output: string; code: number; out: string }>((resolve) =>
-      child.on('close', (code) => resolve({ database: name, output, code: code ?? 1, out })),
+    spawned.stdout!.on('data', (chunk) => (output += chunk));
+    spawned.stderr!.on('data', (chunk) => (output += chunk));
+    return new Promise<{ name: string; output: string; code: number; out: string }>((resolve) =>
+      spawned.on('close', (code) => resolve({ name, output, code: code ?? 1, out })),
     );
   };
-  const halves = await Promise.all([half('sqlite', 'exclude'), half('mysql', 'exclude')]);
+  const perDatabase = workersPerDatabase();
+  const workers = Array.from({ length: perDatabase }, (_, n) => child('sqlite', `sqlite, worker ${n + 1}`, queues.sqlite));
+  // The MySQL workers start once the template is migrated (the SQLite ones have the cores meanwhile).
+  await templateMigrated;
+  workers.push(...Array.from({ length: perDatabase }, (_, n) => child('mysql', `mysql, worker ${n + 1}`, queues.mysql)));
+  const finished = await Promise.all(workers);
   const quiet = await waitForQuietMachine();
-  const timed = await half('sqlite,mysql', 'only');
+  const timed = await child('sqlite,mysql', 'timed, alone');
+  finished.push({ ...timed, output: `${quiet}\n${timed.output}` });
   const server = mysqlServer(process.env.TEST_MYSQL_URL!);
   await server.raw(`DROP DATABASE IF EXISTS \`${template}\``);
   await server.destroy();
-  halves.push({ ...timed, output: `${quiet}\n${timed.output}` });
+  await dropTemplates();
+
   const sum = { passed: 0, failed: 0, skipped: 0 };
   const times: Timings = {};
-  for (const { database, output, out } of halves) {
-    process.stdout.write(`\n=== ${database} ===\n${output}`);
+  for (const { name, output, out } of finished) {
+    process.stdout.write(`\n=== ${name} ===\n${output}`);
     try {
       Object.assign(times, JSON.parse(readFileSync(out, 'utf8')));
     } catch {
-      console.log(`(no file times from ${database}: it ended before writing them)`);
+      console.log(`(no file times from ${name}: it ended before writing them)`);
     }
     const counts = /^(\d+) passed, (\d+) failed, (\d+) skipped$/m.exec(output);
     if (counts) {
@@ -206,7 +252,7 @@ async function runHalvesSideBySide(seed: number | undefined): Promise<number> {
   console.log(keepTimings(times, seed));
   if (seed !== undefined) console.log(`files shuffled with seed ${seed}`);
   console.log(`${sum.passed} passed, ${sum.failed} failed, ${sum.skipped} skipped`);
-  return halves.every((result) => result.code === 0) && sum.failed === 0 ? 0 : 1;
+  return finished.every((result) => result.code === 0) && sum.failed === 0 ? 0 : 1;
 }
 
 /** uvu prints "Total: / Passed: / Skipped:"; read them as it writes them, and time each file from its name line to the next. */

@@ -78,8 +78,8 @@ function adminOf(config: MysqlConfig): Knex {
 
 /**
  * The migrated template database on the server `config` names: this process's own, or the run's
- * when test/run.ts names one in TEST_MYSQL_TEMPLATE (its MySQL half makes it, the timed step after
- * it finds it migrated, and test/run.ts drops it at the end).
+ * when test/run.ts names one in TEST_MYSQL_TEMPLATE (it migrates it before its workers start, they
+ * and the timed step find it migrated, and test/run.ts drops it at the end).
  */
 function mysqlTemplate(config: MysqlConfig): Promise<string> {
   const shared = process.env.TEST_MYSQL_TEMPLATE;
@@ -114,8 +114,13 @@ function mysqlTemplate(config: MysqlConfig): Promise<string> {
  * of the first file that copies it waiting. A failure shows when a test awaits the template.
  */
 export function prepareMysqlTemplate(url: string): void {
+  migrateMysqlTemplate(url).catch(() => {});
+}
+
+/** Migrates the MySQL template of the server `url` names (test/run.ts, before its MySQL workers start). */
+export async function migrateMysqlTemplate(url: string): Promise<void> {
   const config = parseDatabaseUrl(url);
-  if (config.client === 'mysql') mysqlTemplate(config).catch(() => {});
+  if (config.client === 'mysql') await mysqlTemplate(config);
 }
 
 /**
