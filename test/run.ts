@@ -214,9 +214,7 @@ async function runWorkersSideBySide(seed: number | undefined): Promise<number> {
     let output = '';
     spawned.stdout!.on('data', (chunk) => (output += chunk));
     spawned.stderr!.on('data', (chunk) => (output += chunk));
-    return new Promise<{ name: string; output: string; code: number; out: string }>((resolve) =>
-      spawned.on('close', (code) => resolve({ name, output, code: code ?? 1, out })),
-    );
+    return new Promise<{ name: string; output: string; code: number; out: string }>((resolve) => spawned.on('close', (code) => resolve({ name, output, code: code ?? 1, out })));
   };
   const perDatabase = workersPerDatabase();
   const workers = Array.from({ length: perDatabase }, (_, n) => child('sqlite', `sqlite, worker ${n + 1}`, queues.sqlite));
