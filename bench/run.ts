@@ -3,7 +3,7 @@
 // server's peak RSS as a table (and JSON with --json FILE); last, how fast one consumer reads the
 // change feed those writes made.
 //   npm run bench -- [--uoms 10000] [--duration 10] [--connections 50] [--mysql mysql://root@127.0.0.1:3306/bench] [--json out.json] [--only NAME]
-//     [--search-partners 1000000] [--search-duration 5] [--search-connections 1,10] [--search-beside-clients 1,10] [--search-drop-fulltext]
+//     [--search-partners 1000000] [--search-duration 5] [--search-connections 1,10] [--search-beside-clients 1,10]
 //     [--aggregate-uoms 1000000] [--aggregate-clients 20] [--aggregate-query ...] [--aggregate-show-connections 10] [--aggregate-show-rate 0] [--aggregate-rounds 3]
 // The figures are this machine's; compare against the hand-written baseline in the same run with
 // ../shared/bench/project-vs-baseline.sh.
@@ -61,11 +61,6 @@ const { values: options } = parseArgs({
       description: 'a row of each filter and search for each of these numbers of clients (each sending its next on its answer)',
     },
     'search-beside-clients': { type: 'string', default: '1,10', description: 'the shows beside this many clients sending filters, then searches, one after the other' },
-    'search-drop-fulltext': {
-      type: 'boolean',
-      default: false,
-      description: 'MariaDB/MySQL: drop the FULLTEXT index before inserting the partners, make it again after (without: InnoDB keeps it as they go in)',
-    },
   },
 });
 const PORT = Number(options.port);
@@ -250,12 +245,8 @@ async function main(): Promise<void> {
   const searching = Number(options['search-partners']) > 0 && (!options.only || 'search'.includes(options.only) || options.only.includes('search'));
   let fill: SearchFill | undefined;
   if (searching) {
-    fill = await prepareSearchPartners(databaseUrl, Number(options['search-partners']), { dropFulltext: options['search-drop-fulltext'] });
-    const index = options.mysql
-      ? options['search-drop-fulltext']
-        ? `, FULLTEXT index made after in ${fill.indexSeconds.toFixed(1)} s`
-        : ' (FULLTEXT index in place)'
-      : ' (FTS5 index filled by its triggers)';
+    fill = await prepareSearchPartners(databaseUrl, Number(options['search-partners']));
+    const index = options.mysql ? `, their word pairs after in ${fill.indexSeconds.toFixed(1)} s` : ' (FTS5 index filled by its triggers)';
     console.log(`${Number(options['search-partners']).toLocaleString('en')} partners for the searches written in ${fill.insertSeconds.toFixed(1)} s${index}`);
   }
   const server = await startBenchServer(env);

@@ -1,6 +1,6 @@
 // `search=` against `filter[name]` over a million partners, for `npm run bench` (`--only search`,
 // issue 51): the partial filter (`name LIKE '%term%'`, which reads every row) and the search (the
-// words' index: FTS5 on SQLite, FULLTEXT on MariaDB/MySQL, engine/sql/search-index.ts). Each row:
+// words' index: FTS5 on SQLite, (word, id) pairs on MariaDB/MySQL, engine/sql/search-index.ts). Each row:
 // 1, then 10 clients each sending the request again as soon as it is answered, for
 // --search-duration seconds, then waiting for its last answer (none is abandoned: a filter of
 // seconds would go on running in the database under the next row). Then UOM shows (autocannon,
@@ -8,13 +8,12 @@
 // whether a request of either holds the process.
 import { createKnex } from '../src/database/connection.ts';
 import { loadConfig } from '../src/app/config.ts';
-import { storedWords } from '../engine/index.ts';
+import { fillWordPairs, storedWords } from '../engine/index.ts';
 import { parseSearch } from '../engine/definition/search-words.ts';
 import { BENCH_PASSWORD, benchCall, rssOf, timedGet, timedRow, type Measured, type Scenario, type Timed } from './load.ts';
 
 /** The columns whose words a partner stores, in the table's searched order (migrations/20261206000001_add_search_words.ts). */
 const SEARCHED = ['email', 'name', 'reference'] as const;
-const FULLTEXT_INDEX = 'partners_partners_search_words_fulltext';
 /** A surname given to one partner in RARE_EVERY: ten of a million (some company names leave it out, their email may keep it: 9 found by search, 6 by the filter). */
 const RARE_NAME = 'Xylander';
 const RARE_EVERY = 99_991;
@@ -131,7 +130,7 @@ function partnerMaker(seed: number): (i: number) => Partner {
 export interface SearchFill {
   /** The inserts (on SQLite with the FTS5 triggers filling the index as rows go in). */
   insertSeconds: number;
-  /** MariaDB/MySQL with `dropFulltext`: the FULLTEXT index made again after the inserts (and ANALYZE TABLE). */
+  /** MariaDB/MySQL: the (word, id) pairs written after the inserts, from the rows' words (and ANALYZE TABLE). */
   indexSeconds: number;
   /** How many partners each of SEARCH_QUERIES' searches finds (counted here, as the words are written). */
   matches: number[];
@@ -140,15 +139,14 @@ export interface SearchFill {
 /**
  * `count` partners written straight to the database before the server starts, with their words
  * (`search_words`, as the write pipeline stores them) in the same multi-row INSERTs: 1,000 rows a
- * statement, 50,000 a transaction. The index follows as the rows go in: FTS5's triggers on
- * SQLite, InnoDB's FULLTEXT on MariaDB/MySQL (`dropFulltext`: dropped first and made again after,
- * which was slower: 48 s of inserts + 28 s for the index against 62 s with it in place).
+ * statement, 50,000 a transaction. On SQLite the FTS5 index follows as the rows go in (its
+ * triggers); on MariaDB/MySQL the (word, id) pairs are written after them, from the rows' words,
+ * as the migration that brought the pairs fills them (engine/sql/search-index.ts, fillWordPairs).
  */
-export async function prepareSearchPartners(databaseUrl: string, count: number, { dropFulltext = false } = {}): Promise<SearchFill> {
+export async function prepareSearchPartners(databaseUrl: string, count: number): Promise<SearchFill> {
   const knex = createKnex(loadConfig({ DATABASE_URL: databaseUrl, JWT_SECRET: 'x'.repeat(40), ADMIN_PASSWORD: BENCH_PASSWORD }).database);
   const mysql = !databaseUrl.startsWith('sqlite:');
   try {
-    if (mysql && dropFulltext) await knex.raw(`ALTER TABLE partners_partners DROP INDEX ${FULLTEXT_INDEX}`);
     const started = performance.now();
     const partner = partnerMaker(51);
     const from = Date.parse('2020-01-01T00:00:00Z');
@@ -185,15 +183,15 @@ export async function prepareSearchPartners(databaseUrl: string, count: number, 
     }
     const insertSeconds = (performance.now() - started) / 1000;
     const indexed = performance.now();
-    // FORCE: the table made again with the index. A separate ADD after the DROP left MariaDB
-    // 10.11's index finding nothing on this table (its words in the index, every MATCH empty).
-    if (mysql && dropFulltext) await knex.raw(`ALTER TABLE partners_partners ADD FULLTEXT INDEX ${FULLTEXT_INDEX} (search_words), FORCE`);
-    if (mysql) await knex.raw('ANALYZE TABLE partners_partners');
+    if (mysql) {
+      await fillWordPairs(knex, 'partners_partners');
+      await knex.raw('ANALYZE TABLE partners_partners, partners_partners_search');
+    }
     const indexSeconds = (performance.now() - indexed) / 1000;
     // The index finds what was written (the first search's partners: the index, not the service).
     const [term] = wanted[0]!;
     const counted = mysql
-      ? (await knex.raw('SELECT COUNT(*) AS n FROM partners_partners WHERE MATCH(search_words) AGAINST (? IN BOOLEAN MODE)', [`+${term}*`]))[0][0].n
+      ? (await knex.raw('SELECT COUNT(DISTINCT id) AS n FROM partners_partners_search WHERE word LIKE ?', [`${term}%`]))[0][0].n
       : (await knex.raw('SELECT COUNT(*) AS n FROM partners_partners_search WHERE partners_partners_search MATCH ?', [`"${term}"*`]))[0].n;
     if (Number(counted) < matches[0]!) throw new Error(`The search index finds ${counted} partners for "${term}", not the ${matches[0]} written.`);
     return { insertSeconds, indexSeconds, matches };

@@ -1,6 +1,7 @@
 // Search (issue 51, part 2): each searched table gets the words of its searched columns
-// (`search_words`) and their index, FTS5 on SQLite and FULLTEXT on MariaDB/MySQL
-// (engine/sql/search-index.ts), filled here for the rows already stored. The columns are those
+// (`search_words`) and their index (engine/sql/search-index.ts: FTS5 on SQLite; on MariaDB/MySQL
+// a FULLTEXT index when this was written, (word, id) pairs since 20261206000002), filled here for
+// the rows already stored. The columns are those
 // the definitions searched when this was written; a definition that later searches others comes
 // with a migration that fills its table's words again.
 import type { Knex } from 'knex';

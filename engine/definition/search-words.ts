@@ -1,23 +1,25 @@
 // The words a search finds a record by, and the terms a `search=` asks for, worked out here in
 // JavaScript rather than by each database's tokenizer and collation: so "zurich" finds "Zürich"
-// and "ARZTE" finds "Ärzte" in exactly the same way on SQLite (FTS5) and MariaDB (FULLTEXT).
+// and "ARZTE" finds "Ärzte" in exactly the same way on SQLite and MariaDB (engine/sql/search-index.ts).
 //
 // A word is a run of letters and digits, lowercased, with its accents taken off (NFKD, then the
 // marks dropped) and the few letters that have no decomposition spelled out (ß → ss, ø → o).
 // Anything else separates words, so `%`, `_` and `\` are never wildcards: they are not in a word.
 //
-// Each stored word starts with WORD_MARK. InnoDB's FULLTEXT leaves out stopwords ("with", "from",
-// "the") and words shorter than innodb_ft_min_token_size, by server settings read when the index
-// is made, which a Galera node does not replicate: a marked word is never a stopword and is at
-// least as long as any term, so every server indexes every word. FTS5 ignores the mark.
+// Each stored word starts with WORD_MARK. It kept InnoDB's FULLTEXT index (MariaDB's until
+// migration 20261206000002) from leaving out stopwords ("with", "the") and short words by server
+// settings; the (word, id) pairs and FTS5 need no mark, and the stored words keep it rather than
+// be rewritten.
 
-/** Terms shorter than this find too much to be served by the index (and InnoDB's default token size is 3). */
+/** Terms shorter than this find too much to be served by the index. */
 export const MIN_TERM_LENGTH = 3;
 export const MAX_TERMS = 5;
 export const MAX_SEARCH_LENGTH = 255;
-/** InnoDB does not index a word longer than innodb_ft_max_token_size (84 by default). */
+/** A longer word is kept (and a longer term compared) by its first 80 letters and digits. */
 const MAX_WORD_LENGTH = 80;
 const WORD_MARK = 'w';
+/** The longest word stored, mark included (the (word, id) pairs' column: engine/sql/search-index.ts). */
+export const MAX_STORED_WORD_LENGTH = WORD_MARK.length + MAX_WORD_LENGTH;
 
 const SPELLED_OUT: Record<string, string> = { ß: 'ss', æ: 'ae', œ: 'oe', ø: 'o', đ: 'd', ð: 'd', ł: 'l', þ: 'th', ı: 'i', ŋ: 'n', ħ: 'h' };
 const NOT_IN_A_WORD = /[^\p{L}\p{N}]+/u;

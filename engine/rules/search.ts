@@ -1,11 +1,11 @@
 // `search`: a record's words (engine/definition/search-words.ts) are stored with it, in its row's
-// `search_words`, whenever a write sets one of its table's searched columns; the database's index
-// follows the column in the same transaction (engine/sql/search-index.ts).
+// `search_words`, whenever a write sets one of its table's searched columns; the index follows in
+// the same transaction (engine/sql/search-index.ts: FTS5's triggers, or the pairs written here).
 import type { Knex } from 'knex';
 import type { Registry } from '../definition/registry.ts';
 import { SEARCH_COLUMN } from '../definition/search.ts';
 import type { ResourceDef } from '../definition/types.ts';
-import { fillSearchWords } from '../sql/search-index.ts';
+import { fillSearchWords, keepWords } from '../sql/search-index.ts';
 import { storedWords } from '../definition/search-words.ts';
 import { fillTemplate, templateFields } from './template.ts';
 
@@ -31,7 +31,8 @@ export function addWords(def: ResourceDef, values: Record<string, unknown>, curr
 /**
  * Adds their new words to rows a set-based write sets searched columns of (a product's variants
  * renamed with it): from the values when they give every searched column, else with the others
- * read once for all the rows. Every row gives the same columns (engine/sql/update-each.ts).
+ * read once for all the rows, and their pairs replaced on MySQL/MariaDB. Every row gives the same
+ * columns (engine/sql/update-each.ts).
  */
 export async function addWordsToRows(trx: Knex.Transaction, def: ResourceDef, rows: ReadonlyArray<{ id: number; values: Record<string, unknown> }>): Promise<void> {
   if (rows.length === 0 || !changesWords(def, rows[0]!.values)) return;
@@ -45,6 +46,16 @@ export async function addWordsToRows(trx: Knex.Transaction, def: ResourceDef, ro
       stored.set(Number(row.id), row);
   }
   for (const row of rows) row.values[SEARCH_COLUMN] = wordsOfRow(def, { ...stored.get(row.id), ...row.values });
+  await keepWords(
+    trx,
+    def.table,
+    rows.map((row) => ({ id: row.id, words: row.values[SEARCH_COLUMN] as string | null })),
+  );
+}
+
+/** After an update of one record that set its words (addWords): their pairs on MySQL/MariaDB (engine/sql/search-index.ts). */
+export async function keepWordsOf(trx: Knex.Transaction, def: ResourceDef, id: number, values: Record<string, unknown>): Promise<void> {
+  if (values[SEARCH_COLUMN] !== undefined) await keepWords(trx, def.table, [{ id, words: values[SEARCH_COLUMN] as string | null }]);
 }
 
 const IDS_PER_READ = 500;

@@ -2,7 +2,7 @@
 // row of the `sequences` table, per code and company, incremented inside the write's transaction:
 // concurrent writers queue on the row lock (InnoDB) or on SQLite's single writer, and a rolled-back
 // document gives its number back, so the numbering has no gaps.
-import { addWords } from './search.ts';
+import { addWords, keepWordsOf } from './search.ts';
 import type { Knex } from 'knex';
 import type { SequenceFormat } from '../definition/rules-format.ts';
 import type { FieldDef, ResourceDef } from '../definition/types.ts';
@@ -109,5 +109,6 @@ export async function numberOnAction(trx: Knex.Transaction, registry: Registry, 
     const numbered: Record<string, unknown> = { [field.name]: record[field.name] };
     addWords(def, numbered, record);
     await trx(def.table).where('id', record.id).update(numbered);
+    await keepWordsOf(trx, def, Number(record.id), numbered);
   }
 }

@@ -10,7 +10,7 @@ import type { ActionDef, ResourceDef } from '../definition/types.ts';
 import { nowTimestamp } from '../serialize/value-formats.ts';
 import { syncRelated } from '../values/index.ts';
 import { truth } from '../definition/match.ts';
-import { addWords } from './search.ts';
+import { addWords, keepWordsOf } from './search.ts';
 
 export interface SetContext {
   trx: Knex.Transaction;
@@ -35,6 +35,7 @@ export async function applySet(context: SetContext, def: ResourceDef, action: Ac
   if (def.timestamps) values.updated_at = now;
   addWords(def, values, current);
   await trx(def.table).where('id', id).update(values);
+  await keepWordsOf(trx, def, Number(id), values);
   await syncRelated(context, def, [{ id, columns: values, current }]);
 }
 

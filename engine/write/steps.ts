@@ -13,6 +13,7 @@ import { numberNewRecords, sequenceFields } from '../rules/sequence.ts';
 import { addWords, templatedWords, wordsWithTemplates } from '../rules/search.ts';
 import { templateFields, writeTemplates } from '../rules/template.ts';
 import { SEARCH_COLUMN } from '../definition/search.ts';
+import { keepWords } from '../sql/search-index.ts';
 import { finishTreeInsert, moveSubtree, placeInTree } from '../rules/tree.ts';
 import { applyValueRules, createNeedsValueRules, syncRelated } from '../values/index.ts';
 import { valuePlan } from '../values/plan.ts';
@@ -172,8 +173,9 @@ const behaviours: WriteStep = {
 };
 
 /**
- * `search`: the record's words, from its values as every rule above and the behaviours left them.
- * Set-based writes keep them too (writers.ts), as do an action's number and `set:` (rules/).
+ * `search`: the record's words, from its values as every rule above and the behaviours left them,
+ * and on MySQL/MariaDB their (word, id) pairs beside the row (engine/sql/search-index.ts). Set-based
+ * writes keep them too (writers.ts), as do an action's number and `set:` (rules/).
  */
 const search: WriteStep = {
   key: 'search',
@@ -185,21 +187,31 @@ const search: WriteStep = {
     for (const hook of hooks) addWords(def, hook.values, hook.record);
   },
   async afterInsert(context, def, written) {
-    if (!templatedWords(def)) return;
-    for (const { id, hook } of written)
-      await context
-        .trx(def.table)
-        .where('id', id)
-        .update({ [SEARCH_COLUMN]: wordsWithTemplates(def, id, hook.values) });
+    const rows = written.map(({ id, hook }) => ({
+      id,
+      words: templatedWords(def) ? wordsWithTemplates(def, id, hook.values) : ((hook.values[SEARCH_COLUMN] as string | null) ?? null),
+    }));
+    if (templatedWords(def))
+      for (const { id, words } of rows)
+        await context
+          .trx(def.table)
+          .where('id', id)
+          .update({ [SEARCH_COLUMN]: words });
+    await keepWords(context.trx, def.table, rows, { fresh: true });
   },
   async afterUpdate(context, def, written) {
-    if (!templatedWords(def)) return;
+    const rows: Array<{ id: number; words: string | null }> = [];
     for (const { id, columns, current } of wroteColumns(written)) {
-      await context
-        .trx(def.table)
-        .where('id', id)
-        .update({ [SEARCH_COLUMN]: wordsWithTemplates(def, id, { ...current, ...columns }) });
+      if (templatedWords(def)) {
+        const words = wordsWithTemplates(def, id, { ...current, ...columns });
+        await context
+          .trx(def.table)
+          .where('id', id)
+          .update({ [SEARCH_COLUMN]: words });
+        rows.push({ id, words });
+      } else if (columns![SEARCH_COLUMN] !== undefined) rows.push({ id, words: columns![SEARCH_COLUMN] as string | null });
     }
+    await keepWords(context.trx, def.table, rows);
   },
 };
 

@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { storedWords } from '../../engine/definition/search-words.ts';
+import { keepWords } from '../../engine/sql/search-index.ts';
 import { bumpAccessVersion } from '../../src/access/access-version.ts';
 import { issueToken } from '../../src/auth/tokens.ts';
 import type { TestApp } from './app.ts';
@@ -42,6 +43,7 @@ async function createUser(app: TestApp, grant: Grant): Promise<{ id: number; tok
     const now = '2025-01-31 09:30:00.000000';
     // Written as the API writes them, with the words a search finds them by.
     const [roleId] = await trx('roles').insert({ name, search_words: storedWords([name]), created_at: now, updated_at: now });
+    await keepWords(trx, 'roles', [{ id: Number(roleId), words: storedWords([name]) }], { fresh: true });
     await grantPermissions(trx, Number(roleId), grant);
     const email = `${name.replace(/\s/g, '-')}@example.com`;
     const [id] = await trx('users').insert({
@@ -54,6 +56,7 @@ async function createUser(app: TestApp, grant: Grant): Promise<{ id: number; tok
       created_at: now,
       updated_at: now,
     });
+    await keepWords(trx, 'users', [{ id: Number(id), words: storedWords([email, name]) }], { fresh: true });
     await trx('user_roles').insert({ user_id: id, role_id: roleId });
     if (companies.length > 0) await trx('user_companies').insert(companies.map((company) => ({ user_id: id, company_id: company })));
     await bumpAccessVersion(trx);
