@@ -14,6 +14,7 @@ const KNOWN_LONG: Record<string, number> = {
   'cluster/cluster.test.ts': 74,
   'docs/guides.test.ts': 55,
   'service/webhooks.test.ts': 40,
+  'engine/transfer/xlsx-stream.test.ts': 36,
   'service/cli.test.ts': 31,
   'service/start-together.test.ts': 26,
   'service/change-feed.test.ts': 25,
