@@ -73,7 +73,7 @@ function runLabel(): string {
   return process.env.TEST_MYSQL_URL ? 'sqlite+mysql' : 'sqlite';
 }
 
-/** TEST_SHUFFLE: an integer is the seed; `random` picks one (then passed on to the halves as a number). */
+/** TEST_SHUFFLE: an integer is the seed; `random` picks one (then passed on to the workers as a number). */
 function shuffleSeed(): number | undefined {
   const value = process.env.TEST_SHUFFLE?.trim();
   if (!value) return undefined;

@@ -27,8 +27,19 @@ export function searchCondition(dialect: Dialect, table: string, terms: readonly
     return { sql: `${quote(`${table}.id`)} IN (SELECT rowid FROM ${quote(searchTable(table))} WHERE ${quote(searchTable(table))} MATCH ?)`, params: [match] };
   }
   // A term is letters and digits (parseSearch): nothing in it is a LIKE wildcard; its start is a range of the key.
-  const starting = `${quote(`${table}.id`)} IN (SELECT ${quote('id')} FROM ${quote(searchTable(table))} WHERE ${quote('word')} LIKE ?)`;
-  return { sql: terms.map(() => starting).join(' AND '), params: terms.map((term) => `${term}%`) };
+  const pairs = quote(searchTable(table));
+  const [first, ...others] = terms.map((term) => `${term}%`);
+  if (others.length === 0) return { sql: `${quote(`${table}.id`)} IN (SELECT ${quote('id')} FROM ${pairs} WHERE ${quote('word')} LIKE ?)`, params: [first] };
+  // Several terms: the ids that have them all, found among the pairs alone (each further term
+  // through the index by id) before a row is read. As separate IN lists, MariaDB read the row of
+  // every id of the first term before testing the next: `zürich ärzte` 250 ms against 25.
+  const joins = others.map(
+    (_, n) => ` JOIN ${pairs} ${quote(`t${n + 1}`)} ON ${quote(`t${n + 1}`)}.${quote('id')} = ${quote('t0')}.${quote('id')} AND ${quote(`t${n + 1}`)}.${quote('word')} LIKE ?`,
+  );
+  return {
+    sql: `${quote(`${table}.id`)} IN (SELECT ${quote('all_terms')}.${quote('id')} FROM (SELECT DISTINCT ${quote('t0')}.${quote('id')} FROM ${pairs} ${quote('t0')}${joins.join('')} WHERE ${quote('t0')}.${quote('word')} LIKE ?) ${quote('all_terms')})`,
+    params: [...others, first],
+  };
 }
 
 /** The words of a stored `search_words` (each once: engine/definition/search-words.ts). */
@@ -112,7 +123,8 @@ export async function addWordPairs(knex: Knex, table: string): Promise<void> {
 
 /**
  * The pairs of the rows of `table` that have words, from their `search_words` (a table whose words
- * were indexed another way before: the FULLTEXT index of migration 20261206000001). Returns how many rows.
+ * were indexed another way before: the FULLTEXT index of migration 20261206000001; rows written
+ * straight to the table). Returns how many rows.
  */
 export async function fillWordPairs(knex: Knex, table: string): Promise<number> {
   let after = 0;
@@ -126,11 +138,11 @@ export async function fillWordPairs(knex: Knex, table: string): Promise<number> 
       .limit(ROWS_PER_READ);
     if (rows.length === 0) return filled;
     after = Number(rows.at(-1)!.id);
+    // Pairs a row may have already (written by the pipeline since) are replaced, not doubled.
     await keepWords(
       knex,
       table,
       rows.map((row) => ({ id: Number(row.id), words: row.words })),
-      { fresh: true },
     );
     filled += rows.length;
   }

@@ -31,7 +31,7 @@ setup('the guides linked from the README are the ones replayed here', () => {
     expected,
   );
 });
-// The same in both halves of a run on both databases (test/run.ts): run in the SQLite one only.
+// The same on either database of a run on both (test/run.ts): run in the SQLite workers only.
 if (inThisRun('sqlite')) setup.run();
 
 // TEST_GUIDES=<regex of file names> replays only the matching guides.

@@ -168,5 +168,5 @@ for (const target of databaseTargets()) {
   served.run();
 }
 
-// The same in both halves of a run on both databases (test/run.ts): run in the SQLite one only.
+// The same on either database of a run on both (test/run.ts): run in the SQLite workers only.
 if (inThisRun('sqlite')) test.run();

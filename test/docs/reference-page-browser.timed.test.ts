@@ -161,7 +161,7 @@ function withinLimits(timings: Timings): boolean {
 const test = suite('reference page in Chromium');
 
 if (!inThisRun('sqlite')) {
-  // Runs once, in the SQLite half: the page does not depend on the database.
+  // Runs once, on SQLite: the page does not depend on the database.
 } else if (!existsSync(CHROMIUM)) {
   console.log(`\n  Chromium is not installed (${CHROMIUM}): the reference page's browser timings are skipped. Install it with \`apt-get install chromium\` (.ci/run does).\n`);
   test.skip('/api/docs is usable within 3 s and opens an operation within 1 s (needs Chromium)', () => {});

@@ -1,4 +1,4 @@
-// The timed files promise their measurements the machine to themselves. After both halves, the
+// The timed files promise their measurements the machine to themselves. After the workers, the
 // databases may still be busy for a while (MariaDB purging the dropped test databases, the
 // cluster's nodes settling), which a browser or a latency measurement would count as the
 // product's time. This waits, a minute at most, until the processors are mostly idle.

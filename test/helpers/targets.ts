@@ -21,15 +21,15 @@ export function databaseTargets(): Target[] {
 }
 
 /**
- * The databases of the whole run, both halves together (test/run.ts says so in TEST_RUN_DATABASES
- * to each half): for work that proves the same on either and goes where the run has time.
+ * The databases of the whole run, all its processes together (test/run.ts says so in TEST_RUN_DATABASES
+ * to each): for work that proves the same on either and goes where the run has time.
  */
 export function runDatabases(): Array<'sqlite' | 'mysql'> {
   const named = process.env.TEST_RUN_DATABASES ?? (process.env.TEST_MYSQL_URL ? 'sqlite,mysql' : 'sqlite');
   return named.split(',') as Array<'sqlite' | 'mysql'>;
 }
 
-/** TEST_DATABASES (test/run.ts sets it for each half of a run on both databases) limits the run to one database. */
+/** TEST_DATABASES (test/run.ts sets it for each process of a run on both databases) limits the run to one database. */
 export function inThisRun(database: 'sqlite' | 'mysql'): boolean {
   const only = process.env.TEST_DATABASES;
   return !only || only.split(',').includes(database);
