@@ -23,8 +23,9 @@ import knexFactory from 'knex';
 import { parse } from 'uvu/parse';
 import { run } from 'uvu/run';
 import { parseDatabaseUrl } from '../src/app/config.ts';
-import { closeSharedApps } from './helpers/app.ts';
+import { closeSharedApps, sharedApp } from './helpers/app.ts';
 import { dropTemplates, migrateMysqlTemplate, prepareMysqlTemplate } from './helpers/migrated-template.ts';
+import { inThisRun } from './helpers/targets.ts';
 import { waitForQuietMachine } from './helpers/quiet-machine.ts';
 import { expectedSeconds, longestFirst } from './runner/file-queue.ts';
 import { askParent, runHandedFiles } from './runner/handed-files.ts';
@@ -43,6 +44,11 @@ async function main(): Promise<number> {
 
   const counts = captureUvuCounts();
   try {
+    // The run's MySQL database is the shared installation (test/helpers/app.ts), fully seeded,
+    // made before any file runs: a file that starts an app of its own on that database with the
+    // administrator alone (minimalSeed) would otherwise leave it without companies, and the shared
+    // installation made after it would keep an administrator of no company.
+    if (mysql && process.env.TEST_TIMED !== 'only' && inThisRun('mysql')) await sharedApp({ name: 'mysql', databaseUrl: mysql.url });
     if (process.env.TEST_WORKER) await runHandedFiles(askParent);
     else {
       const { suites } = await parse('test', pattern, { cwd: process.cwd() });
