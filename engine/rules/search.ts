@@ -53,8 +53,14 @@ export async function addWordsToRows(trx: Knex.Transaction, def: ResourceDef, ro
   );
 }
 
-/** After an update of one record that set its words (addWords): their pairs on MySQL/MariaDB (engine/sql/search-index.ts). */
-export async function keepWordsOf(trx: Knex.Transaction, def: ResourceDef, id: number, values: Record<string, unknown>): Promise<void> {
+/**
+ * Updates one stored row with `values` outside the pipeline's update (an action's number or
+ * `set:`): with its new words when they change (`current`: the row as stored), and their pairs on
+ * MySQL/MariaDB (engine/sql/search-index.ts).
+ */
+export async function updateRowWithWords(trx: Knex.Transaction, def: ResourceDef, id: number, values: Record<string, unknown>, current: Record<string, unknown>): Promise<void> {
+  addWords(def, values, current);
+  await trx(def.table).where('id', id).update(values);
   if (values[SEARCH_COLUMN] !== undefined) await keepWords(trx, def.table, [{ id, words: values[SEARCH_COLUMN] as string | null }]);
 }
 

@@ -2,7 +2,7 @@
 // row of the `sequences` table, per code and company, incremented inside the write's transaction:
 // concurrent writers queue on the row lock (InnoDB) or on SQLite's single writer, and a rolled-back
 // document gives its number back, so the numbering has no gaps.
-import { addWords, keepWordsOf } from './search.ts';
+import { updateRowWithWords } from './search.ts';
 import type { Knex } from 'knex';
 import type { SequenceFormat } from '../definition/rules-format.ts';
 import type { FieldDef, ResourceDef } from '../definition/types.ts';
@@ -107,8 +107,6 @@ export async function numberOnAction(trx: Knex.Transaction, registry: Registry, 
     if (field.sequence!.on !== action || (record[field.name] != null && record[field.name] !== '')) continue;
     record[field.name] = await nextNumber(trx, registry, def, field, (name) => record[name]);
     const numbered: Record<string, unknown> = { [field.name]: record[field.name] };
-    addWords(def, numbered, record);
-    await trx(def.table).where('id', record.id).update(numbered);
-    await keepWordsOf(trx, def, Number(record.id), numbered);
+    await updateRowWithWords(trx, def, Number(record.id), numbered, record);
   }
 }

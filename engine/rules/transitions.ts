@@ -10,7 +10,7 @@ import type { ActionDef, ResourceDef } from '../definition/types.ts';
 import { nowTimestamp } from '../serialize/value-formats.ts';
 import { syncRelated } from '../values/index.ts';
 import { truth } from '../definition/match.ts';
-import { addWords, keepWordsOf } from './search.ts';
+import { updateRowWithWords } from './search.ts';
 
 export interface SetContext {
   trx: Knex.Transaction;
@@ -33,9 +33,7 @@ export async function applySet(context: SetContext, def: ResourceDef, action: Ac
     else values[column] = value;
   }
   if (def.timestamps) values.updated_at = now;
-  addWords(def, values, current);
-  await trx(def.table).where('id', id).update(values);
-  await keepWordsOf(trx, def, Number(id), values);
+  await updateRowWithWords(trx, def, Number(id), values, current);
   await syncRelated(context, def, [{ id, columns: values, current }]);
 }
 

@@ -42,21 +42,23 @@ async function createUser(app: TestApp, grant: Grant): Promise<{ id: number; tok
   const userId = await knex.transaction(async (trx) => {
     const now = '2025-01-31 09:30:00.000000';
     // Written as the API writes them, with the words a search finds them by.
-    const [roleId] = await trx('roles').insert({ name, search_words: storedWords([name]), created_at: now, updated_at: now });
-    await keepWords(trx, 'roles', [{ id: Number(roleId), words: storedWords([name]) }], { fresh: true });
+    const roleWords = storedWords([name]);
+    const [roleId] = await trx('roles').insert({ name, search_words: roleWords, created_at: now, updated_at: now });
+    await keepWords(trx, 'roles', [{ id: Number(roleId), words: roleWords }], { fresh: true });
     await grantPermissions(trx, Number(roleId), grant);
     const email = `${name.replace(/\s/g, '-')}@example.com`;
+    const userWords = storedWords([email, name]);
     const [id] = await trx('users').insert({
       name,
       email,
-      search_words: storedWords([email, name]),
+      search_words: userWords,
       password: NO_PASSWORD,
       resource_permission: grant.resourcePermission ?? 'global',
       default_company_id: companies[0] ?? null,
       created_at: now,
       updated_at: now,
     });
-    await keepWords(trx, 'users', [{ id: Number(id), words: storedWords([email, name]) }], { fresh: true });
+    await keepWords(trx, 'users', [{ id: Number(id), words: userWords }], { fresh: true });
     await trx('user_roles').insert({ user_id: id, role_id: roleId });
     if (companies.length > 0) await trx('user_companies').insert(companies.map((company) => ({ user_id: id, company_id: company })));
     await bumpAccessVersion(trx);
