@@ -1,6 +1,6 @@
 // `search=` against `filter[name]` over a million partners, for `npm run bench` (`--only search`,
 // issue 51): the partial filter (`name LIKE '%term%'`, which reads every row) and the search (the
-// words' index: FTS5 on SQLite, (word, id) pairs on MariaDB/MySQL, engine/sql/search-index.ts). Each row:
+// words' index: (word, id) pairs, engine/sql/search-index.ts). Each row:
 // 1, then 10 clients each sending the request again as soon as it is answered, for
 // --search-duration seconds, then waiting for its last answer (none is abandoned: a filter of
 // seconds would go on running in the database under the next row). Then UOM shows (autocannon,
@@ -128,9 +128,9 @@ function partnerMaker(seed: number): (i: number) => Partner {
 }
 
 export interface SearchFill {
-  /** The inserts (on SQLite with the FTS5 triggers filling the index as rows go in). */
+  /** The inserts. */
   insertSeconds: number;
-  /** MariaDB/MySQL: the (word, id) pairs written after the inserts, from the rows' words (and ANALYZE TABLE). */
+  /** The (word, id) pairs written after the inserts, from the rows' words (and ANALYZE). */
   indexSeconds: number;
   /** How many partners each of SEARCH_QUERIES' searches finds (counted here, as the words are written). */
   matches: number[];
@@ -139,9 +139,8 @@ export interface SearchFill {
 /**
  * `count` partners written straight to the database before the server starts, with their words
  * (`search_words`, as the write pipeline stores them) in the same multi-row INSERTs: 1,000 rows a
- * statement, 50,000 a transaction. On SQLite the FTS5 index follows as the rows go in (its
- * triggers); on MariaDB/MySQL the (word, id) pairs are written after them, from the rows' words,
- * as the migration that brought the pairs fills them (engine/sql/search-index.ts, fillWordPairs).
+ * statement, 50,000 a transaction. The (word, id) pairs are written after them, from the rows'
+ * words, as the migrations that brought the pairs fill them (engine/sql/search-index.ts, fillWordPairs).
  */
 export async function prepareSearchPartners(databaseUrl: string, count: number): Promise<SearchFill> {
   const knex = createKnex(loadConfig({ DATABASE_URL: databaseUrl, JWT_SECRET: 'x'.repeat(40), ADMIN_PASSWORD: BENCH_PASSWORD }).database);
@@ -183,16 +182,13 @@ export async function prepareSearchPartners(databaseUrl: string, count: number):
     }
     const insertSeconds = (performance.now() - started) / 1000;
     const indexed = performance.now();
-    if (mysql) {
-      await fillWordPairs(knex, 'partners_partners');
-      await knex.raw('ANALYZE TABLE partners_partners, partners_partners_search');
-    }
+    await fillWordPairs(knex, 'partners_partners');
+    await knex.raw(mysql ? 'ANALYZE TABLE partners_partners, partners_partners_search' : 'ANALYZE');
     const indexSeconds = (performance.now() - indexed) / 1000;
     // The index finds what was written (the first search's partners: the index, not the service).
     const [term] = wanted[0]!;
-    const counted = mysql
-      ? (await knex.raw('SELECT COUNT(DISTINCT id) AS n FROM partners_partners_search WHERE word LIKE ?', [`${term}%`]))[0][0].n
-      : (await knex.raw('SELECT COUNT(*) AS n FROM partners_partners_search WHERE partners_partners_search MATCH ?', [`"${term}"*`]))[0].n;
+    const [row] = await knex('partners_partners_search').where('word', 'like', `${term}%`).countDistinct({ n: 'id' });
+    const counted = row?.n ?? 0;
     if (Number(counted) < matches[0]!) throw new Error(`The search index finds ${counted} partners for "${term}", not the ${matches[0]} written.`);
     return { insertSeconds, indexSeconds, matches };
   } finally {

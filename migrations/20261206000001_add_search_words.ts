@@ -1,11 +1,12 @@
 // Search (issue 51, part 2): each searched table gets the words of its searched columns
-// (`search_words`) and their index (engine/sql/search-index.ts: FTS5 on SQLite; on MariaDB/MySQL
-// a FULLTEXT index when this was written, (word, id) pairs since 20261206000002), filled here for
+// (`search_words`) and their index (engine/sql/search-index.ts: FTS5 on SQLite and a FULLTEXT index
+// on MariaDB/MySQL when this was written, (word, id) pairs on both since 20261206000002 and
+// 20261206000003), filled here for
 // the rows already stored. The columns are those
 // the definitions searched when this was written; a definition that later searches others comes
 // with a migration that fills its table's words again.
 import type { Knex } from 'knex';
-import { addSearchIndex, dropSearchIndex, fillSearchWords, storedWords } from '../engine/index.ts';
+import { addSearchIndex, dialectOf, dropSearchIndex, fillSearchWords, storedWords } from '../engine/index.ts';
 
 export const SEARCHED: Record<string, readonly string[]> = {
   accounts_account_moves: ['name', 'reference'],
@@ -80,5 +81,9 @@ export async function up(knex: Knex): Promise<void> {
 }
 
 export async function down(knex: Knex): Promise<void> {
-  for (const table of Object.keys(SEARCHED).reverse()) await dropSearchIndex(knex, table);
+  for (const table of Object.keys(SEARCHED).reverse()) {
+    // SQLite's FTS5 index of before 20261206000003 (its `down` puts it back) kept itself by triggers.
+    if (dialectOf(knex) === 'sqlite') for (const trigger of ['insert', 'delete', 'update']) await knex.raw(`DROP TRIGGER IF EXISTS "${table}_search_${trigger}"`);
+    await dropSearchIndex(knex, table);
+  }
 }

@@ -8,7 +8,7 @@
 //
 // Each stored word starts with WORD_MARK. It kept InnoDB's FULLTEXT index (MariaDB's until
 // migration 20261206000002) from leaving out stopwords ("with", "the") and short words by server
-// settings; the (word, id) pairs and FTS5 need no mark, and the stored words keep it rather than
+// settings; the (word, id) pairs need no mark, and the stored words keep it rather than
 // be rewritten.
 
 /** Terms shorter than this find too much to be served by the index. */

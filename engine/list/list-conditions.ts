@@ -5,13 +5,10 @@ import type { ResourceDef } from '../definition/types.ts';
 import { quote, type Condition } from '../sql/quote.ts';
 import { resourceRows, type RowScope } from '../sql/resource-rows.ts';
 import { filterKinds } from './filters/index.ts';
-import type { Dialect } from '../sql/dialect.ts';
 import { searchCondition } from '../sql/search-index.ts';
 import type { ListQuery } from './parse-list-query.ts';
 
 export interface ListRows {
-  /** The database the conditions are for: a search reads its own index (engine/sql/search-index.ts). */
-  dialect: Dialect;
   parentId?: number;
   /** The policy's row scope for the user; none: every row (the command line). */
   rows?: RowScope;
@@ -23,13 +20,13 @@ export function listConditions(
   def: ResourceDef,
   registry: Registry,
   list: Pick<ListQuery, 'filters' | 'trashed' | 'search'>,
-  { dialect, parentId, rows, likeIgnoresCase }: ListRows,
+  { parentId, rows, likeIgnoresCase }: ListRows,
 ): Condition[] {
   const conditions = resourceRows(def, registry, { parentId, trashed: list.trashed, rows });
   for (const { filter, value } of list.filters) {
     const filtered = filterKinds[filter.kind].condition(value, quote(`${def.table}.${filter.fieldName}`), filter, likeIgnoresCase?.has(filter.fieldName!) ?? false);
     if (filtered) conditions.push(filtered);
   }
-  if (list.search.length > 0) conditions.push(searchCondition(dialect, def.table, list.search));
+  if (list.search.length > 0) conditions.push(searchCondition(def.table, list.search));
   return conditions;
 }

@@ -7,7 +7,6 @@
 // client reads them. A nested resource is also exported across all its parents
 // (GET /<module>/<name>/export: every order's lines), each row with its parent's id, among the
 // parents the user may see.
-import { dialectOf } from '../sql/dialect.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { fastifyPath } from '../definition/route-table.ts';
 import { NotFoundError } from '../errors/http-errors.ts';
@@ -57,7 +56,6 @@ function exportHandler(runtime: ResourceRuntime, everyParent: boolean) {
       serialize: runtime.serialize,
       serializeOf: (name) => runtime.others(name).serialize,
       likeIgnoresCase: runtime.likeIgnoresCase,
-      dialect: dialectOf(deps.knex),
       query: request.query as RawQuery,
       // A missing parent is a 404 before any 403, as the list answers; the permission is the list's.
       scope: async () => {

@@ -5,7 +5,6 @@
 // million rows costs what one of ten thousand does. Below the bound (every list the contract
 // shows) the total is exact; at the bound it is a lower bound, `meta.total_exact` is false, and
 // the pages it names all exist. Paging on moves the bound along.
-import { dialectOf } from '../sql/dialect.ts';
 import type { FastifyRequest } from 'fastify';
 import type { AuthUser } from '../behaviours/types.ts';
 import { parentExists, type PathParent } from './lookup.ts';
@@ -62,7 +61,6 @@ function parentFoundColumn(parent: PathParent): Condition {
 export function listConditions(runtime: ResourceRuntime, list: Pick<ListQuery, 'filters' | 'trashed' | 'search'>, parentId: number | undefined, user: AuthUser): Condition[] {
   const { def, deps } = runtime;
   return listRowConditions(def, deps.registry, list, {
-    dialect: dialectOf(deps.knex),
     parentId,
     rows: deps.policy.rowScope(user, def),
     likeIgnoresCase: runtime.likeIgnoresCase,

@@ -1,6 +1,6 @@
 // `search`: a record's words (engine/definition/search-words.ts) are stored with it, in its row's
 // `search_words`, whenever a write sets one of its table's searched columns; the index follows in
-// the same transaction (engine/sql/search-index.ts: FTS5's triggers, or the pairs written here).
+// the same transaction (the (word, id) pairs: engine/sql/search-index.ts).
 import type { Knex } from 'knex';
 import type { Registry } from '../definition/registry.ts';
 import { SEARCH_COLUMN } from '../definition/search.ts';

@@ -1,44 +1,50 @@
 // The index `search=` reads (engine/rules/search.ts keeps its words): each searched table has a
 // `search_words` column, the row's words worked out in JavaScript (engine/definition/search-words.ts),
-// and beside it `<table>_search`, which finds the rows by the start of a word:
-// - SQLite: an FTS5 external-content table, kept in step with the column by triggers, in the
-//   write's transaction.
-// - MySQL/MariaDB: a table of (word, id) pairs, its primary key ordered by word, which the engine
-//   writes beside the row in the same transaction (keepWords, and wordsInsert on the create's fast
-//   path); a row's pairs go with it (ON DELETE CASCADE). InnoDB's FULLTEXT index read every word
-//   a short term starts and all their rows: `zur` over 1,000,000 partners took 500 ms for the count
-//   alone, against one range of this key (docs/performance.md). No trigger: a server with binary
-//   logging refuses a trigger to a user without SUPER.
+// and beside it `<table>_search`, a table of (word, id) pairs whose primary key is ordered by word,
+// so a term's start is one range of the key. The engine writes the pairs beside the row in the
+// same transaction (keepWords, and wordsInsert on the create's fast path); a row's pairs go with it
+// (ON DELETE CASCADE). The same table and the same statements on both databases:
+// - MySQL/MariaDB replaced a FULLTEXT index (20261206000002): InnoDB's full-text search read every
+//   word a short term starts and all their rows (`zur` over 1,000,000 partners: 500 ms for the
+//   count alone), and a trigger would need SUPER on a server with binary logging.
+// - SQLite replaced FTS5 (20261206000003): at each commit FTS5 wrote the transaction's words as a
+//   segment of its own (60 µs a one-row insert against 32 with the pairs, docs/performance.md),
+//   and its triggers went with the table whenever SQLite rebuilt it for a migration.
 import type { Knex } from 'knex';
 import { SEARCH_COLUMN } from '../definition/search.ts';
 import { MAX_STORED_WORD_LENGTH } from '../definition/search-words.ts';
-import { dialectOf, tableOptions, type Dialect } from './dialect.ts';
+import { dialectOf, tableOptions } from './dialect.ts';
 import { placeholders, quote, type Condition } from './quote.ts';
 import { updateEach } from './update-each.ts';
 
-/** The index beside `table`: FTS5's table on SQLite, the (word, id) pairs on MySQL/MariaDB. */
-const searchTable = (table: string) => `${table}_search`;
+/** The (word, id) pairs beside `table`. */
+export const searchTable = (table: string) => `${table}_search`;
+
+/**
+ * The first string after every word that starts with `term`, in the binary order both databases
+ * keep the words in (UTF-8's byte order is the code points' order): the term with its last
+ * character one code point higher. A term is letters and digits (parseSearch), never U+10FFFF.
+ */
+function afterPrefix(term: string): string {
+  const chars = [...term];
+  const last = chars.pop()!.codePointAt(0)!;
+  // The surrogates are no characters: the one after U+D7FF is U+E000.
+  return chars.join('') + String.fromCodePoint(last === 0xd7ff ? 0xe000 : last + 1);
+}
 
 /** The rows with a word starting with each term (marked as stored: engine/definition/search-words.ts): the search's condition in a list's WHERE. */
-export function searchCondition(dialect: Dialect, table: string, terms: readonly string[]): Condition {
-  if (dialect === 'sqlite') {
-    // A quoted term followed by `*` is a prefix: FTS5 reads nothing else in it (the words hold only letters and digits).
-    const match = terms.map((term) => `"${term}"*`).join(' AND ');
-    return { sql: `${quote(`${table}.id`)} IN (SELECT rowid FROM ${quote(searchTable(table))} WHERE ${quote(searchTable(table))} MATCH ?)`, params: [match] };
-  }
-  // A term is letters and digits (parseSearch): nothing in it is a LIKE wildcard; its start is a range of the key.
+export function searchCondition(table: string, terms: readonly string[]): Condition {
   const pairs = quote(searchTable(table));
-  const [first, ...others] = terms.map((term) => `${term}%`);
-  if (others.length === 0) return { sql: `${quote(`${table}.id`)} IN (SELECT ${quote('id')} FROM ${pairs} WHERE ${quote('word')} LIKE ?)`, params: [first] };
+  const word = (alias: string) => `${quote(alias)}.${quote('word')} >= ? AND ${quote(alias)}.${quote('word')} < ?`;
+  const [first, ...others] = terms.map((term) => [term, afterPrefix(term)]);
+  if (others.length === 0) return { sql: `${quote(`${table}.id`)} IN (SELECT ${quote('id')} FROM ${pairs} ${quote('t0')} WHERE ${word('t0')})`, params: first! };
   // Several terms: the ids that have them all, found among the pairs alone (each further term
   // through the index by id) before a row is read. As separate IN lists, MariaDB read the row of
   // every id of the first term before testing the next: `zürich ärzte` 250 ms against 25.
-  const joins = others.map(
-    (_, n) => ` JOIN ${pairs} ${quote(`t${n + 1}`)} ON ${quote(`t${n + 1}`)}.${quote('id')} = ${quote('t0')}.${quote('id')} AND ${quote(`t${n + 1}`)}.${quote('word')} LIKE ?`,
-  );
+  const joins = others.map((_, n) => ` JOIN ${pairs} ${quote(`t${n + 1}`)} ON ${quote(`t${n + 1}`)}.${quote('id')} = ${quote('t0')}.${quote('id')} AND ${word(`t${n + 1}`)}`);
   return {
-    sql: `${quote(`${table}.id`)} IN (SELECT ${quote('all_terms')}.${quote('id')} FROM (SELECT DISTINCT ${quote('t0')}.${quote('id')} FROM ${pairs} ${quote('t0')}${joins.join('')} WHERE ${quote('t0')}.${quote('word')} LIKE ?) ${quote('all_terms')})`,
-    params: [...others, first],
+    sql: `${quote(`${table}.id`)} IN (SELECT ${quote('all_terms')}.${quote('id')} FROM (SELECT DISTINCT ${quote('t0')}.${quote('id')} FROM ${pairs} ${quote('t0')}${joins.join('')} WHERE ${word('t0')}) ${quote('all_terms')})`,
+    params: [...others.flat(), ...first!],
   };
 }
 
@@ -47,17 +53,18 @@ function indexedWords(words: string | null): string[] {
   return words ? words.split(' ') : [];
 }
 
-/**
- * The INSERT of a new row's pairs on MySQL/MariaDB (the create's fast path runs it with its
- * prepared statements); undefined on SQLite, whose triggers follow the column, or without words.
- */
-export function wordsInsert(dialect: Dialect, table: string, id: number, words: string | null): Condition | undefined {
-  const list = dialect === 'mysql' ? indexedWords(words) : [];
-  if (list.length === 0) return undefined;
+/** The INSERT of these pairs, one row each in its VALUES (knex writes SQLite's as a compound SELECT, at most 500 terms). */
+function pairsInsert(table: string, pairs: ReadonlyArray<{ word: string; id: number }>): Condition {
   return {
-    sql: `INSERT INTO ${quote(searchTable(table))} (${quote('word')}, ${quote('id')}) VALUES ${list.map(() => `(${placeholders(2)})`).join(', ')}`,
-    params: list.flatMap((word) => [word, id]),
+    sql: `INSERT INTO ${quote(searchTable(table))} (${quote('word')}, ${quote('id')}) VALUES ${pairs.map(() => `(${placeholders(2)})`).join(', ')}`,
+    params: pairs.flatMap(({ word, id }) => [word, id]),
   };
+}
+
+/** The INSERT of a new row's pairs (the create's fast path runs it with its prepared statements); undefined without words. */
+export function wordsInsert(table: string, id: number, words: string | null): Condition | undefined {
+  const list = indexedWords(words);
+  return list.length === 0 ? undefined : pairsInsert(table, list.map((word) => ({ word, id })));
 }
 
 const PAIRS_PER_INSERT = 1000;
@@ -65,10 +72,10 @@ const PAIRS_PER_INSERT = 1000;
 /**
  * Makes the pairs of these rows of `table` say their new words (`search_words` as just written),
  * in the caller's transaction: a new row's are added, an updated one's replaced (`fresh`: rows
- * that have none yet). Nothing on SQLite, whose FTS5 triggers follow the column.
+ * that have none yet).
  */
 export async function keepWords(knex: Knex | Knex.Transaction, table: string, rows: ReadonlyArray<{ id: number; words: string | null }>, { fresh = false } = {}): Promise<void> {
-  if (rows.length === 0 || dialectOf(knex) !== 'mysql') return;
+  if (rows.length === 0) return;
   if (!fresh)
     await knex(searchTable(table))
       .whereIn(
@@ -77,54 +84,44 @@ export async function keepWords(knex: Knex | Knex.Transaction, table: string, ro
       )
       .delete();
   const pairs = rows.flatMap(({ id, words }) => indexedWords(words).map((word) => ({ word, id })));
-  for (let start = 0; start < pairs.length; start += PAIRS_PER_INSERT) await knex(searchTable(table)).insert(pairs.slice(start, start + PAIRS_PER_INSERT));
+  for (let start = 0; start < pairs.length; start += PAIRS_PER_INSERT) {
+    const insert = pairsInsert(table, pairs.slice(start, start + PAIRS_PER_INSERT));
+    await knex.raw(insert.sql, insert.params as Knex.RawBinding[]);
+  }
 }
 
-/** Gives `table` its words column and their index (a migration's). */
+/** Gives `table` its words column and their pairs (a migration's). */
 export async function addSearchIndex(knex: Knex, table: string): Promise<void> {
   await knex.schema.alterTable(table, (t) => {
     t.text(SEARCH_COLUMN).nullable();
   });
-  if (dialectOf(knex) === 'mysql') {
-    await addWordPairs(knex, table);
-    return;
-  }
-  const fts = quote(searchTable(table));
-  const column = quote(SEARCH_COLUMN);
-  // detail=none: only which rows hold a word, all a prefix search needs (the smallest FTS5 index).
-  // prefix: the rows of each word's first 4 and 5 characters (the mark and a 3- or 4-letter
-  // term) kept ready, so a short term reads one list instead of merging every word it starts
-  // (`zur` over 1,000,000 partners: 11 ms to 1 ms, docs/performance.md).
-  await knex.raw(
-    `CREATE VIRTUAL TABLE ${fts} USING fts5(${SEARCH_COLUMN}, content='${table}', content_rowid='id', tokenize='unicode61 remove_diacritics 0', detail=none, prefix='4 5')`,
-  );
-  // An external-content index is told the old words to forget, exactly as the row held them; it
-  // holds only rows that have words (a row stored before the index has none until it is filled).
-  const forget = (row: 'old') => `INSERT INTO ${fts} (${fts}, rowid, ${column}) SELECT 'delete', ${row}.id, ${row}.${column} WHERE ${row}.${column} IS NOT NULL;`;
-  const learn = (row: 'new') => `INSERT INTO ${fts} (rowid, ${column}) SELECT ${row}.id, ${row}.${column} WHERE ${row}.${column} IS NOT NULL;`;
-  await knex.raw(`CREATE TRIGGER ${quote(`${table}_search_insert`)} AFTER INSERT ON ${quote(table)} BEGIN ${learn('new')} END`);
-  await knex.raw(`CREATE TRIGGER ${quote(`${table}_search_delete`)} AFTER DELETE ON ${quote(table)} BEGIN ${forget('old')} END`);
-  await knex.raw(`CREATE TRIGGER ${quote(`${table}_search_update`)} AFTER UPDATE OF ${column} ON ${quote(table)} BEGIN ${forget('old')} ${learn('new')} END`);
+  await addWordPairs(knex, table);
 }
 
 /**
- * The (word, id) pairs of `table` on MySQL/MariaDB, by word then id (a term's start is one range),
- * with an index by id for replacing a row's; binary: the words are already folded, and compared
- * as written.
+ * The (word, id) pairs of `table`, by word then id (a term's start is one range), with an index by
+ * id for replacing a row's; binary: the words are already folded, and compared as written.
  */
 export async function addWordPairs(knex: Knex, table: string): Promise<void> {
   const pairs = quote(searchTable(table));
-  await knex.raw(
-    `CREATE TABLE ${pairs} (${quote('word')} VARCHAR(${MAX_STORED_WORD_LENGTH}) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL, ${quote('id')} INT UNSIGNED NOT NULL, ` +
-      `PRIMARY KEY (${quote('word')}, ${quote('id')}), KEY ${quote(`${searchTable(table)}_id_index`)} (${quote('id')}), ` +
-      `CONSTRAINT ${quote(`${searchTable(table)}_id_foreign`)} FOREIGN KEY (${quote('id')}) REFERENCES ${quote(table)} (${quote('id')}) ON DELETE CASCADE)${tableOptions(knex)}`,
-  );
+  const byId = quote(`${searchTable(table)}_id_index`);
+  const columns = `PRIMARY KEY (${quote('word')}, ${quote('id')}), CONSTRAINT ${quote(`${searchTable(table)}_id_foreign`)} FOREIGN KEY (${quote('id')}) REFERENCES ${quote(table)} (${quote('id')}) ON DELETE CASCADE`;
+  if (dialectOf(knex) === 'mysql') {
+    await knex.raw(
+      `CREATE TABLE ${pairs} (${quote('word')} VARCHAR(${MAX_STORED_WORD_LENGTH}) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL, ${quote('id')} INT UNSIGNED NOT NULL, ` +
+        `${columns}, KEY ${byId} (${quote('id')}))${tableOptions(knex)}`,
+    );
+    return;
+  }
+  // WITHOUT ROWID: the table is its primary key, as InnoDB's is (SQLite compares TEXT as bytes).
+  await knex.raw(`CREATE TABLE ${pairs} (${quote('word')} TEXT NOT NULL, ${quote('id')} INTEGER NOT NULL, ${columns}) WITHOUT ROWID`);
+  await knex.raw(`CREATE INDEX ${byId} ON ${pairs} (${quote('id')})`);
 }
 
 /**
  * The pairs of the rows of `table` that have words, from their `search_words` (a table whose words
- * were indexed another way before: the FULLTEXT index of migration 20261206000001; rows written
- * straight to the table). Returns how many rows.
+ * were indexed another way before: MariaDB's FULLTEXT index, SQLite's FTS5; rows written straight
+ * to the table). Returns how many rows.
  */
 export async function fillWordPairs(knex: Knex, table: string): Promise<number> {
   let after = 0;
@@ -148,8 +145,8 @@ export async function fillWordPairs(knex: Knex, table: string): Promise<number> 
   }
 }
 
+/** Takes `table`'s words column and their pairs away (a migration's `down`). */
 export async function dropSearchIndex(knex: Knex, table: string): Promise<void> {
-  if (dialectOf(knex) !== 'mysql') for (const trigger of ['insert', 'delete', 'update']) await knex.raw(`DROP TRIGGER IF EXISTS ${quote(`${table}_search_${trigger}`)}`);
   await knex.raw(`DROP TABLE IF EXISTS ${quote(searchTable(table))}`);
   await knex.schema.alterTable(table, (t) => {
     t.dropColumn(SEARCH_COLUMN);

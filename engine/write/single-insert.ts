@@ -1,10 +1,9 @@
 // The create handler's fast path: a create whose plan has nothing to do (writePlan's
-// singleStatement) is one prepared INSERT, returning the new row where the server can; on
-// MySQL/MariaDB a searched record's word pairs follow it (engine/sql/search-index.ts).
+// singleStatement) is one prepared INSERT, returning the new row where the server can; a searched
+// record's word pairs follow it (engine/sql/search-index.ts).
 import type { AuthUser } from '../behaviours/types.ts';
 import type { ResourceDef } from '../definition/types.ts';
 import { SEARCH_COLUMN } from '../definition/search.ts';
-import type { Dialect } from '../sql/dialect.ts';
 import { insertStatement } from '../sql/quote.ts';
 import { wordsInsert } from '../sql/search-index.ts';
 import type { Row, Statements } from '../sql/statements.ts';
@@ -15,7 +14,6 @@ import type { WritePlan } from './plan.ts';
 /** Returns the new id, and the new row where the server returns it with the insert (a resource with subquery fields is read back instead). */
 export async function insertSingle(
   statements: Pick<Statements, 'insert' | 'insertReturning' | 'insertReturns'>,
-  dialect: Dialect,
   user: AuthUser,
   def: ResourceDef,
   values: Values,
@@ -30,7 +28,7 @@ export async function insertSingle(
     const inserted = await statements.insertReturning(`${sql} RETURNING *`, params);
     written = { id: Number(inserted.id), row: inserted };
   } else written = { id: await statements.insert(sql, params) };
-  const words = def.searchColumns.length > 0 ? wordsInsert(dialect, def.table, written.id, (values[SEARCH_COLUMN] as string | null) ?? null) : undefined;
+  const words = def.searchColumns.length > 0 ? wordsInsert(def.table, written.id, (values[SEARCH_COLUMN] as string | null) ?? null) : undefined;
   if (words) await statements.insert(words.sql, words.params);
   return written;
 }

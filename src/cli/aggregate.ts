@@ -114,7 +114,7 @@ async function aggregateReport(knex: Knex, args: string[], options: AggregateCom
   const statements = createStatements(knex, { insertReturns: await supportsInsertReturning(knex) });
   try {
     const groups: Group[] = [];
-    const where = whereClause(listConditions(def, registry, asked, { dialect: dialectOf(knex), parentId }));
+    const where = whereClause(listConditions(def, registry, asked, { parentId }));
     const read = (page: number) =>
       runAggregate({
         def,

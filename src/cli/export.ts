@@ -6,7 +6,7 @@ import { createWriteStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
 import type { Knex } from 'knex';
-import { createStatements, dialectOf, EXPORT_FORMATS, HttpError, exportResource, supportsInsertReturning, type ExportFormat } from '../../engine/index.ts';
+import { createStatements, EXPORT_FORMATS, HttpError, exportResource, supportsInsertReturning, type ExportFormat } from '../../engine/index.ts';
 import { behaviours } from '../behaviours/index.ts';
 import { loadResources } from '../app/build-app.ts';
 import { progress } from './progress.ts';
@@ -61,7 +61,6 @@ async function runExport(knex: Knex, args: string[]): Promise<void> {
       registry: loadResources(),
       behaviours,
       statements,
-      dialect: dialectOf(knex),
       resource,
       format,
       fields: values.fields

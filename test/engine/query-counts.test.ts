@@ -231,10 +231,9 @@ for (const target of databaseTargets()) {
       sqls.some((sql) => /^insert into `change_log`/i.test(sql)),
       'the change goes with the insert',
     );
-    // On MySQL/MariaDB the UOM's words go in beside it, one INSERT of its (word, id) pairs
-    // (engine/sql/search-index.ts); SQLite's FTS5 triggers follow the row's words in its INSERT.
+    // The UOM's words go in beside it, one INSERT of its (word, id) pairs (engine/sql/search-index.ts).
     const pairs = sqls.filter((sql) => /^INSERT INTO `unit_of_measures_search`/i.test(sql)).length;
-    assert.is(pairs, target.name === 'mysql' ? 1 : 0, sqls.join('\n'));
+    assert.is(pairs, 1, sqls.join('\n'));
     assert.is(created, ((await supportsInsertReturning(app.knex)) ? 5 : 7) + pairs, sqls.join('\n'));
   });
 

@@ -1,9 +1,9 @@
 // The index `search=` reads follows every kind of write, on each database (engine/sql/search-index.ts:
-// FTS5's triggers on SQLite, the (word, id) pairs the engine writes on MySQL/MariaDB): a record
-// written through the pipeline, renamed one by one or set-based, filled after a direct insert, and
-// removed for good. What is asserted is what a search finds: the ids the list's condition selects.
-// On MySQL/MariaDB also: a database whose words had the FULLTEXT index of 20261206000001 gets its
-// pairs from migration 20261206000002.
+// the (word, id) pairs the engine writes): a record written through the pipeline, renamed one by
+// one or set-based, filled after a direct insert, and removed for good. What is asserted is what a
+// search finds: the ids the list's condition selects. And a database whose words had the index of
+// before the pairs gets them from its migration: MariaDB's FULLTEXT from 20261206000002, SQLite's
+// FTS5 from 20261206000003.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -15,13 +15,13 @@ import { loadRegistry } from '../../engine/definition/load-registry.ts';
 import type { Registry } from '../../engine/definition/registry.ts';
 import { parseSearch, storedWords } from '../../engine/definition/search-words.ts';
 import { registerFormats } from '../../engine/schema/string-formats.ts';
-import { dialectOf } from '../../engine/sql/dialect.ts';
 import { addSearchIndex, fillSearchWords, searchCondition } from '../../engine/sql/search-index.ts';
 import { createKnex } from '../../src/database/connection.ts';
 import { parseDatabaseUrl } from '../../src/app/config.ts';
 import { databaseTargets, freshDatabase } from '../helpers/targets.ts';
 import { testUnits } from '../helpers/write-unit.ts';
 import * as pairsMigration from '../../migrations/20261206000002_search_word_pairs.ts';
+import * as sqlitePairsMigration from '../../migrations/20261206000003_sqlite_word_pairs.ts';
 
 const NOTES = `table: notes
 label: Note
@@ -46,7 +46,7 @@ for (const target of databaseTargets()) {
   const found = async (terms: string): Promise<number[]> => {
     const parsed = parseSearch(terms);
     if ('error' in parsed) throw new Error(parsed.error);
-    const where = searchCondition(dialectOf(knex), 'notes', parsed.terms);
+    const where = searchCondition('notes', parsed.terms);
     return (
       await knex('notes')
         .whereRaw(where.sql, where.params as Knex.RawBinding[])
@@ -123,10 +123,7 @@ for (const target of databaseTargets()) {
     assert.equal(await found('xylander'), [id]);
     await inUnit((records) => records('support/notes').forceDeleteMany((query) => query.where('notes.id', id)));
     assert.equal(await found('xylander'), []);
-    if (dialectOf(knex) === 'mysql') {
-      const [rows] = await knex.raw('SELECT COUNT(*) AS n FROM notes_search WHERE id = ?', [id]);
-      assert.is(Number(rows[0].n), 0, 'no pair is left behind for an id the table could give again');
-    }
+    assert.equal(await knex('notes_search').where('id', id).pluck('word'), [], 'no pair is left behind for an id the table could give again');
   });
 
   if (target.name === 'mysql') {
@@ -147,7 +144,47 @@ for (const target of databaseTargets()) {
         await pairsMigration.up(other);
         const [indexes] = await other.raw("SELECT COUNT(*) AS n FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE() AND INDEX_TYPE = 'FULLTEXT'");
         assert.is(Number(indexes[0].n), 0, 'no FULLTEXT index is left');
-        const where = searchCondition('mysql', 'partners_partners', ['warzte', 'wzur']);
+        const where = searchCondition('partners_partners', ['warzte', 'wzur']);
+        assert.equal(
+          (
+            await other('partners_partners')
+              .whereRaw(where.sql, where.params as Knex.RawBinding[])
+              .pluck('id')
+          ).map(Number),
+          [Number(id)],
+        );
+      } finally {
+        await other.destroy();
+        await migrated.drop();
+      }
+    });
+  }
+
+  if (target.name === 'sqlite') {
+    test('a database whose words had FTS5 gets word pairs from migration 20261206000003, filled', async () => {
+      const migrated = await freshDatabase(target, 'search_pairs_migration', { migrated: true });
+      const other = createKnex(parseDatabaseUrl(migrated.target.databaseUrl));
+      try {
+        // As 20261206000001 left a SQLite database before the pairs: FTS5 and its triggers.
+        await sqlitePairsMigration.down(other);
+        const [id] = await other('partners_partners').insert({
+          account_type: 'company',
+          sub_type: 'partner',
+          name: 'Ärzte Zürich AG',
+          is_active: true,
+          search_words: storedWords(['Ärzte Zürich AG']),
+        });
+        const fts5 = async () => (await other('sqlite_master').where('sql', 'like', 'CREATE VIRTUAL TABLE%fts5%').pluck('name')).length;
+        assert.ok((await fts5()) > 0, 'the database is set back to FTS5');
+        await sqlitePairsMigration.up(other);
+        assert.is(await fts5(), 0, 'no FTS5 table is left');
+        const triggers: string[] = await other('sqlite_master').where('type', 'trigger').pluck('name');
+        assert.equal(
+          triggers.filter((name) => name.includes('_search_')),
+          [],
+          'nor its triggers',
+        );
+        const where = searchCondition('partners_partners', ['warzte', 'wzur']);
         assert.equal(
           (
             await other('partners_partners')

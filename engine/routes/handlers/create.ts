@@ -10,7 +10,6 @@ import { NotFoundError } from '../../errors/http-errors.ts';
 import { authorize, checkValues, findRecord, lookUpParent, withRelations, type Row } from '../lookup.ts';
 import type { ResourceRuntime } from '../runtime.ts';
 import { ChangeSet } from '../../behaviours/change-set.ts';
-import { dialectOf } from '../../sql/dialect.ts';
 import { retryConflicts } from '../../sql/retry.ts';
 import { inRequestUnit } from '../write-unit.ts';
 import type { Statements } from '../../sql/statements.ts';
@@ -20,7 +19,6 @@ import { insertSingle } from '../../write/single-insert.ts';
 
 export function createHandler(runtime: ResourceRuntime) {
   const { def } = runtime;
-  const dialect = dialectOf(runtime.deps.knex);
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const includes = parseIncludes(request.query as RawQuery, def);
     // The parent is read first so that a body naming it needs no second look, but an invalid body
@@ -50,7 +48,7 @@ export function createHandler(runtime: ResourceRuntime) {
         // transaction of prepared statements: no query builder on the hot path of a create.
         ({ id, row: inserted } = await retryConflicts(() =>
           runtime.statements.transaction(async (statements) => {
-            const written = await insertSingle(statements, dialect, request.authUser!, def, values, plan, fixed);
+            const written = await insertSingle(statements, request.authUser!, def, values, plan, fixed);
             const changes = new ChangeSet(runtime.changes.dependents);
             if (written.row && def.embed.length === 0) changes.addWritten(def.name, written.row, 'created');
             else changes.add(def.name, written.id, 'created');

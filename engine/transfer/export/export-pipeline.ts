@@ -10,7 +10,6 @@
 // then the first batch is read before the stream is handed back: each of those failures is the
 // caller's error (an ordinary error response), never a file cut short. What stays the caller's
 // own: who may read which rows (the scope), and where the bytes go.
-import type { Dialect } from '../../sql/dialect.ts';
 import type { Readable } from 'node:stream';
 import type { Registry } from '../../definition/registry.ts';
 import type { ResourceDef } from '../../definition/types.ts';
@@ -46,8 +45,6 @@ export interface ExportOptions {
   serializeOf(resource: string): Serialize;
   /** Columns whose LIKE already ignores case (engine/schema/column-bounds.ts). */
   likeIgnoresCase?: ReadonlySet<string>;
-  /** The database read (a search reads its own index). */
-  dialect: Dialect;
   /** The export's query as the route takes it: `format`, `fields`, `filter[...]`, `sort` (`page`, `per_page` and `include` are ignored). */
   query: RawQuery;
   /** Settled once the query is read, before any row: may throw (a missing parent, a permission refused). */
@@ -74,7 +71,7 @@ export async function openExport(options: ExportOptions): Promise<OpenedExport> 
   const list = parseListQuery(listPart(options.query), def);
   const columns = exportColumns(def, registry, fields);
   const scope = (await options.scope?.()) ?? {};
-  const conditions = listConditions(def, registry, list, { dialect: options.dialect, parentId: scope.parentId, rows: scope.rows, likeIgnoresCase: options.likeIgnoresCase });
+  const conditions = listConditions(def, registry, list, { parentId: scope.parentId, rows: scope.rows, likeIgnoresCase: options.likeIgnoresCase });
   conditions.push(...(scope.conditions ?? []));
   let total: number | undefined;
   if (options.count) {

@@ -11,7 +11,6 @@ import { NotFoundError } from '../../errors/http-errors.ts';
 import type { RawQuery } from '../../list/parse-list-query.ts';
 import { buildSerializers } from '../../serialize/record.ts';
 import { columnsOf } from '../../sql/columns.ts';
-import type { Dialect } from '../../sql/dialect.ts';
 import type { Statements } from '../../sql/statements.ts';
 import type { ExportFormat } from './export-formats.ts';
 import { openExport } from './export-pipeline.ts';
@@ -20,8 +19,6 @@ export interface ExportResourceOptions {
   registry: Registry;
   behaviours: Behaviours;
   statements: Pick<Statements, 'all'>;
-  /** The database read (a search reads its own index). */
-  dialect: Dialect;
   /** module/name: `support/uoms`. */
   resource: string;
   format: ExportFormat;
@@ -43,7 +40,6 @@ export async function exportResource(options: ExportResourceOptions): Promise<{ 
     def,
     registry,
     statements: options.statements,
-    dialect: options.dialect,
     columns: columnsOf(options.behaviours, registry),
     serialize: serializers.get(def.name)!,
     serializeOf: (name) => serializers.get(name)!,
