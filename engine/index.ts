@@ -74,6 +74,15 @@ export { csvReport, measureValue } from './aggregate/groups-csv.ts';
 export { listConditions } from './list/list-conditions.ts';
 export type { RawQuery } from './list/parse-list-query.ts';
 export { resourceRows } from './sql/resource-rows.ts';
-export { addSearchIndex, addWordPairs, dropSearchIndex, fillSearchWords, fillWordPairs } from './sql/search-index.ts';
+export {
+  addSearchIndex,
+  addWordPairs,
+  dropSearchIndex,
+  fillSearchWords,
+  fillWordPairs,
+  readSearchColumns,
+  recordSearchColumns,
+  SEARCH_COLUMNS_TABLE,
+} from './sql/search-index.ts';
 export { storedWords } from './definition/search-words.ts';
 export { fillMissingWords } from './rules/search.ts';

@@ -2,8 +2,9 @@
 // need and it lacks: missing tables (every stored field, the managed columns, a foreign key and
 // index behind every reference, an index behind every filter and sort, the unique indexes, the
 // definition's `indexes`), missing columns and declared indexes of existing tables, the words
-// column and index of a searched table, and the pivot tables of many-to-many relations. It never
-// drops or changes anything that exists. A nested resource's rows are only ever read one parent
+// column and index of a searched table (and its words made again when it searches other fields),
+// and the pivot tables of many-to-many relations. It never drops or changes anything else that
+// exists. A nested resource's rows are only ever read one parent
 // at a time, through the parent key's index: its filters and sorts get no index of their own,
 // which would cost every insert and serve no query. A `sort` column always has one: a record
 // created without a sort goes last by the table's MAX(sort) (a field's `append`).
@@ -14,6 +15,7 @@ import type { Registry } from '../definition/registry.ts';
 import type { FieldDef, ResourceDef } from '../definition/types.ts';
 import { listTables, readSchemaBounds, type SchemaBounds } from './column-bounds.ts';
 import { hasIndex, readSchemaIndexes, type SchemaIndexes } from './schema-indexes.ts';
+import { readSearchColumns } from '../sql/search-index.ts';
 
 const MANAGED = new Set(['id', 'created_at', 'updated_at', 'deleted_at', 'creator_id']);
 
@@ -28,15 +30,17 @@ export interface MigratedSchema {
   bounds: SchemaBounds;
   tables: ReadonlySet<string>;
   indexes: SchemaIndexes;
+  /** The columns each searched table's stored words were made from (engine/sql/search-index.ts). */
+  searchColumns: ReadonlyMap<string, readonly string[]>;
 }
 
 export async function readMigratedSchema(knex: Knex, registry: Registry): Promise<MigratedSchema> {
   const tables = await listTables(knex);
-  return { bounds: await readSchemaBounds(knex, registry), tables, indexes: await readSchemaIndexes(knex, [...tables]) };
+  return { bounds: await readSchemaBounds(knex, registry), tables, indexes: await readSchemaIndexes(knex, [...tables]), searchColumns: await readSearchColumns(knex) };
 }
 
 /** The migration for every resource (or the one named), or undefined when the schema has all they need. */
-export function generateMigration(registry: Registry, { bounds: schema, tables, indexes }: MigratedSchema, only?: string): GeneratedMigration | undefined {
+export function generateMigration(registry: Registry, { bounds: schema, tables, indexes, searchColumns }: MigratedSchema, only?: string): GeneratedMigration | undefined {
   const defs = registry.all().filter((def) => !only || def.name === only);
   if (only && defs.length === 0) throw new Error(`No resource is named "${only}" (module/name, e.g. support/banks).`);
   const up: string[] = [];
@@ -92,19 +96,29 @@ export function generateMigration(registry: Registry, { bounds: schema, tables, 
     down.push(alter.down);
     names.push(alter.name);
   }
-  // A searched table's words and their index (engine/sql/search-index.ts), filled for the rows it holds.
+  // A searched table's words and their index (engine/sql/search-index.ts), filled for the rows it
+  // holds; or, when its definitions search other fields than its words were made from, the words
+  // made again (every row's: a search must find the records stored before the change too).
   const searched: string[] = [];
   for (const [table, sharing] of byTable) {
     const columns = sharing[0]!.searchColumns;
-    if (columns.length === 0 || schema.get(table)?.has(SEARCH_COLUMN)) continue;
+    if (columns.length === 0) continue;
     const list = `[${columns.map((name) => `'${name}'`).join(', ')}]`;
-    up.push(
-      `  await addSearchIndex(knex, '${table}');` +
-        (schema.has(table) ? `\n  await fillSearchWords(knex, '${table}', ${list}, (row) => storedWords(${list}.map((column) => row[column])));` : ''),
-    );
-    down.push(`  await dropSearchIndex(knex, '${table}');`);
-    // A new table's words are part of making it.
-    if (schema.has(table)) names.push(`add_search_to_${table}`);
+    const fill = (from: string) => `  await fillSearchWords(knex, '${table}', ${from}, (row) => storedWords(${from}.map((column) => row[column])));`;
+    const record = (from: string) => `  await recordSearchColumns(knex, '${table}', ${from});`;
+    if (schema.get(table)?.has(SEARCH_COLUMN)) {
+      const before = searchColumns.get(table);
+      if (before && before.join(',') === [...columns].sort().join(',')) continue;
+      up.push(`${fill(list)}\n${record(list)}`);
+      const old = before && `[${before.map((name) => `'${name}'`).join(', ')}]`;
+      down.push(old ? `${fill(old)}\n${record(old)}` : `  // The columns ${table}'s words were made from before are not recorded: nothing to undo.`);
+      names.push(`search_${table}_by_${columns.join('_')}`);
+    } else {
+      up.push(`  await addSearchIndex(knex, '${table}');\n${schema.has(table) ? `${fill(list)}\n` : ''}${record(list)}`);
+      down.push(`  await dropSearchIndex(knex, '${table}');`);
+      // A new table's words are part of making it.
+      if (schema.has(table)) names.push(`add_search_to_${table}`);
+    }
     searched.push(table);
   }
   for (const def of defs) {
@@ -128,9 +142,7 @@ export function generateMigration(registry: Registry, { bounds: schema, tables, 
     `// Generated by \`npm run erp -- make:migration${only ? ` ${only}` : ''}\` from resources/: review it before committing.`,
     `import type { Knex } from 'knex';`,
     ...(helpers.length > 0 ? [`import { ${helpers.join(', ')} } from './helpers.ts';`] : []),
-    ...(searched.length > 0
-      ? [`import { addSearchIndex, dropSearchIndex${up.some((line) => line.includes('fillSearchWords')) ? ', fillSearchWords, storedWords' : ''} } from '../engine/index.ts';`]
-      : []),
+    ...(searched.length > 0 ? [`import { ${engineImports(up).join(', ')} } from '../engine/index.ts';`] : []),
     '',
     'export async function up(knex: Knex): Promise<void> {',
     up.join('\n\n'),
@@ -143,6 +155,14 @@ export function generateMigration(registry: Registry, { bounds: schema, tables, 
   ].join('\n');
   const name = names.length === 1 ? names[0]! : only ? `for_${only.replace(/[/-]/g, '_')}` : 'for_resources';
   return { name, source };
+}
+
+/** What the migration's statements call of the engine, in the order an import lists them. */
+function engineImports(up: readonly string[]): string[] {
+  const used = ['addSearchIndex', 'dropSearchIndex', 'fillSearchWords', 'recordSearchColumns', 'storedWords'].filter((name) =>
+    up.some((line) => line.includes(`${name}(`) || (name === 'dropSearchIndex' && line.includes('addSearchIndex('))),
+  );
+  return used;
 }
 
 /** The stored fields of the definitions sharing a table (the first one's rules where they repeat), managed columns aside. */

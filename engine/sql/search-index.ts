@@ -64,7 +64,12 @@ function pairsInsert(table: string, pairs: ReadonlyArray<{ word: string; id: num
 /** The INSERT of a new row's pairs (the create's fast path runs it with its prepared statements); undefined without words. */
 export function wordsInsert(table: string, id: number, words: string | null): Condition | undefined {
   const list = indexedWords(words);
-  return list.length === 0 ? undefined : pairsInsert(table, list.map((word) => ({ word, id })));
+  return list.length === 0
+    ? undefined
+    : pairsInsert(
+        table,
+        list.map((word) => ({ word, id })),
+      );
 }
 
 const PAIRS_PER_INSERT = 1000;
@@ -143,6 +148,26 @@ export async function fillWordPairs(knex: Knex, table: string): Promise<number> 
     );
     filled += rows.length;
   }
+}
+
+/**
+ * The table naming, for each searched table, the columns its stored words were made from, as the
+ * migrations left them (20261206000004): make:migration compares it with the definitions and
+ * writes the migration that makes the words again when a definition searches other fields.
+ */
+export const SEARCH_COLUMNS_TABLE = 'search_columns';
+
+/** Records that `table`'s words are now made from `columns` (a migration's, after it filled them). */
+export async function recordSearchColumns(knex: Knex | Knex.Transaction, table: string, columns: readonly string[]): Promise<void> {
+  await knex(SEARCH_COLUMNS_TABLE).where('table_name', table).delete();
+  await knex(SEARCH_COLUMNS_TABLE).insert({ table_name: table, columns: [...columns].sort().join(',') });
+}
+
+/** What each searched table's words were made from; empty before 20261206000004. */
+export async function readSearchColumns(knex: Knex): Promise<Map<string, readonly string[]>> {
+  if (!(await knex.schema.hasTable(SEARCH_COLUMNS_TABLE))) return new Map();
+  const rows: Array<{ table_name: string; columns: string }> = await knex(SEARCH_COLUMNS_TABLE).select('table_name', 'columns');
+  return new Map(rows.map((row) => [row.table_name, row.columns ? row.columns.split(',') : []]));
 }
 
 /** Takes `table`'s words column and their pairs away (a migration's `down`). */

@@ -1,13 +1,14 @@
 // make:migration: on a database migrated from the committed migrations it has nothing to add
 // (the migrations and the definitions agree); for a new definition it writes the migration that
-// makes the resource work, as the README's "Adding a resource" says.
+// makes the resource work, as the README's "Adding a resource" says; for a definition that
+// searches other fields, the one that makes its table's words again.
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { generateMigration, readMigratedSchema } from '../../engine/index.ts';
+import { fillWordPairs, generateMigration, readMigratedSchema, storedWords } from '../../engine/index.ts';
 import { loadResources, RESOURCES_DIR } from '../../src/app/build-app.ts';
 import { API, sharedApp, startApp } from '../helpers/app.ts';
 import { databaseTargets } from '../helpers/targets.ts';
@@ -158,6 +159,53 @@ for (const target of databaseTargets()) {
           'found by its words, in the index the migration made',
         );
         await withResource.close();
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
+    test('a definition that searches another field gets the migration that makes its words again, for the records stored before', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'erp-make-migration-'));
+      try {
+        cpSync(RESOURCES_DIR, join(dir, 'resources'), { recursive: true });
+        const banks = join(dir, 'resources', 'support', 'banks.yaml');
+        writeFileSync(
+          banks,
+          readFileSync(banks, 'utf8').replace('sorts: [id, name, code, city, created_at]', 'sorts: [id, name, code, city, created_at]\nsearch: [name, code, email, city]'),
+        );
+        const registry = loadResources(join(dir, 'resources'));
+        let source = '';
+        let stored = 0;
+        const withSearch = await startApp(target, {
+          resourcesDir: join(dir, 'resources'),
+          async prepare(knex) {
+            // A bank stored before the change: its words made from name, code and email only.
+            const [id] = await knex('banks').insert({ name: 'Kantonalbank', code: 'KBW', city: 'Winterthur', search_words: storedWords(['KBW', 'Kantonalbank']) });
+            stored = Number(id);
+            await fillWordPairs(knex, 'banks');
+            const migration = generateMigration(registry, await readMigratedSchema(knex, registry), 'support/banks');
+            assert.ok(migration, 'a migration for the changed search');
+            assert.is(migration!.name, 'search_banks_by_city_code_email_name');
+            source = migration!.source;
+            writeFileSync(join(dir, 'migration.ts'), source.replace("from '../engine/index.ts'", `from '${fileURLToPath(new URL('../../engine/index.ts', import.meta.url))}'`));
+            const { up } = await import(pathToFileURL(join(dir, 'migration.ts')).href);
+            await up(knex);
+            assert.is(generateMigration(registry, await readMigratedSchema(knex, registry), 'support/banks'), undefined, 'nothing left to do once it ran');
+          },
+        });
+        assert.match(source, /await fillSearchWords\(knex, 'banks', \['city', 'code', 'email', 'name'\]/);
+        assert.match(source, /down[\s\S]*await fillSearchWords\(knex, 'banks', \['code', 'email', 'name'\]/, 'down makes the words as they were');
+        const token = await withSearch.login();
+        const response = await fetch(`${withSearch.client.baseUrl}${API}/support/banks?search=winterthur`, {
+          headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
+        });
+        const body = (await response.json()) as { data: Array<{ id: number }> };
+        assert.equal(
+          body.data.map((row) => row.id),
+          [Number(stored)],
+          'the bank stored before the change is found by its city',
+        );
+        await withSearch.close();
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }

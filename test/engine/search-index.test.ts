@@ -126,79 +126,70 @@ for (const target of databaseTargets()) {
     assert.equal(await knex('notes_search').where('id', id).pluck('word'), [], 'no pair is left behind for an id the table could give again');
   });
 
-  if (target.name === 'mysql') {
-    test('a database whose words had the FULLTEXT index gets word pairs from migration 20261206000002, filled', async () => {
-      const migrated = await freshDatabase(target, 'search_pairs_migration', { migrated: true });
-      const other = createKnex(parseDatabaseUrl(migrated.target.databaseUrl));
-      try {
-        // As 20261206000001 left a MariaDB database before the pairs: a FULLTEXT index and no pairs.
-        await other.schema.dropTable('partners_partners_search');
-        await other.raw('ALTER TABLE partners_partners ADD FULLTEXT INDEX partners_partners_search_words_fulltext (search_words)');
-        const [id] = await other('partners_partners').insert({
-          account_type: 'company',
-          sub_type: 'partner',
-          name: 'Ärzte Zürich AG',
-          is_active: true,
-          search_words: storedWords(['Ärzte Zürich AG']),
-        });
-        await pairsMigration.up(other);
-        const [indexes] = await other.raw("SELECT COUNT(*) AS n FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE() AND INDEX_TYPE = 'FULLTEXT'");
-        assert.is(Number(indexes[0].n), 0, 'no FULLTEXT index is left');
-        const where = searchCondition('partners_partners', ['warzte', 'wzur']);
-        assert.equal(
-          (
-            await other('partners_partners')
-              .whereRaw(where.sql, where.params as Knex.RawBinding[])
-              .pluck('id')
-          ).map(Number),
-          [Number(id)],
-        );
-      } finally {
-        await other.destroy();
-        await migrated.drop();
-      }
-    });
-  }
+  /**
+   * On a migrated copy set back to the index of before the pairs (`setBack`), a partner stored then
+   * is found by its words once `migrate` has run, and nothing of the old index is left (`oldIndex`).
+   */
+  const becomesPairs = (setBack: (other: Knex) => Promise<void>, migrate: (other: Knex) => Promise<void>, oldIndex: (other: Knex) => Promise<string[]>) => async () => {
+    const migrated = await freshDatabase(target, 'search_pairs_migration', { migrated: true });
+    const other = createKnex(parseDatabaseUrl(migrated.target.databaseUrl));
+    try {
+      await setBack(other);
+      const [id] = await other('partners_partners').insert({
+        account_type: 'company',
+        sub_type: 'partner',
+        name: 'Ärzte Zürich AG',
+        is_active: true,
+        search_words: storedWords(['Ärzte Zürich AG']),
+      });
+      assert.ok((await oldIndex(other)).length > 0, 'the database is set back to the old index');
+      await migrate(other);
+      assert.equal(await oldIndex(other), [], 'nothing of the old index is left');
+      const where = searchCondition('partners_partners', ['warzte', 'wzur']);
+      assert.equal(
+        (
+          await other('partners_partners')
+            .whereRaw(where.sql, where.params as Knex.RawBinding[])
+            .pluck('id')
+        ).map(Number),
+        [Number(id)],
+      );
+    } finally {
+      await other.destroy();
+      await migrated.drop();
+    }
+  };
 
-  if (target.name === 'sqlite') {
-    test('a database whose words had FTS5 gets word pairs from migration 20261206000003, filled', async () => {
-      const migrated = await freshDatabase(target, 'search_pairs_migration', { migrated: true });
-      const other = createKnex(parseDatabaseUrl(migrated.target.databaseUrl));
-      try {
+  if (target.name === 'mysql')
+    test(
+      'a database whose words had the FULLTEXT index gets word pairs from migration 20261206000002, filled',
+      becomesPairs(
+        // As 20261206000001 left a MariaDB database before the pairs: a FULLTEXT index and no pairs.
+        async (other) => {
+          await other.schema.dropTable('partners_partners_search');
+          await other.raw('ALTER TABLE partners_partners ADD FULLTEXT INDEX partners_partners_search_words_fulltext (search_words)');
+        },
+        (other) => pairsMigration.up(other),
+        async (other) =>
+          (await other.raw("SELECT INDEX_NAME AS name FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE() AND INDEX_TYPE = 'FULLTEXT'"))[0].map(
+            (row: { name: string }) => row.name,
+          ),
+      ),
+    );
+
+  if (target.name === 'sqlite')
+    test(
+      'a database whose words had FTS5 gets word pairs from migration 20261206000003, filled',
+      becomesPairs(
         // As 20261206000001 left a SQLite database before the pairs: FTS5 and its triggers.
-        await sqlitePairsMigration.down(other);
-        const [id] = await other('partners_partners').insert({
-          account_type: 'company',
-          sub_type: 'partner',
-          name: 'Ärzte Zürich AG',
-          is_active: true,
-          search_words: storedWords(['Ärzte Zürich AG']),
-        });
-        const fts5 = async () => (await other('sqlite_master').where('sql', 'like', 'CREATE VIRTUAL TABLE%fts5%').pluck('name')).length;
-        assert.ok((await fts5()) > 0, 'the database is set back to FTS5');
-        await sqlitePairsMigration.up(other);
-        assert.is(await fts5(), 0, 'no FTS5 table is left');
-        const triggers: string[] = await other('sqlite_master').where('type', 'trigger').pluck('name');
-        assert.equal(
-          triggers.filter((name) => name.includes('_search_')),
-          [],
-          'nor its triggers',
-        );
-        const where = searchCondition('partners_partners', ['warzte', 'wzur']);
-        assert.equal(
-          (
-            await other('partners_partners')
-              .whereRaw(where.sql, where.params as Knex.RawBinding[])
-              .pluck('id')
-          ).map(Number),
-          [Number(id)],
-        );
-      } finally {
-        await other.destroy();
-        await migrated.drop();
-      }
-    });
-  }
+        (other) => sqlitePairsMigration.down(other),
+        (other) => sqlitePairsMigration.up(other),
+        async (other) => [
+          ...(await other('sqlite_master').where('sql', 'like', 'CREATE VIRTUAL TABLE%fts5%').pluck('name')),
+          ...(await other('sqlite_master').where('type', 'trigger').andWhere('name', 'like', '%search%').pluck('name')),
+        ],
+      ),
+    );
 
   test.run();
 }
