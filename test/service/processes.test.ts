@@ -99,16 +99,22 @@ if (inThisRun('sqlite')) {
     const waiting = startService({ DATABASE_URL: `sqlite:${file}`, MIGRATE_ON_START: 'false' });
     let listening = false;
     void waiting.then(() => (listening = true)).catch(() => {});
-    await new Promise((resolve) => setTimeout(resolve, 3000));
-    assert.not.ok(listening, 'it does not serve an unprepared database');
-    const release = await erp(['migrate'], `sqlite:${file}`);
-    assert.match(release.stdout, /^Applied \d+ migration\(s\):/);
-    const running = await waiting;
     try {
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+      assert.not.ok(listening, 'it does not serve an unprepared database');
+      const release = await erp(['migrate'], `sqlite:${file}`);
+      assert.match(release.stdout, /^Applied \d+ migration\(s\):/);
+      const running = await waiting;
       assert.is((await call(running.baseUrl, 'GET', '/health')).status, 200);
       await loginTo(running.baseUrl);
-    } finally {
       assert.is(await running.stop(), 0);
+    } finally {
+      // However the test ends: after a failed release step the process may still start listening
+      // (the migrations applied, the seed not), and would outlive the run.
+      await waiting.then(
+        (running) => running.stop(),
+        () => undefined,
+      );
     }
   });
 
