@@ -31,7 +31,7 @@ export function addWords(def: ResourceDef, values: Record<string, unknown>, curr
 /**
  * Adds their new words to rows a set-based write sets searched columns of (a product's variants
  * renamed with it): from the values when they give every searched column, else with the others
- * read once for all the rows, and their pairs replaced on MySQL/MariaDB. Every row gives the same
+ * read once for all the rows, and their pairs replaced. Every row gives the same
  * columns (engine/sql/update-each.ts).
  */
 export async function addWordsToRows(trx: Knex.Transaction, def: ResourceDef, rows: ReadonlyArray<{ id: number; values: Record<string, unknown> }>): Promise<void> {
@@ -55,8 +55,8 @@ export async function addWordsToRows(trx: Knex.Transaction, def: ResourceDef, ro
 
 /**
  * Updates one stored row with `values` outside the pipeline's update (an action's number or
- * `set:`): with its new words when they change (`current`: the row as stored), and their pairs on
- * MySQL/MariaDB (engine/sql/search-index.ts).
+ * `set:`): with its new words when they change (`current`: the row as stored), and their pairs
+ * (engine/sql/search-index.ts).
  */
 export async function updateRowWithWords(trx: Knex.Transaction, def: ResourceDef, id: number, values: Record<string, unknown>, current: Record<string, unknown>): Promise<void> {
   addWords(def, values, current);

@@ -174,7 +174,7 @@ const behaviours: WriteStep = {
 
 /**
  * `search`: the record's words, from its values as every rule above and the behaviours left them,
- * and on MySQL/MariaDB their (word, id) pairs beside the row (engine/sql/search-index.ts). Set-based
+ * and their (word, id) pairs beside the row (engine/sql/search-index.ts). Set-based
  * writes keep them too (writers.ts), as do an action's number and `set:` (rules/).
  */
 const search: WriteStep = {
