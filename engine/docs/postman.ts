@@ -16,7 +16,7 @@ import { aggregateOffer } from '../aggregate/offer.ts';
 import { aggregatePath } from '../aggregate/parse-aggregate-query.ts';
 import type { OpenApiDocument } from './openapi.ts';
 import { actionBody, type BodyOptions, childVariable, createBody, idVariable, keyColumns, keyVariable, runOrder, updateBody } from './postman-plan.ts';
-import { COLLECTION_TEST, expectations, storeCreated, storeFirstChild, storeFirstListed, unlessRetrying } from './postman-scripts.ts';
+import { expectations, retryingOr, storeCreated, storeFirstChild, storeFirstListed } from './postman-scripts.ts';
 import { planWalks } from './postman-walk.ts';
 
 export const POSTMAN_SCHEMA = 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json';
@@ -109,7 +109,6 @@ export function buildPostmanCollection(document: OpenApiDocument, { registry, pr
       schema: POSTMAN_SCHEMA,
     },
     auth: { type: 'bearer', bearer: [{ key: 'token', value: '{{token}}', type: 'string' }] },
-    event: [{ listen: 'test', script: { type: 'text/javascript', exec: COLLECTION_TEST } }],
     variable: [
       { key: 'baseUrl', value: baseUrl, type: 'string' },
       { key: 'email', value: 'admin@example.com', type: 'string' },
@@ -292,7 +291,7 @@ function postmanRequest(document: OpenApiDocument, spec: RequestSpec, operation:
   const success = Object.entries<Record<string, any>>(operation.responses ?? {}).filter(([status]) => status.startsWith('2'));
   const example = success[0]?.[1]?.content?.['application/json']?.example;
   const statuses = success.map(([status]) => Number(status));
-  const test = unlessRetrying([...expectations(statuses, example), ...(spec.test ?? [])]);
+  const test = retryingOr([...expectations(statuses, example), ...(spec.test ?? [])]);
   result.event = [{ listen: 'test', script: { type: 'text/javascript', exec: test } }];
   if (spec.prerequest) result.event.push({ listen: 'prerequest', script: { type: 'text/javascript', exec: spec.prerequest } });
   if (success[0] && example !== undefined) {
