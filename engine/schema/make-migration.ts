@@ -2,9 +2,9 @@
 // need and it lacks: missing tables (every stored field, the managed columns, a foreign key and
 // index behind every reference, an index behind every filter and sort, the unique indexes, the
 // definition's `indexes`), missing columns and declared indexes of existing tables, the words
-// column and index of a searched table (and its words made again when it searches other fields),
-// and the pivot tables of many-to-many relations. It never drops or changes anything else that
-// exists. A nested resource's rows are only ever read one parent
+// column and index of a searched table (its words made again when it searches other fields, and
+// taken away when it searches none), and the pivot tables of many-to-many relations. It never
+// drops or changes anything else that exists. A nested resource's rows are only ever read one parent
 // at a time, through the parent key's index: its filters and sorts get no index of their own,
 // which would cost every insert and serve no query. A `sort` column always has one: a record
 // created without a sort goes last by the table's MAX(sort) (a field's `append`).
@@ -98,19 +98,28 @@ export function generateMigration(registry: Registry, { bounds: schema, tables, 
   }
   // A searched table's words and their index (engine/sql/search-index.ts), filled for the rows it
   // holds; or, when its definitions search other fields than its words were made from, the words
-  // made again (every row's: a search must find the records stored before the change too).
+  // made again (every row's: a search must find the records stored before the change too); or,
+  // when none of them searches it any more, its words taken away: no write keeps them, and stale
+  // words would be found again if a definition searched the table later.
   const searched: string[] = [];
   for (const [table, sharing] of byTable) {
     const columns = sharing[0]!.searchColumns;
-    if (columns.length === 0) continue;
+    const hasWords = schema.get(table)?.has(SEARCH_COLUMN) ?? false;
+    if (columns.length === 0 && !hasWords) continue;
     const list = `[${columns.map((name) => `'${name}'`).join(', ')}]`;
     const fill = (from: string) => `  await fillSearchWords(knex, '${table}', ${from}, (row) => storedWords(${from}.map((column) => row[column])));`;
     const record = (from: string) => `  await recordSearchColumns(knex, '${table}', ${from});`;
-    if (schema.get(table)?.has(SEARCH_COLUMN)) {
-      const before = searchColumns.get(table);
+    const before = searchColumns.get(table);
+    const old = before && `[${before.map((name) => `'${name}'`).join(', ')}]`;
+    if (columns.length === 0) {
+      up.push(`  await dropSearchIndex(knex, '${table}');`);
+      down.push(
+        `  await addSearchIndex(knex, '${table}');\n${old ? `${fill(old)}\n${record(old)}` : `  // The columns ${table}'s words were made from are not recorded: fill them (fillSearchWords) before searching.`}`,
+      );
+      names.push(`drop_search_from_${table}`);
+    } else if (hasWords) {
       if (before && before.join(',') === [...columns].sort().join(',')) continue;
       up.push(`${fill(list)}\n${record(list)}`);
-      const old = before && `[${before.map((name) => `'${name}'`).join(', ')}]`;
       down.push(old ? `${fill(old)}\n${record(old)}` : `  // The columns ${table}'s words were made from before are not recorded: nothing to undo.`);
       names.push(`search_${table}_by_${columns.join('_')}`);
     } else {

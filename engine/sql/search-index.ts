@@ -170,12 +170,14 @@ export async function readSearchColumns(knex: Knex): Promise<Map<string, readonl
   return new Map(rows.map((row) => [row.table_name, row.columns ? row.columns.split(',') : []]));
 }
 
-/** Takes `table`'s words column and their pairs away (a migration's `down`). */
+/** Takes `table`'s words column, their pairs and the record of what they were made from away (a migration's). */
 export async function dropSearchIndex(knex: Knex, table: string): Promise<void> {
   await knex.raw(`DROP TABLE IF EXISTS ${quote(searchTable(table))}`);
   await knex.schema.alterTable(table, (t) => {
     t.dropColumn(SEARCH_COLUMN);
   });
+  // Before 20261206000004 (rolling back past it) there is no record to take away.
+  if (await knex.schema.hasTable(SEARCH_COLUMNS_TABLE)) await knex(SEARCH_COLUMNS_TABLE).where('table_name', table).delete();
 }
 
 const ROWS_PER_READ = 1000;

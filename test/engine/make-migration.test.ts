@@ -1,7 +1,8 @@
 // make:migration: on a database migrated from the committed migrations it has nothing to add
 // (the migrations and the definitions agree); for a new definition it writes the migration that
 // makes the resource work, as the README's "Adding a resource" says; for a definition that
-// searches other fields, the one that makes its table's words again.
+// searches other fields, the one that makes its table's words again; for one that searches none,
+// the one that takes them away.
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -206,6 +207,70 @@ for (const target of databaseTargets()) {
           'the bank stored before the change is found by its city',
         );
         await withSearch.close();
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
+    test('a table no definition searches any more gets the migration that takes its words away, and its down puts them back', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'erp-make-migration-'));
+      try {
+        cpSync(RESOURCES_DIR, join(dir, 'resources'), { recursive: true });
+        const banks = join(dir, 'resources', 'support', 'banks.yaml');
+        writeFileSync(banks, readFileSync(banks, 'utf8').replace('sorts: [id, name, code, city, created_at]', 'sorts: [id, name, code, city, created_at]\nsearch: false'));
+        const registry = loadResources(join(dir, 'resources'));
+        let source = '';
+        let stored = 0;
+        let migration: { up(knex: unknown): Promise<void>; down(knex: unknown): Promise<void> } | undefined;
+        const withoutSearch = await startApp(target, {
+          resourcesDir: join(dir, 'resources'),
+          async prepare(knex) {
+            const [id] = await knex('banks').insert({ name: 'Kantonalbank', code: 'KBW', search_words: storedWords(['KBW', 'Kantonalbank']) });
+            stored = Number(id);
+            await fillWordPairs(knex, 'banks');
+            const generated = generateMigration(registry, await readMigratedSchema(knex, registry), 'support/banks');
+            assert.ok(generated, 'a migration for the search turned off');
+            assert.is(generated!.name, 'drop_search_from_banks');
+            source = generated!.source;
+            writeFileSync(join(dir, 'migration.ts'), source.replace("from '../engine/index.ts'", `from '${fileURLToPath(new URL('../../engine/index.ts', import.meta.url))}'`));
+            migration = await import(pathToFileURL(join(dir, 'migration.ts')).href);
+            await migration!.up(knex);
+            assert.is(generateMigration(registry, await readMigratedSchema(knex, registry), 'support/banks'), undefined, 'nothing left to do once it ran');
+          },
+        });
+        assert.match(source, /up[\s\S]*await dropSearchIndex\(knex, 'banks'\);[\s\S]*down/);
+        assert.match(source, /down[\s\S]*await addSearchIndex\(knex, 'banks'\);\n\s*await fillSearchWords\(knex, 'banks', \['code', 'email', 'name'\]/, 'down makes the words of the fields searched before');
+        const { knex } = withoutSearch;
+        assert.not.ok(await knex.schema.hasColumn('banks', 'search_words'), 'the words column is gone');
+        assert.not.ok(await knex.schema.hasTable('banks_search'), 'and their pairs');
+        assert.is(await knex('search_columns').where('table_name', 'banks').first(), undefined, 'and the record of what they were made from');
+        const token = await withoutSearch.login();
+        const call = async (path: string, init: RequestInit = {}) => {
+          const response = await fetch(`${withoutSearch.client.baseUrl}${API}${path}`, {
+            ...init,
+            headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json' },
+          });
+          return { status: response.status, body: (await response.json()) as any };
+        };
+        assert.is((await call('/support/banks?search=kantonalbank')).status, 400, 'a search is refused, as for any resource that offers none');
+        const created = await call('/support/banks', { method: 'POST', body: JSON.stringify({ name: 'Raiffeisen', code: 'RAI' }) });
+        assert.is(created.status, 201, JSON.stringify(created.body));
+        await withoutSearch.close();
+
+        // Rolled back (the definitions searching banks again): the words of the old fields for every row.
+        const restored = await startApp(target, {
+          async prepare(fresh) {
+            const [id] = await fresh('banks').insert({ name: 'Kantonalbank', code: 'KBW' });
+            stored = Number(id);
+            await migration!.up(fresh);
+            await migration!.down(fresh);
+          },
+        });
+        const token2 = await restored.login();
+        const found = await fetch(`${restored.client.baseUrl}${API}/support/banks?search=kantonal`, { headers: { authorization: `Bearer ${token2}`, accept: 'application/json' } });
+        assert.equal(((await found.json()) as { data: Array<{ id: number }> }).data.map((row) => row.id), [stored], 'found by its name again');
+        assert.equal((await restored.knex('search_columns').where('table_name', 'banks').first())?.columns.split(','), ['code', 'email', 'name']);
+        await restored.close();
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
