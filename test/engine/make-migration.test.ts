@@ -239,7 +239,11 @@ for (const target of databaseTargets()) {
           },
         });
         assert.match(source, /up[\s\S]*await dropSearchIndex\(knex, 'banks'\);[\s\S]*down/);
-        assert.match(source, /down[\s\S]*await addSearchIndex\(knex, 'banks'\);\n\s*await fillSearchWords\(knex, 'banks', \['code', 'email', 'name'\]/, 'down makes the words of the fields searched before');
+        assert.match(
+          source,
+          /down[\s\S]*await addSearchIndex\(knex, 'banks'\);\n\s*await fillSearchWords\(knex, 'banks', \['code', 'email', 'name'\]/,
+          'down makes the words of the fields searched before',
+        );
         const { knex } = withoutSearch;
         assert.not.ok(await knex.schema.hasColumn('banks', 'search_words'), 'the words column is gone');
         assert.not.ok(await knex.schema.hasTable('banks_search'), 'and their pairs');
@@ -268,7 +272,11 @@ for (const target of databaseTargets()) {
         });
         const token2 = await restored.login();
         const found = await fetch(`${restored.client.baseUrl}${API}/support/banks?search=kantonal`, { headers: { authorization: `Bearer ${token2}`, accept: 'application/json' } });
-        assert.equal(((await found.json()) as { data: Array<{ id: number }> }).data.map((row) => row.id), [stored], 'found by its name again');
+        assert.equal(
+          ((await found.json()) as { data: Array<{ id: number }> }).data.map((row) => row.id),
+          [stored],
+          'found by its name again',
+        );
         assert.equal((await restored.knex('search_columns').where('table_name', 'banks').first())?.columns.split(','), ['code', 'email', 'name']);
         await restored.close();
       } finally {
