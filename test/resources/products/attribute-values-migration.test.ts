@@ -12,7 +12,7 @@ for (const target of databaseTargets()) {
   const test = suite(`product attribute values migration [${target.name}]`);
 
   test('offered options become product attributes with values', async () => {
-    const database = await freshDatabase(target, 'attribute-values');
+    const database = await freshDatabase(target, 'attribute-values', { migrated: true });
     let app: TestApp | undefined;
     const seeded = { product: 0, attributes: [] as number[], options: [] as number[] };
     // Back to the tables before the migration, a product offering two values of the first
