@@ -5,6 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
 import { builtEntry } from './built.ts';
+import { reapOnExit } from './reaped.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const PROCESS_SECRET = 'processes-secret-processes-secret-0123456';
@@ -36,6 +37,7 @@ export async function startService(env: Record<string, string>, { timeoutMs = 12
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  reapOnExit(child);
   const exited = new Promise<number>((resolve) => child.once('exit', (code) => resolve(code ?? -1)));
   let output = '';
   child.stdout!.on('data', (chunk) => (output += String(chunk)));

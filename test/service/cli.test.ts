@@ -12,6 +12,7 @@ import { verifyPassword } from '../../src/auth/passwords.ts';
 import { createKnex } from '../../src/database/connection.ts';
 import { Client } from '../helpers/http.ts';
 import { builtEntry } from '../helpers/built.ts';
+import { reapOnExit } from '../helpers/reaped.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** The node options `npm start` runs the compiled service with (package.json), so that the tests run it the same way. */
@@ -317,6 +318,7 @@ function start(file: string, extra: Record<string, string> = {}): Promise<Starte
     env: environment({ PORT: '0', ...extra }, file),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  reapOnExit(child);
   let stdout = '';
   let stderr = '';
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));

@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { serviceDatabases } from '../helpers/service-databases.ts';
+import { reapOnExit } from '../helpers/reaped.ts';
 import { call, loginTo, PROCESS_ADMIN, PROCESS_SECRET } from '../helpers/service-process.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -43,6 +44,7 @@ function npmStart(dir: string, env: Record<string, string>): Promise<Started> {
     env: { ...process.env, PORT: '0', LOG_LEVEL: 'warn', JWT_SECRET: PROCESS_SECRET, ADMIN_PASSWORD: PROCESS_ADMIN.password, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  reapOnExit(child, { group: true });
   let output = '';
   child.stdout!.on('data', (chunk) => (output += String(chunk)));
   child.stderr!.on('data', (chunk) => (output += String(chunk)));
