@@ -1,5 +1,5 @@
 // The engine's public surface: load the registry, then register its routes on an app.
-export { loadRegistry } from './definition/load-registry.ts';
+export { loadRegistry } from './keys/registry.ts';
 export { Registry } from './definition/registry.ts';
 export { DefinitionError } from './definition/definition-error.ts';
 export { registerResources } from './routes/register-resources.ts';
@@ -64,7 +64,7 @@ export {
 } from './errors/http-errors.ts';
 export { nowTimestamp, formatTimestamp, today } from './serialize/value-formats.ts';
 export { nextInSequence, type SequenceKey } from './rules/sequence.ts';
-export { MAX_SORT } from './rules/append.ts';
+export { MAX_SORT } from './keys/append.ts';
 export * from './docs/index.ts';
 export { exportResource, type ExportResourceOptions } from './transfer/export/export-resource.ts';
 export { EXPORT_FORMATS, type ExportFormat } from './transfer/export/export-formats.ts';

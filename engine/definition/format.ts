@@ -1,10 +1,9 @@
 // The meta-schema: what a resource definition (one YAML file under resources/) may say.
 // Every object is closed (additionalProperties: false) so a typo stops the boot.
 import { Type, type Static } from '@sinclair/typebox';
-import { FormulaFormat, LockFormat, MatchValue, SequenceFormat, TemplateFormat } from './rules-format.ts';
-import { TreeFormat } from './tree-format.ts';
+import { FormulaFormat, MatchValue, SequenceFormat, TemplateFormat } from './rules-format.ts';
 
-const Name = Type.String({ pattern: '^[a-z][a-z0-9_]*$' });
+export const Name = Type.String({ pattern: '^[a-z][a-z0-9_]*$' });
 const ResourceName = Type.String({ pattern: '^[a-z][a-z0-9-]*/[a-z][a-z0-9-]*$', description: 'module/name, e.g. support/banks' });
 const BehaviourName = Type.String({ pattern: '^[a-z][A-Za-z0-9]*(\\.[a-z][A-Za-z0-9]*)+$', description: 'module.behaviourName' });
 
@@ -154,12 +153,6 @@ export const FieldFormat = Type.Object(
           description: 'a read-only count or sum over related records, worked out by the database with each row (no column)',
         },
       ),
-    ),
-    append: Type.Optional(
-      Type.Union([Type.Boolean(), Type.Object({ per: Type.String({ pattern: '^[a-z][a-z0-9_]*$' }) }, { additionalProperties: false })], {
-        description:
-          "an integer sort field: a record created without it goes last, the highest value + 1 in its table, or with `per: <field>` among the records with the same value of that field (an order's lines); a value sent is kept",
-      }),
     ),
     numericString: Type.Optional(Type.Boolean({ description: 'an integer field that also accepts digits sent as a string' })),
     unique: Type.Optional(
@@ -513,10 +506,6 @@ export const ResourceFormat = Type.Object(
     defaultSort: Type.Optional(Type.String({ pattern: '^-?[a-z][a-z0-9_]*$' })),
     includes: Type.Optional(Type.Array(Type.String({ pattern: '^[a-z][A-Za-z0-9]*(\\.[a-z][A-Za-z0-9]*)*$' }), { uniqueItems: true })),
     messages: Type.Optional(MessagesFormat),
-    locks: Type.Optional(
-      Type.Array(LockFormat, { minItems: 1, description: 'what the stored state forbids: `{when: {state: [done]}, forbid: [update, delete] | fields: [...], message}`' }),
-    ),
-    tree: Type.Optional(TreeFormat),
     upsertOn: Type.Optional(
       Type.Array(Name, { minItems: 1, uniqueItems: true, description: 'create with the values of an existing record in these fields updates that record instead' }),
     ),
@@ -556,9 +545,6 @@ export const ResourceFormat = Type.Object(
   },
   { additionalProperties: false },
 );
-
-/** A base that others extend: the same keys, none required. */
-export const AbstractFormat = Type.Partial(ResourceFormat);
 
 export type FieldFormat = Static<typeof FieldFormat>;
 export type RelationFormat = Static<typeof RelationFormat>;

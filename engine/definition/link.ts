@@ -2,7 +2,7 @@
 import { underWalk } from './walkthroughs.ts';
 import { checkValueRules } from './value-rules-check.ts';
 import { checkRules } from './rules-check.ts';
-import { checkStructureRules } from './structure-rules.ts';
+import { checkAggregateRules } from './aggregate-rules.ts';
 import type { DefinitionProblem } from './definition-error.ts';
 import type { LoadedFile } from './load.ts';
 import { Operations, type ScopeValue } from './format.ts';
@@ -12,12 +12,14 @@ import { didYouMean } from './suggest.ts';
 import { checkIndexes } from './indexes.ts';
 import { checkSearch } from './search.ts';
 import type { WalkthroughSource } from './walkthroughs.ts';
+import type { DefinitionKey } from './rule-key.ts';
 
 const STRING_TYPES = new Set(['string', 'text']);
 
 export function link(
   resources: Map<string, ResourceDef>,
   files: Map<string, LoadedFile>,
+  keys: readonly DefinitionKey[],
   behaviourNames: ReadonlySet<string>,
   problems: DefinitionProblem[],
   actionNames: ReadonlySet<string> = new Set(),
@@ -98,7 +100,8 @@ export function link(
 
     checkValueRules(def, resources, problem);
     checkRules(def, resources, problem);
-    checkStructureRules(def, resources, problem);
+    checkAggregateRules(def, resources, problem);
+    for (const key of keys) key.check?.(def, resources, problem);
 
     for (const filter of def.filters.values()) {
       const at = `filters.${filter.name}`;

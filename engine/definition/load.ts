@@ -4,7 +4,8 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { Value } from '@sinclair/typebox/value';
-import { AbstractFormat, ResourceFormat, type ResourceFormat as RawResource } from './format.ts';
+import type { DefinitionFormats } from './definition-formats.ts';
+import type { ResourceFormat as RawResource } from './format.ts';
 import { withBase, type ParsedDefinition } from './extends.ts';
 import type { DefinitionProblem } from './definition-error.ts';
 import { openParseCache, type ParseCache } from './parse-cache.ts';
@@ -39,7 +40,7 @@ interface ParsedFile extends ParsedDefinition {
 }
 
 /** `cache`: one shared with the other files read from `dir` (saved by the caller); by default one of its own. */
-export function loadDefinitionFiles(dir: string, problems: DefinitionProblem[], cache?: ParseCache): LoadedFile[] {
+export function loadDefinitionFiles(dir: string, formats: DefinitionFormats, problems: DefinitionProblem[], cache?: ParseCache): LoadedFile[] {
   const parsed: ParsedFile[] = [];
   const fileOfName = new Map<string, string>();
   const ownCache = cache === undefined;
@@ -88,7 +89,7 @@ export function loadDefinitionFiles(dir: string, problems: DefinitionProblem[], 
     const merged = withBase(definition, byName, problems);
     if (!merged) continue;
     // A base needs none of the keys a served definition must have; the merged result must have them all.
-    const format = merged.abstract === true ? AbstractFormat : ResourceFormat;
+    const format = merged.abstract === true ? formats.abstract : formats.resource;
     if (!Value.Check(format, merged)) {
       for (const error of firstErrorPerPlace([...Value.Errors(format, merged)])) {
         const at = error.path.split('/').filter(Boolean).join('.');

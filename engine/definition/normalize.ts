@@ -3,13 +3,13 @@ import { searchFields } from './search.ts';
 import type { FieldFormat, WalkthroughFormat } from './format.ts';
 import type { LoadedFile } from './load.ts';
 import type { FieldDef, FilterDef, RelationDef, ResourceDef, SortDef } from './types.ts';
-import { normalizeTree } from './structure-rules.ts';
+import type { DefinitionKey } from './rule-key.ts';
 
 /** Columns the engine manages itself; a definition may declare them to document them, never to write them. */
 export const MANAGED_FIELDS = new Set(['id', 'creator_id', 'created_at', 'updated_at', 'deleted_at']);
 
 /** `walkthrough`: the resource's entry of resources/walkthroughs.yaml, if any. */
-export function normalize(file: LoadedFile, walkthrough?: WalkthroughFormat): ResourceDef {
+export function normalize(file: LoadedFile, keys: readonly DefinitionKey[], walkthrough?: WalkthroughFormat): ResourceDef {
   const raw = file.raw;
   const softDelete = raw.softDelete ?? false;
   const timestamps = raw.timestamps ?? true;
@@ -78,8 +78,8 @@ export function normalize(file: LoadedFile, walkthrough?: WalkthroughFormat): Re
     },
     upsertOn: raw.upsertOn,
     indexes: raw.indexes ?? [],
-    locks: raw.locks ?? [],
-    ...(raw.tree && { tree: normalizeTree(raw.tree) }),
+    // The rule keys' normal forms (engine/keys/), below.
+    locks: [],
     walkthrough: {
       after: walkthrough?.after ?? [],
       records: (walkthrough?.records ?? []).map((record) => ({ actions: record.actions, with: record.with ?? {} })),
@@ -105,6 +105,7 @@ export function normalize(file: LoadedFile, walkthrough?: WalkthroughFormat): Re
     searchColumns: [],
   };
   def.search = searchFields(def, raw.search);
+  for (const key of keys) if (key.format.at === 'resource') key.normalize?.((raw as Record<string, unknown>)[key.key], def);
   return def;
 }
 

@@ -1,5 +1,6 @@
 // Boot checks of the workflow vocabulary (called by engine/definition/link.ts): what a sequence,
-// a lock or an action's `set` names must exist and fit. Each problem names the file and line.
+// a template, a formula, `createWith` or an action's `set` names must exist and fit. Each problem
+// names the file and line.
 import type { ResourceDef } from './types.ts';
 import { didYouMean } from './suggest.ts';
 import { templatePaths } from './sequence-rules.ts';
@@ -71,21 +72,6 @@ export function checkRules(def: ResourceDef, resources: ReadonlyMap<string, Reso
         if (values && !values.includes(value)) problem(`${at}.values.${name}`, `"${value}" is not one of ${name}'s values (${values.join(', ')})`);
     }
   }
-
-  def.locks.forEach((lock, index) => {
-    const at = `locks.${index}`;
-    for (const [column, values] of Object.entries(lock.when)) {
-      const found = def.fields.get(column);
-      field(`${at}.when.${column}`, column);
-      for (const value of Array.isArray(values) ? values : [values['<>']].filter((one) => one !== null))
-        if (found?.enum && !found.enum.includes(String(value))) problem(`${at}.when.${column}`, `"${value}" is not one of ${column}'s values (${found.enum.join(', ')})`);
-    }
-    for (const name of templatePaths(lock.message)) if (name !== 'label') field(`${at}.message`, name);
-    if ((lock.forbid === undefined) === (lock.fields === undefined))
-      problem(at, 'a lock says what it forbids: `forbid: [update, delete]`, or the `fields` an update may not change');
-    for (const name of lock.fields ?? [])
-      if (!def.fields.get(name)?.writable) problem(`${at}.fields`, `"${name}" is not a field a body may send${didYouMean(name, def.fields.keys())}`);
-  });
 
   for (const relation of def.relations.values()) {
     if (!relation.createWith) continue;

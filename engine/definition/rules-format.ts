@@ -36,28 +36,6 @@ export const NotValue = Type.Object(
   { additionalProperties: false, description: "any value but this one: {'<>': null} (the column has a value)" },
 );
 
-export const LockFormat = Type.Object(
-  {
-    when: Type.Record(Type.String({ pattern: '^[a-z][a-z0-9_]*$' }), Type.Union([Type.Array(MatchValue, { minItems: 1 }), NotValue]), {
-      additionalProperties: false,
-      minProperties: 1,
-      description: "the stored column values that lock the record (state: [done]; locked: [true]; name: {'<>': null})",
-    }),
-    forbid: Type.Optional(
-      Type.Array(Type.Union([Type.Literal('update'), Type.Literal('delete')]), { minItems: 1, uniqueItems: true, description: 'what the lock refuses: update, delete' }),
-    ),
-    fields: Type.Optional(
-      Type.Array(Type.String({ pattern: '^[a-z][a-z0-9_]*$' }), {
-        minItems: 1,
-        uniqueItems: true,
-        description: 'instead of every update: only one that changes these fields (sent with another value; a records or ids field: sent at all)',
-      }),
-    ),
-    message: Type.String({ minLength: 1, description: 'the 422 `{message}`; `{label}` is the resource label in lower case, `{field}` a field of the record' }),
-  },
-  { additionalProperties: false },
-);
-
 /** A name made of the record's own values: `{type}/{id}`, a value put in other words by `values`. */
 export const TemplateFormat = Type.Object(
   {
@@ -96,4 +74,3 @@ export const FormulaFormat = Type.Object(
 export type SequenceFormat = Static<typeof SequenceFormat>;
 export type FormulaFormat = Static<typeof FormulaFormat>;
 export type TemplateFormat = Static<typeof TemplateFormat>;
-export type LockFormat = Static<typeof LockFormat>;

@@ -1,6 +1,5 @@
 // Resolved definitions: what the engine works with after load → normalize → link.
 import type { ActionFormat, FieldFormat, FilterKind, Operation, RelationFormat, ScopeValue } from './format.ts';
-import type { LockFormat } from './rules-format.ts';
 
 export interface FieldDef extends FieldFormat {
   name: string;
@@ -19,6 +18,10 @@ export interface FieldDef extends FieldFormat {
   column?: { table: string; name: string };
   /** An action body's `records` list: the fields of each entry. */
   entries?: FieldSet;
+  /** `append` (engine/keys/append.ts): a record created without it goes last, of its table or of its `per` group. */
+  append?: boolean | { per: string };
+  /** What the rule keys (engine/keys/) say of it in the references, worked out at load. */
+  keyWords?: readonly string[];
 }
 
 /** Fields validated together: an action's body, or the entries of one of its lists. */
@@ -122,13 +125,13 @@ export interface ResourceDef {
   actions: ReadonlyMap<string, ActionDef>;
   /** How the runnable Postman collection orders this resource and walks its actions (engine/docs/postman-plan.ts). */
   walkthrough: Walkthrough;
-  /** What the stored state forbids (engine/rules/locks.ts). */
-  locks: readonly LockFormat[];
+  /** What the stored state forbids (engine/keys/locks.ts). */
+  locks: readonly LockDef[];
   /** Create with these columns equal to an existing record's updates it (a stock count). */
   upsertOn?: readonly string[];
   /** Indexes of several columns, each in its order (make:migration writes them; the definition-driven suite checks lists use them). */
   indexes: ReadonlyArray<readonly string[]>;
-  /** Records under a parent, with a stored path and full name (engine/rules/tree.ts). */
+  /** Records under a parent, with a stored path and full name (engine/keys/tree.ts). */
   tree?: TreeDef;
   /** The fields `search=` finds its records by (definition/search.ts); empty: no search. */
   search: readonly string[];
@@ -153,6 +156,14 @@ export interface AccessDef {
   ownerThrough?: { table: string; from: string; to: string };
   /** Record scope on reads: a user whose record scope is not global sees only the rows that name them (or a team mate) in one of these. */
   visibleTo?: ReadonlyArray<{ column: string } | { through: { table: string; from: string; to: string } }>;
+}
+
+/** A lock (engine/keys/locks.ts): the stored values that lock a record, what they forbid, and the refusal. */
+export interface LockDef {
+  when: Record<string, Array<string | number | boolean> | { '<>': string | number | boolean | null }>;
+  forbid?: Array<'update' | 'delete'>;
+  fields?: string[];
+  message: string;
 }
 
 export interface TreeDef {

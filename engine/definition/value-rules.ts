@@ -3,7 +3,7 @@
 // domain is judged in the write. Shared by the boot checks (value-rules-check.ts), the body
 // validator and the write path (engine/values).
 import type { ConditionValue, DefaultSourceFormat, OwnValue, ScopeValue } from './format.ts';
-import { describeStructureRules } from './structure-rules.ts';
+import { describeAggregateRules } from './aggregate-rules.ts';
 import type { FieldDef, ResourceDef } from './types.ts';
 import { describeSequence } from './sequence-rules.ts';
 
@@ -132,6 +132,6 @@ export function describeValueRules(def: ResourceDef, field: FieldDef): string[] 
       `Worked out as \`${field.formula.expression}\`${field.formula.round === undefined ? '' : `, rounded to ${field.formula.round} places`}, again when a field it names is sent.`,
     );
   if (field.stampedBy) words.push(`Set when \`${field.stampedBy}\` becomes true (an earlier time is kept), cleared when it becomes false.`);
-  words.push(...describeStructureRules(def, field));
+  words.push(...describeAggregateRules(def, field), ...(field.keyWords ?? []));
   return words;
 }

@@ -3,7 +3,7 @@ import type { HTTPMethods } from 'fastify';
 import type { Operation } from '../definition/format.ts';
 import type { ResourceDef } from '../definition/types.ts';
 import { lowerLabel, withArticle } from '../definition/names.ts';
-import { describeLocks } from '../rules/locks.ts';
+import { describeLocks } from '../keys/locks.ts';
 
 export function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);

@@ -15,7 +15,7 @@ import { orderedResources, resourceNames } from '../definition/names.ts';
 import { visibleToNames } from './descriptions.ts';
 import { bodyMarkdown } from './action-bodies.ts';
 import { escapeCell, valueRuleWords } from './markdown-cells.ts';
-import { describeLocks } from '../rules/locks.ts';
+import { describeLocks } from '../keys/locks.ts';
 import type { OpenApiDocument } from './openapi.ts';
 import { searchWords } from './parameters.ts';
 

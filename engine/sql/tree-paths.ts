@@ -1,4 +1,4 @@
-// The statements of `tree:` (engine/rules/tree.ts) when a record moves or is renamed: its
+// The statements of `tree:` (engine/keys/tree.ts) when a record moves or is renamed: its
 // descendants, found by the prefix of their stored path and locked, then rewritten in one UPDATE.
 import type { Knex } from 'knex';
 import { concat, forUpdateSuffix, rowsOf } from './dialect.ts';

@@ -8,8 +8,7 @@ import type { FieldDef, ResourceDef } from '../definition/types.ts';
 import { ValidationError, type FieldErrors } from '../errors/http-errors.ts';
 import { lockedForUpdate } from '../sql/dialect.ts';
 import type { NestedEntry, Values } from '../validation/body-validator.ts';
-import type { WriteContext } from './context.ts';
-import type { Pipeline, Written } from './types.ts';
+import type { Pipeline, WriteContext, Written } from '../keys/types.ts';
 
 const withCarried = new WeakMap<ResourceDef, FieldDef[]>();
 

@@ -1,29 +1,9 @@
-// What every write of one unit shares (its transaction, change set, user and the writers of the
-// other resources), and the one place the contexts handed to behaviours are made from it.
-import type { Knex } from 'knex';
-import type { ChangeSet } from '../behaviours/change-set.ts';
-import type { ActionContext, AuthUser, Behaviours, HookContext, Models, Records } from '../behaviours/types.ts';
-import type { Registry } from '../definition/registry.ts';
+// The one place the contexts handed to behaviours are made from what every write of one unit
+// shares (engine/keys/types.ts: WriteContext).
+import type { ActionContext, HookContext } from '../behaviours/types.ts';
 import type { ResourceDef } from '../definition/types.ts';
-import type { SchemaBounds } from '../schema/column-bounds.ts';
+import type { WriteContext } from '../keys/types.ts';
 import type { Values } from '../validation/body-validator.ts';
-
-export interface WriteContext {
-  trx: Knex.Transaction;
-  /** What the unit changed (engine/changes): every record written here is added. */
-  changes: ChangeSet;
-  registry: Registry;
-  behaviours: Behaviours;
-  user: AuthUser;
-  /** The acting user's default company (definitions' `defaultFrom: {user: company}`). */
-  userCompany(): number | null;
-  params: Record<string, string>;
-  models: Models;
-  /** What each column stores: bounds the bodies behaviours write (engine/schema/column-bounds.ts). */
-  bounds?: SchemaBounds;
-  /** Other resources' records, written through this same pipeline (writers.ts). */
-  records: Records;
-}
 
 /** What a record's hooks are given. */
 export function hookContext(context: WriteContext, def: ResourceDef, values: Values, record?: Values, index?: number): HookContext {

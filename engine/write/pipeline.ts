@@ -9,9 +9,9 @@ import { ValidationError } from '../errors/http-errors.ts';
 import { nowTimestamp } from '../serialize/value-formats.ts';
 import { insertRows } from '../sql/insert-rows.ts';
 import type { Values } from '../validation/body-validator.ts';
-import { hookContext, type WriteContext } from './context.ts';
+import { hookContext } from './context.ts';
 import { writePlan } from './plan.ts';
-import type { CreateOptions, Pipeline, RemoveOptions, UpdateItem, UpdateOptions, WriteStep, Written } from './types.ts';
+import type { CreateOptions, Pipeline, RemoveOptions, UpdateItem, UpdateOptions, WriteContext, WriteStep, Written } from '../keys/types.ts';
 
 /**
  * Creates records (each with what it carries); returns their ids in the entries' order. Records

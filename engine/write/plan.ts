@@ -5,7 +5,7 @@ import type { Registry } from '../definition/registry.ts';
 import type { ResourceDef } from '../definition/types.ts';
 import type { Values } from '../validation/body-validator.ts';
 import { WRITE_STEPS } from './steps.ts';
-import type { WriteStep } from './types.ts';
+import type { WriteStep } from '../keys/types.ts';
 
 export interface WritePlan {
   create: readonly WriteStep[];

@@ -2,25 +2,27 @@
 // phase (before a create or an update, after an insert or an update, before a removal) runs the
 // steps that have it, in this order: a step sees what the ones above it did (the formulas see the
 // defaults, the behaviours see everything). plan.ts works out once per definition which it uses.
+// A key with a module of its own (engine/keys/: its format, boot check, words and step together)
+// gives its step; the others' steps are written here, their formats and checks in definition/.
 import { formulaOf } from '../definition/formula.ts';
 import type { ResourceDef } from '../definition/types.ts';
 import { splitPath } from '../definition/value-rules.ts';
 import { ConflictError, ValidationError } from '../errors/http-errors.ts';
-import { appendFields, appendLast } from '../rules/append.ts';
+import { append } from '../keys/append.ts';
 import { applyFormulas, formulaFields } from '../rules/formula.ts';
-import { refuseLockedDelete, refuseLockedUpdates } from '../rules/locks.ts';
+import { locks } from '../keys/locks.ts';
+import { tree } from '../keys/tree.ts';
 import { numberNewRecords, sequenceFields } from '../rules/sequence.ts';
 import { addWords, templatedWords, wordsWithTemplates } from '../rules/search.ts';
 import { templateFields, writeTemplates } from '../rules/template.ts';
 import { SEARCH_COLUMN } from '../definition/search.ts';
 import { keepWords } from '../sql/search-index.ts';
-import { finishTreeInsert, moveSubtree, placeInTree } from '../rules/tree.ts';
 import { applyValueRules, createNeedsValueRules, syncRelated } from '../values/index.ts';
 import { valuePlan } from '../values/plan.ts';
 import { isCopied } from '../values/related.ts';
 import { carriedFields, carriesRecords, writeCarried } from './carried.ts';
-import { hookContext, type WriteContext } from './context.ts';
-import type { WriteStep, Written } from './types.ts';
+import type { WriteContext, WriteStep, Written } from '../keys/types.ts';
+import { hookContext } from './context.ts';
 
 const some = <T>(list: readonly T[]) => list.length > 0;
 /** Updates that wrote some column (not only nested records or links). */
@@ -35,16 +37,6 @@ const excludes: WriteStep = {
       if (!field.excludes) continue;
       for (const { values } of hooks) if (values[field.name] != null && values[field.excludes] === undefined) values[field.excludes] = null;
     }
-  },
-};
-
-/** `locks`: what the stored state forbids, refused before any other rule runs. */
-const locks: WriteStep = {
-  key: 'locks',
-  uses: (def, _registry, phase) => phase !== 'create' && some(def.locks),
-  beforeUpdate: (_context, def, hooks) => refuseLockedUpdates(def, hooks),
-  beforeRemove(_context, def, rows, { system }) {
-    if (!system) for (const row of rows) refuseLockedDelete(def, row);
   },
 };
 
@@ -64,30 +56,6 @@ const sequence: WriteStep = {
   key: 'sequence',
   uses: (def, _registry, phase) => phase === 'create' && some(sequenceFields(def)),
   beforeCreate: (context, def, hooks) => numberNewRecords(context.trx, context.registry, def, hooks),
-};
-
-/** `append`: a new record without a sort value goes last. */
-const append: WriteStep = {
-  key: 'append',
-  uses: (def, _registry, phase) => phase === 'create' && some(appendFields(def)),
-  beforeCreate: (context, def, hooks) => appendLast(context.trx, def, hooks),
-};
-
-/** `tree`: the stored path and full name, no cycles, and a moved record's descendants following it. */
-const tree: WriteStep = {
-  key: 'tree',
-  uses: (def, _registry, phase) => phase !== 'remove' && def.tree !== undefined,
-  follows: (def) => [def.tree!.parent, ...(def.tree!.fullName ? [def.tree!.fullName.from, ...Object.keys(def.tree!.fullName.nameOnlyWhere)] : [])],
-  // A path that ends with the record's own id is finished right after its insert.
-  oneByOne: () => true,
-  beforeCreate: (context, def, hooks) => placeInTree(context.trx, def, hooks),
-  beforeUpdate: (context, def, hooks) => placeInTree(context.trx, def, hooks),
-  async afterInsert(context, def, written) {
-    for (const { id, hook } of written) await finishTreeInsert(context.trx, def, id, hook.values);
-  },
-  async afterUpdate(context, def, written) {
-    for (const { hook, current } of wroteColumns(written)) await moveSubtree(context, def, current!, hook.values);
-  },
 };
 
 /** `formula`: stored values worked out from the record's own numbers. */
@@ -268,4 +236,19 @@ const restrict: WriteStep = {
   },
 };
 
-export const WRITE_STEPS: readonly WriteStep[] = [excludes, locks, values, sequence, append, tree, formula, copies, template, carried, createWith, behaviours, search, restrict];
+export const WRITE_STEPS: readonly WriteStep[] = [
+  excludes,
+  locks.step!,
+  values,
+  sequence,
+  append.step!,
+  tree.step!,
+  formula,
+  copies,
+  template,
+  carried,
+  createWith,
+  behaviours,
+  search,
+  restrict,
+];

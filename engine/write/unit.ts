@@ -11,7 +11,7 @@ import type { ChangeRecorder } from '../changes/record-changes.ts';
 import type { Registry } from '../definition/registry.ts';
 import type { SchemaBounds } from '../schema/column-bounds.ts';
 import { inTransaction } from '../sql/retry.ts';
-import type { WriteContext } from './context.ts';
+import type { WriteContext } from '../keys/types.ts';
 import { runInvalidators } from './invalidate.ts';
 import { recordWriters } from './writers.ts';
 

@@ -16,7 +16,7 @@ import { compileBodyValidator, type Values } from '../validation/body-validator.
 import { syncRelated } from '../values/index.ts';
 import { SEARCH_COLUMN } from '../definition/search.ts';
 import { addWordsToRows, changesWords } from '../rules/search.ts';
-import type { WriteContext } from './context.ts';
+import type { WriteContext } from '../keys/types.ts';
 import { createRecords, removeRecords, updateRecords } from './pipeline.ts';
 import { writePlan } from './plan.ts';
 import { keptCopies, restoreColumns, systemDef, systemRegistry } from './system-def.ts';

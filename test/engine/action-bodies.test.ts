@@ -7,7 +7,7 @@ import { dirname, join, relative } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { DefinitionError } from '../../engine/definition/definition-error.ts';
-import { loadRegistry } from '../../engine/definition/load-registry.ts';
+import { loadRegistry } from '../../engine/keys/registry.ts';
 import type { Registry } from '../../engine/definition/registry.ts';
 import { ValidationError } from '../../engine/errors/http-errors.ts';
 import type { SchemaBounds } from '../../engine/schema/column-bounds.ts';

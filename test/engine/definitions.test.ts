@@ -6,7 +6,7 @@ import { dirname, join, relative } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { DefinitionError, type DefinitionProblem } from '../../engine/definition/definition-error.ts';
-import { loadRegistry } from '../../engine/definition/load-registry.ts';
+import { loadRegistry } from '../../engine/keys/registry.ts';
 import type { Registry } from '../../engine/definition/registry.ts';
 import { registerFormats } from '../../engine/schema/string-formats.ts';
 import { loadResources } from '../../src/app/build-app.ts';

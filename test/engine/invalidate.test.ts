@@ -8,7 +8,7 @@ import knexFactory, { type Knex } from 'knex';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Behaviours, Records } from '../../engine/behaviours/types.ts';
-import { loadRegistry } from '../../engine/definition/load-registry.ts';
+import { loadRegistry } from '../../engine/keys/registry.ts';
 import type { Registry } from '../../engine/definition/registry.ts';
 import { registerFormats } from '../../engine/schema/string-formats.ts';
 import { testUnits } from '../helpers/write-unit.ts';

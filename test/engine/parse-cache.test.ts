@@ -7,7 +7,9 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { DefinitionProblem } from '../../engine/definition/definition-error.ts';
+import { definitionFormats } from '../../engine/definition/definition-formats.ts';
 import { loadDefinitionFiles } from '../../engine/definition/load.ts';
+import { RULE_KEYS } from '../../engine/keys/index.ts';
 import { openParseCache } from '../../engine/definition/parse-cache.ts';
 
 const test = suite('parse cache');
@@ -32,7 +34,7 @@ function project({ nodeModules = true } = {}): { resources: string; cacheFile: s
 
 function load(resources: string) {
   const problems: DefinitionProblem[] = [];
-  const files = loadDefinitionFiles(resources, problems);
+  const files = loadDefinitionFiles(resources, definitionFormats(RULE_KEYS), problems);
   return { files, problems };
 }
 

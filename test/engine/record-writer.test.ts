@@ -12,7 +12,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { ChangeSet } from '../../engine/behaviours/change-set.ts';
 import type { Behaviours, Records } from '../../engine/behaviours/types.ts';
-import { loadRegistry } from '../../engine/definition/load-registry.ts';
+import { loadRegistry } from '../../engine/keys/registry.ts';
 import type { Registry } from '../../engine/definition/registry.ts';
 import { ValidationError } from '../../engine/errors/http-errors.ts';
 import { registerFormats } from '../../engine/schema/string-formats.ts';

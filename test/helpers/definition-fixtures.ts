@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { DefinitionError, type DefinitionProblem } from '../../engine/definition/definition-error.ts';
-import { loadRegistry } from '../../engine/definition/load-registry.ts';
+import { loadRegistry } from '../../engine/keys/registry.ts';
 
 export interface LoadedFixture {
   /** A file's path as problems name it. */

@@ -10,7 +10,8 @@ import { sequenceFields } from '../../../engine/rules/sequence.ts';
 import { referencedResource } from '../../../engine/definition/value-rules.ts';
 import { recordPath, type ResourceContext } from '../context.ts';
 import { sampleValue, validPayload } from '../payloads.ts';
-import type { LockFormat, TemplateFormat } from '../../../engine/definition/rules-format.ts';
+import type { TemplateFormat } from '../../../engine/definition/rules-format.ts';
+import type { LockDef } from '../../../engine/definition/types.ts';
 import { templateFields } from '../../../engine/rules/template.ts';
 
 /** The fields numbered when their record is created. */
@@ -84,7 +85,7 @@ export function lockChecks(test: Test, context: () => ResourceContext) {
 }
 
 /** A value that puts a column in the lock's state: the first one listed, or one other than `{'<>': value}`'s. */
-function lockedValue(ctx: ResourceContext, column: string, values: LockFormat['when'][string]): unknown {
+function lockedValue(ctx: ResourceContext, column: string, values: LockDef['when'][string]): unknown {
   if (Array.isArray(values)) return values[0];
   const field = ctx.def.fields.get(column)!;
   const other = values['<>'];

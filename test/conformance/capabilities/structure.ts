@@ -7,8 +7,8 @@ import type { Test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { scopeTest } from '../../../engine/definition/scope.ts';
 import type { ResourceDef } from '../../../engine/definition/types.ts';
-import { MAX_SORT } from '../../../engine/rules/append.ts';
-import { appendPer, cycleMessage } from '../../../engine/definition/structure-rules.ts';
+import { appendPer, MAX_SORT } from '../../../engine/keys/append.ts';
+import { cycleMessage } from '../../../engine/keys/tree.ts';
 import { liveRows, recordPath, type ResourceContext } from '../context.ts';
 import { validPayload } from '../payloads.ts';
 

@@ -1,0 +1,22 @@
+// The meta-schema a definition file is checked against (load.ts): format.ts's keys, and those of
+// the rule keys the loader is given (engine/keys/), at the top level or on a field.
+import { type TObject, Type } from '@sinclair/typebox';
+import { FieldFormat, Name, ResourceFormat } from './format.ts';
+import type { DefinitionKey } from './rule-key.ts';
+
+export interface DefinitionFormats {
+  /** A served definition. */
+  resource: TObject;
+  /** A base that others extend: the same keys, none required. */
+  abstract: TObject;
+}
+
+export function definitionFormats(keys: readonly DefinitionKey[]): DefinitionFormats {
+  const at = (place: 'resource' | 'field') => Object.fromEntries(keys.filter((key) => key.format.at === place).map((key) => [key.key, Type.Optional(key.format.schema)]));
+  const field = Type.Object({ ...FieldFormat.properties, ...at('field') }, { additionalProperties: false });
+  const resource = Type.Object(
+    { ...ResourceFormat.properties, ...at('resource'), fields: Type.Record(Name, field, { additionalProperties: false }) },
+    { additionalProperties: false },
+  );
+  return { resource, abstract: Type.Partial(resource) };
+}

@@ -1,0 +1,22 @@
+// What the definitions' loader takes of a rule key of the vocabulary (engine/keys/: one module a
+// key, each also holding its words for the references and its step in a write): where its
+// meta-schema sits in a definition, its normal form, and its boot check. The loader is given the
+// keys (engine/keys/registry.ts) rather than importing them: a key's module also writes, so it
+// sits above this folder, as fastify's plugins sit above the hooks they register.
+import type { TSchema } from '@sinclair/typebox';
+import type { FieldDef, ResourceDef } from './types.ts';
+
+export type Problem = (at: string, message: string) => void;
+
+export interface DefinitionKey {
+  /** The key as a definition writes it: `tree:` at the top level, `append:` on a field. */
+  key: string;
+  /** Its meta-schema, at the top level of a definition or on a field. */
+  format: { at: 'resource' | 'field'; schema: TSchema };
+  /** Its normal form on the definition (a field's value is kept as written unless this says otherwise). */
+  normalize?(raw: unknown, def: ResourceDef): void;
+  /** Boot check, once every definition is normalized; `at` is a place below the definition (`tree.parent`). */
+  check?(def: ResourceDef, resources: ReadonlyMap<string, ResourceDef>, problem: Problem): void;
+  /** What it says of a field in the references (OpenAPI, Markdown): sentences, kept on the field at load. */
+  describeField?(def: ResourceDef, field: FieldDef): string[];
+}

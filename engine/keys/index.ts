@@ -1,0 +1,10 @@
+// The rule keys that have a module of their own (format, normal form, boot check, words in the
+// references and step in a write: resources/README.md lists each key's module). The loader takes
+// their formats and checks from this list (registry.ts); the write pipeline runs their steps in
+// the order of engine/write/steps.ts.
+import { append } from './append.ts';
+import { locks } from './locks.ts';
+import { tree } from './tree.ts';
+import type { RuleKey } from './types.ts';
+
+export const RULE_KEYS: readonly RuleKey[] = [locks, append, tree];
