@@ -26,6 +26,12 @@ export function normalize(file: LoadedFile, keys: readonly DefinitionKey[], walk
   }
   if (softDelete && !fields.has('deleted_at')) add('deleted_at', { type: 'datetime', readOnly: true, nullable: true });
 
+  // A field key the engine writes (a template's name) takes the field out of the bodies.
+  for (const key of keys) {
+    if (key.format.at !== 'field' || !key.writtenByEngine) continue;
+    for (const field of fields.values()) if ((field as unknown as Record<string, unknown>)[key.key] !== undefined) field.writable = false;
+  }
+
   const relations = new Map<string, RelationDef>();
   for (const [name, relation] of Object.entries(raw.relations ?? {})) {
     relations.set(name, { ...relation, name, foreignKey: relation.foreignKey ?? '', outputKey: relation.key ?? snakeCase(name) });
@@ -127,7 +133,7 @@ export function toFieldDef(name: string, format: FieldFormat): FieldDef {
     nullable: format.nullable ?? !format.required,
     stored: !computed && !throughRelation,
     // A copy (related), a stamp (stampedBy) and a document number (sequence) are the engine's to write.
-    writable: !managed && !computed && !format.readOnly && !format.related && !format.stampedBy && !format.sequence && !format.template && !format.formula,
+    writable: !managed && !computed && !format.readOnly && !format.related && !format.stampedBy && !format.sequence && !format.formula,
     output: !format.hidden && !format.revealed && !throughRelation,
   };
 }

@@ -13,6 +13,8 @@ export interface DefinitionKey {
   key: string;
   /** Its meta-schema, at the top level of a definition or on a field. */
   format: { at: 'resource' | 'field'; schema: TSchema };
+  /** A field with this key is the engine's to write: no body may send it (a field key). */
+  writtenByEngine?: boolean;
   /** Its normal form on the definition (a field's value is kept as written unless this says otherwise). */
   normalize?(raw: unknown, def: ResourceDef): void;
   /** Boot check, once every definition is normalized; `at` is a place below the definition (`tree.parent`). */

@@ -56,23 +56,6 @@ export function checkRules(def: ResourceDef, resources: ReadonlyMap<string, Reso
     }
   }
 
-  for (const named of def.fields.values()) {
-    const template = named.template;
-    if (!template) continue;
-    const at = `fields.${named.name}.template`;
-    if (named.type !== 'string' || !named.stored) problem(at, "a name made of the record's values is a stored string field");
-    const placeholders = templatePaths(template.text);
-    for (const name of placeholders)
-      if (name === named.name) problem(`${at}.text`, 'the name cannot be made of itself');
-      else if (name !== 'id') field(`${at}.text`, name);
-    for (const [name, words] of Object.entries(template.values ?? {})) {
-      if (!placeholders.includes(name)) problem(`${at}.values.${name}`, `"${name}" is not a placeholder of the text`);
-      const values = def.fields.get(name)?.enum;
-      for (const value of Object.keys(words))
-        if (values && !values.includes(value)) problem(`${at}.values.${name}`, `"${value}" is not one of ${name}'s values (${values.join(', ')})`);
-    }
-  }
-
   for (const relation of def.relations.values()) {
     if (!relation.createWith) continue;
     const at = `relations.${relation.name}.createWith`;

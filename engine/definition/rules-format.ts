@@ -36,25 +36,6 @@ export const NotValue = Type.Object(
   { additionalProperties: false, description: "any value but this one: {'<>': null} (the column has a value)" },
 );
 
-/** A name made of the record's own values: `{type}/{id}`, a value put in other words by `values`. */
-export const TemplateFormat = Type.Object(
-  {
-    text: Type.String({
-      pattern: '^([^{}]|\\{[a-z][a-z0-9_]*\\})*$',
-      minLength: 1,
-      maxLength: 120,
-      description: "the text, `{field}` placeholders being the record's values (`{id}` its id): `{type}/{id}`",
-    }),
-    values: Type.Optional(
-      Type.Record(Type.String({ pattern: '^[a-z][a-z0-9_]*$' }), Type.Record(Type.String({ minLength: 1 }), Type.String()), {
-        additionalProperties: false,
-        description: 'per placeholder, the words of each of its values: {type: {blanket_order: BO, purchase_template: PT}}',
-      }),
-    ),
-  },
-  { additionalProperties: false },
-);
-
 /** A stored value worked out from the record's own numbers: `{expression: 'price * (1 - discount / 100)', round: 4}`. */
 export const FormulaFormat = Type.Object(
   {
@@ -73,4 +54,3 @@ export const FormulaFormat = Type.Object(
 
 export type SequenceFormat = Static<typeof SequenceFormat>;
 export type FormulaFormat = Static<typeof FormulaFormat>;
-export type TemplateFormat = Static<typeof TemplateFormat>;

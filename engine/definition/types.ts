@@ -18,6 +18,8 @@ export interface FieldDef extends FieldFormat {
   column?: { table: string; name: string };
   /** An action body's `records` list: the fields of each entry. */
   entries?: FieldSet;
+  /** `template` (engine/keys/template.ts): a name made of the record's own values, written by the engine. */
+  template?: TemplateDef;
   /** `append` (engine/keys/append.ts): a record created without it goes last, of its table or of its `per` group. */
   append?: boolean | { per: string };
   /** What the rule keys (engine/keys/) say of it in the references, worked out at load. */
@@ -156,6 +158,12 @@ export interface AccessDef {
   ownerThrough?: { table: string; from: string; to: string };
   /** Record scope on reads: a user whose record scope is not global sees only the rows that name them (or a team mate) in one of these. */
   visibleTo?: ReadonlyArray<{ column: string } | { through: { table: string; from: string; to: string } }>;
+}
+
+/** `{type}/{id}`: the record's values in the text's placeholders, a value put in other words by `values` (engine/keys/template.ts). */
+export interface TemplateDef {
+  text: string;
+  values?: Record<string, Record<string, string>>;
 }
 
 /** A lock (engine/keys/locks.ts): the stored values that lock a record, what they forbid, and the refusal. */

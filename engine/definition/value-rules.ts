@@ -118,15 +118,7 @@ export function describeValueRules(def: ResourceDef, field: FieldDef): string[] 
     );
   if (field.notBefore) words.push(`Not before \`${field.notBefore}\` when both are sent.`);
   words.push(...describeSequence(def, field));
-  if (field.template) {
-    const named = Object.entries(field.template.values ?? {}).map(
-      ([name, values]) =>
-        `\`{${name}}\` being ${Object.entries(values)
-          .map(([value, word]) => `${word} for \`${value}\``)
-          .join(', ')}`,
-    );
-    words.push(`Named \`${field.template.text}\` from the record's values${named.length > 0 ? ` (${named.join('; ')})` : ''}, again when they change.`);
-  }
+
   if (field.formula)
     words.push(
       `Worked out as \`${field.formula.expression}\`${field.formula.round === undefined ? '' : `, rounded to ${field.formula.round} places`}, again when a field it names is sent.`,

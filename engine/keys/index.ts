@@ -4,7 +4,8 @@
 // the order of engine/write/steps.ts.
 import { append } from './append.ts';
 import { locks } from './locks.ts';
+import { template } from './template.ts';
 import { tree } from './tree.ts';
 import type { RuleKey } from './types.ts';
 
-export const RULE_KEYS: readonly RuleKey[] = [locks, append, tree];
+export const RULE_KEYS: readonly RuleKey[] = [locks, append, tree, template];

@@ -7,7 +7,7 @@ import { SEARCH_COLUMN } from '../definition/search.ts';
 import type { ResourceDef } from '../definition/types.ts';
 import { fillSearchWords, keepWords } from '../sql/search-index.ts';
 import { storedWords } from '../definition/search-words.ts';
-import { fillTemplate, templateFields } from './template.ts';
+import { fillTemplate, templateFields } from '../keys/template.ts';
 
 /** The words of a row of `def`'s table, from its searched columns. */
 export function wordsOfRow(def: Pick<ResourceDef, 'searchColumns'>, row: Record<string, unknown>): string | null {

@@ -14,7 +14,7 @@ import { locks } from '../keys/locks.ts';
 import { tree } from '../keys/tree.ts';
 import { numberNewRecords, sequenceFields } from '../rules/sequence.ts';
 import { addWords, templatedWords, wordsWithTemplates } from '../rules/search.ts';
-import { templateFields, writeTemplates } from '../rules/template.ts';
+import { template } from '../keys/template.ts';
 import { SEARCH_COLUMN } from '../definition/search.ts';
 import { keepWords } from '../sql/search-index.ts';
 import { applyValueRules, createNeedsValueRules, syncRelated } from '../values/index.ts';
@@ -79,19 +79,6 @@ const copies: WriteStep = {
         def,
         changed.map(({ id, columns, current }) => ({ id, columns: columns!, current })),
       );
-  },
-};
-
-/** `template`: a name made of the record's own values, written once it has its id and when they change. */
-const template: WriteStep = {
-  key: 'template',
-  uses: (def, _registry, phase) => phase !== 'remove' && some(templateFields(def)),
-  follows: (def) => templateFields(def).flatMap((field) => [...field.template!.text.matchAll(/\{([a-z][a-z0-9_]*)\}/g)].map((match) => match[1]!)),
-  async afterInsert(context, def, written) {
-    for (const { id, hook } of written) await writeTemplates(context.trx, def, id, hook.values);
-  },
-  async afterUpdate(context, def, written) {
-    for (const { id, columns, current } of wroteColumns(written)) await writeTemplates(context.trx, def, id, { ...current, ...columns });
   },
 };
 
@@ -245,7 +232,7 @@ export const WRITE_STEPS: readonly WriteStep[] = [
   tree.step!,
   formula,
   copies,
-  template,
+  template.step!,
   carried,
   createWith,
   behaviours,

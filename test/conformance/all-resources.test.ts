@@ -30,7 +30,7 @@ import { sortChecks } from './capabilities/sorts.ts';
 import { updateChecks } from './capabilities/update.ts';
 import { hasValueRules, valueChecks } from './capabilities/values.ts';
 import { lockChecks, numberedOnCreate, sequenceChecks, setChecks, templateChecks } from './capabilities/rules.ts';
-import { templateFields } from '../../engine/rules/template.ts';
+import { templateFields } from '../../engine/keys/template.ts';
 import { hasStructureRules, structureChecks } from './capabilities/structure.ts';
 import { prepareContext, type ResourceContext } from './context.ts';
 

@@ -10,9 +10,8 @@ import { sequenceFields } from '../../../engine/rules/sequence.ts';
 import { referencedResource } from '../../../engine/definition/value-rules.ts';
 import { recordPath, type ResourceContext } from '../context.ts';
 import { sampleValue, validPayload } from '../payloads.ts';
-import type { TemplateFormat } from '../../../engine/definition/rules-format.ts';
-import type { LockDef } from '../../../engine/definition/types.ts';
-import { templateFields } from '../../../engine/rules/template.ts';
+import type { LockDef, TemplateDef } from '../../../engine/definition/types.ts';
+import { templateFields } from '../../../engine/keys/template.ts';
 
 /** The fields numbered when their record is created. */
 export const numberedOnCreate = (def: ResourceDef) => sequenceFields(def).filter((field) => (field.sequence!.on ?? 'create') === 'create');
@@ -184,7 +183,7 @@ export function templateChecks(test: Test, context: () => ResourceContext) {
 }
 
 /** The name the definition says, worked out here from the row: each placeholder's value, in its words when given. */
-function expectedName(template: TemplateFormat, row: Record<string, unknown>): string {
+function expectedName(template: TemplateDef, row: Record<string, unknown>): string {
   let text = template.text;
   for (const name of templatePaths(template.text)) {
     const value = String(row[name] ?? '');
