@@ -1,7 +1,7 @@
 // The meta-schema: what a resource definition (one YAML file under resources/) may say.
 // Every object is closed (additionalProperties: false) so a typo stops the boot.
 import { Type, type Static } from '@sinclair/typebox';
-import { FormulaFormat, MatchValue, SequenceFormat } from './rules-format.ts';
+import { MatchValue, SequenceFormat } from './rules-format.ts';
 
 export const Name = Type.String({ pattern: '^[a-z][a-z0-9_]*$' });
 const ResourceName = Type.String({ pattern: '^[a-z][a-z0-9-]*/[a-z][a-z0-9-]*$', description: 'module/name, e.g. support/banks' });
@@ -126,7 +126,6 @@ export const FieldFormat = Type.Object(
       }),
     ),
     sequence: Type.Optional(SequenceFormat),
-    formula: Type.Optional(FormulaFormat),
     aggregate: Type.Optional(
       Type.Object(
         {

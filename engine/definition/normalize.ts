@@ -133,7 +133,7 @@ export function toFieldDef(name: string, format: FieldFormat): FieldDef {
     nullable: format.nullable ?? !format.required,
     stored: !computed && !throughRelation,
     // A copy (related), a stamp (stampedBy) and a document number (sequence) are the engine's to write.
-    writable: !managed && !computed && !format.readOnly && !format.related && !format.stampedBy && !format.sequence && !format.formula,
+    writable: !managed && !computed && !format.readOnly && !format.related && !format.stampedBy && !format.sequence,
     output: !format.hidden && !format.revealed && !throughRelation,
   };
 }

@@ -4,11 +4,8 @@
 import type { ResourceDef } from './types.ts';
 import { didYouMean } from './suggest.ts';
 import { templatePaths } from './sequence-rules.ts';
-import { formulaOf } from './formula.ts';
 
 type Problem = (at: string, message: string) => void;
-
-const NUMERIC = new Set(['integer', 'number', 'decimal']);
 
 export function checkRules(def: ResourceDef, resources: ReadonlyMap<string, ResourceDef>, problem: Problem): void {
   const field = (at: string, name: string) => {
@@ -37,23 +34,6 @@ export function checkRules(def: ResourceDef, resources: ReadonlyMap<string, Reso
     if (sequence.perCompany && !def.fields.get('company_id')?.stored) problem(`${at}.perCompany`, 'this resource has no company_id field');
     const on = sequence.on ?? 'create';
     if (on !== 'create' && !def.actions.has(on)) problem(`${at}.on`, `"${on}" is not an action of this resource${didYouMean(on, def.actions.keys())}`);
-  }
-
-  for (const computed of def.fields.values()) {
-    if (!computed.formula) continue;
-    const at = `fields.${computed.name}.formula`;
-    if (!computed.readOnly) problem(at, 'a formula field is written by the engine: add readOnly: true');
-    if (!NUMERIC.has(computed.type) || !computed.stored) problem(at, 'a formula gives a stored number (integer, number or decimal field)');
-    try {
-      for (const name of formulaOf(computed).names) {
-        const operand = def.fields.get(name);
-        if (!operand?.stored) problem(`${at}.expression`, `"${name}" is not a field of this resource${didYouMean(name, def.fields.keys())}`);
-        else if (!NUMERIC.has(operand.type)) problem(`${at}.expression`, `"${name}" is not a numeric field (integer, number or decimal)`);
-        else if (name === computed.name || operand.formula) problem(`${at}.expression`, `"${name}" is worked out by a formula itself`);
-      }
-    } catch (error) {
-      problem(`${at}.expression`, `cannot be read: ${(error as Error).message}`);
-    }
   }
 
   for (const relation of def.relations.values()) {

@@ -36,21 +36,4 @@ export const NotValue = Type.Object(
   { additionalProperties: false, description: "any value but this one: {'<>': null} (the column has a value)" },
 );
 
-/** A stored value worked out from the record's own numbers: `{expression: 'price * (1 - discount / 100)', round: 4}`. */
-export const FormulaFormat = Type.Object(
-  {
-    expression: Type.String({
-      minLength: 1,
-      maxLength: 200,
-      description: 'numbers, numeric fields of the record, + - * /, unary minus and parentheses; a null operand counts as 0, a division by zero gives null',
-    }),
-    round: Type.Optional(Type.Integer({ minimum: 0, maximum: 12, description: 'decimal places the result is rounded to (half away from zero)' })),
-  },
-  {
-    additionalProperties: false,
-    description: 'a read-only number written on create, and on an update that sends a field it names (the others as stored)',
-  },
-);
-
 export type SequenceFormat = Static<typeof SequenceFormat>;
-export type FormulaFormat = Static<typeof FormulaFormat>;

@@ -18,6 +18,8 @@ export interface FieldDef extends FieldFormat {
   column?: { table: string; name: string };
   /** An action body's `records` list: the fields of each entry. */
   entries?: FieldSet;
+  /** `formula` (engine/keys/formula.ts): a stored number worked out from the record's own numbers. */
+  formula?: { expression: string; round?: number };
   /** `template` (engine/keys/template.ts): a name made of the record's own values, written by the engine. */
   template?: TemplateDef;
   /** `append` (engine/keys/append.ts): a record created without it goes last, of its table or of its `per` group. */

@@ -119,10 +119,6 @@ export function describeValueRules(def: ResourceDef, field: FieldDef): string[] 
   if (field.notBefore) words.push(`Not before \`${field.notBefore}\` when both are sent.`);
   words.push(...describeSequence(def, field));
 
-  if (field.formula)
-    words.push(
-      `Worked out as \`${field.formula.expression}\`${field.formula.round === undefined ? '' : `, rounded to ${field.formula.round} places`}, again when a field it names is sent.`,
-    );
   if (field.stampedBy) words.push(`Set when \`${field.stampedBy}\` becomes true (an earlier time is kept), cleared when it becomes false.`);
   words.push(...describeAggregateRules(def, field), ...(field.keyWords ?? []));
   return words;

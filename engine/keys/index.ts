@@ -3,9 +3,10 @@
 // their formats and checks from this list (registry.ts); the write pipeline runs their steps in
 // the order of engine/write/steps.ts.
 import { append } from './append.ts';
+import { formula } from './formula.ts';
 import { locks } from './locks.ts';
 import { template } from './template.ts';
 import { tree } from './tree.ts';
 import type { RuleKey } from './types.ts';
 
-export const RULE_KEYS: readonly RuleKey[] = [locks, append, tree, template];
+export const RULE_KEYS: readonly RuleKey[] = [locks, append, tree, formula, template];

@@ -4,12 +4,11 @@
 // defaults, the behaviours see everything). plan.ts works out once per definition which it uses.
 // A key with a module of its own (engine/keys/: its format, boot check, words and step together)
 // gives its step; the others' steps are written here, their formats and checks in definition/.
-import { formulaOf } from '../definition/formula.ts';
 import type { ResourceDef } from '../definition/types.ts';
 import { splitPath } from '../definition/value-rules.ts';
 import { ConflictError, ValidationError } from '../errors/http-errors.ts';
 import { append } from '../keys/append.ts';
-import { applyFormulas, formulaFields } from '../rules/formula.ts';
+import { formula } from '../keys/formula.ts';
 import { locks } from '../keys/locks.ts';
 import { tree } from '../keys/tree.ts';
 import { numberNewRecords, sequenceFields } from '../rules/sequence.ts';
@@ -56,15 +55,6 @@ const sequence: WriteStep = {
   key: 'sequence',
   uses: (def, _registry, phase) => phase === 'create' && some(sequenceFields(def)),
   beforeCreate: (context, def, hooks) => numberNewRecords(context.trx, context.registry, def, hooks),
-};
-
-/** `formula`: stored values worked out from the record's own numbers. */
-const formula: WriteStep = {
-  key: 'formula',
-  uses: (def, _registry, phase) => phase !== 'remove' && some(formulaFields(def)),
-  follows: (def) => formulaFields(def).flatMap((field) => [...formulaOf(field).names]),
-  beforeCreate: (_context, def, hooks) => applyFormulas(def, 'create', hooks),
-  beforeUpdate: (_context, def, hooks) => applyFormulas(def, 'update', hooks),
 };
 
 /** `related` on other resources' fields: the copies other records keep of an updated record's columns follow it. */
@@ -230,7 +220,7 @@ export const WRITE_STEPS: readonly WriteStep[] = [
   sequence,
   append.step!,
   tree.step!,
-  formula,
+  formula.step!,
   copies,
   template.step!,
   carried,

@@ -1,8 +1,8 @@
-// Stored formulas (engine/rules/formula.ts): what a parsed expression gives, and when a write works it out. No database.
+// Stored formulas (engine/keys/formula.ts): what a parsed expression gives, and when a write works it out. No database.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { parseFormula } from '../../engine/definition/formula.ts';
-import { applyFormulas, roundHalfAway } from '../../engine/rules/formula.ts';
+import { parseFormula } from '../../engine/keys/formula-expression.ts';
+import { applyFormulas, roundHalfAway } from '../../engine/keys/formula.ts';
 import { toFieldDef } from '../../engine/definition/normalize.ts';
 import type { ResourceDef } from '../../engine/definition/types.ts';
 
@@ -45,7 +45,7 @@ test('on create always; on update when a field it names is sent, the others as s
       price: toFieldDef('price', { type: 'number' }),
       discount: toFieldDef('discount', { type: 'number', nullable: true }),
       note: toFieldDef('note', { type: 'string' }),
-      net: toFieldDef('net', { type: 'number', readOnly: true, formula: { expression: 'price * (1 - discount / 100)', round: 2 } }),
+      net: { ...toFieldDef('net', { type: 'number', readOnly: true }), formula: { expression: 'price * (1 - discount / 100)', round: 2 } },
     }),
   );
   const def = { fields } as unknown as ResourceDef;

@@ -1,8 +1,6 @@
-// The expression of a `formula:` field (engine/rules/formula.ts writes its value): numbers, the
-// record's own field names, + - * /, unary minus and parentheses, parsed once into closures (never
-// eval). Here, beside the definitions, so that the boot check (rules-check.ts) reads it without
-// importing the rules that apply it.
-import type { FieldDef } from './types.ts';
+// The expression of a `formula:` field (formula.ts: its key): numbers, the record's own field
+// names, + - * /, unary minus and parentheses, parsed once into closures (never eval).
+import type { FieldDef } from '../definition/types.ts';
 
 export type Read = (name: string) => number;
 type Compute = (read: Read) => number | null;
