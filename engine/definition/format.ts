@@ -4,6 +4,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { MatchValue, SequenceFormat } from './rules-format.ts';
 
 export const Name = Type.String({ pattern: '^[a-z][a-z0-9_]*$' });
+export const RelationName = Type.String({ pattern: '^[a-z][A-Za-z0-9]*$' });
 const ResourceName = Type.String({ pattern: '^[a-z][a-z0-9-]*/[a-z][a-z0-9-]*$', description: 'module/name, e.g. support/banks' });
 const BehaviourName = Type.String({ pattern: '^[a-z][A-Za-z0-9]*(\\.[a-z][A-Za-z0-9]*)+$', description: 'module.behaviourName' });
 
@@ -263,14 +264,6 @@ export const RelationFormat = Type.Object(
         description: 'only related rows with these column values (a list means any of them)',
       }),
     ),
-    onDelete: Type.Optional(Type.Literal('restrict', { description: 'hasMany: refuse to delete the owner while related rows exist' })),
-    createWith: Type.Optional(
-      Type.Array(Type.Record(Name, Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()]), { additionalProperties: false }), {
-        minItems: 1,
-        maxItems: 20,
-        description: "hasMany: the related records every new record gets, created with it as a POST under it would create them (a payment term's first due term)",
-      }),
-    ),
     key: Type.Optional(
       Type.String({
         pattern: '^[a-z][A-Za-z0-9_]*$',
@@ -498,7 +491,7 @@ export const ResourceFormat = Type.Object(
     timestamps: Type.Optional(Type.Boolean({ description: 'created_at and updated_at, set by the engine (default true)' })),
     creator: Type.Optional(Type.Boolean({ description: 'creator_id set from the authenticated user on create' })),
     fields: Type.Record(Name, FieldFormat, { additionalProperties: false }),
-    relations: Type.Optional(Type.Record(Type.String({ pattern: '^[a-z][A-Za-z0-9]*$' }), RelationFormat, { additionalProperties: false })),
+    relations: Type.Optional(Type.Record(RelationName, RelationFormat, { additionalProperties: false })),
     filters: Type.Optional(Type.Record(Name, FilterFormat, { additionalProperties: false })),
     sorts: Type.Optional(Type.Array(Name, { uniqueItems: true })),
     defaultSort: Type.Optional(Type.String({ pattern: '^-?[a-z][a-z0-9_]*$' })),

@@ -95,7 +95,6 @@ export function link(
       for (const column of Object.keys(relation.where ?? {})) {
         if (!target.fields.get(column)?.stored) problem(`${at}.where.${column}`, `"${column}" is not a field of ${target.name}${didYouMean(column, target.fields.keys())}`);
       }
-      if (relation.onDelete && relation.kind !== 'hasMany') problem(`${at}.onDelete`, 'onDelete applies to hasMany relations');
     }
 
     checkValueRules(def, resources, problem);

@@ -1,5 +1,5 @@
 // Boot checks of the workflow vocabulary (called by engine/definition/link.ts): what a sequence,
-// a template, a formula, `createWith` or an action's `set` names must exist and fit. Each problem
+// or an action's `set` names must exist and fit. Each problem
 // names the file and line.
 import type { ResourceDef } from './types.ts';
 import { didYouMean } from './suggest.ts';
@@ -34,23 +34,6 @@ export function checkRules(def: ResourceDef, resources: ReadonlyMap<string, Reso
     if (sequence.perCompany && !def.fields.get('company_id')?.stored) problem(`${at}.perCompany`, 'this resource has no company_id field');
     const on = sequence.on ?? 'create';
     if (on !== 'create' && !def.actions.has(on)) problem(`${at}.on`, `"${on}" is not an action of this resource${didYouMean(on, def.actions.keys())}`);
-  }
-
-  for (const relation of def.relations.values()) {
-    if (!relation.createWith) continue;
-    const at = `relations.${relation.name}.createWith`;
-    const child = resources.get(relation.resource);
-    if (relation.kind !== 'hasMany') problem(at, 'records created with the record are of a hasMany relation');
-    if (!child) continue;
-    relation.createWith.forEach((values, index) => {
-      for (const [column, value] of Object.entries(values)) {
-        const target = child.fields.get(column);
-        if (!target?.stored || column === relation.foreignKey)
-          problem(`${at}.${index}.${column}`, `"${column}" is not a field of ${child.name} to give${didYouMean(column, child.fields.keys())}`);
-        else if (target.enum && !target.enum.includes(String(value)))
-          problem(`${at}.${index}.${column}`, `"${value}" is not one of ${column}'s values (${target.enum.join(', ')})`);
-      }
-    });
   }
 
   for (const action of def.actions.values()) {

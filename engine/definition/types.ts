@@ -35,6 +35,10 @@ export interface FieldSet {
 
 export interface RelationDef extends RelationFormat {
   name: string;
+  /** `onDelete: restrict` (engine/keys/on-delete.ts): the owner is not removed for good while it has such records. */
+  onDelete?: 'restrict';
+  /** `createWith` (engine/keys/create-with.ts): the related records every new record gets. */
+  createWith?: Array<Record<string, string | number | boolean | null>>;
   /** Set for belongsTo and hasMany (link.ts checks it); manyToMany uses `through`. */
   foreignKey: string;
   /** Key in the response: the snake_case form of the name (dueTerms → due_terms). */

@@ -3,10 +3,12 @@
 // their formats and checks from this list (registry.ts); the write pipeline runs their steps in
 // the order of engine/write/steps.ts.
 import { append } from './append.ts';
+import { createWith } from './create-with.ts';
 import { formula } from './formula.ts';
 import { locks } from './locks.ts';
+import { onDelete } from './on-delete.ts';
 import { template } from './template.ts';
 import { tree } from './tree.ts';
 import type { RuleKey } from './types.ts';
 
-export const RULE_KEYS: readonly RuleKey[] = [locks, append, tree, formula, template];
+export const RULE_KEYS: readonly RuleKey[] = [locks, append, tree, formula, template, createWith, onDelete];

@@ -6,8 +6,10 @@
 // gives its step; the others' steps are written here, their formats and checks in definition/.
 import type { ResourceDef } from '../definition/types.ts';
 import { splitPath } from '../definition/value-rules.ts';
-import { ConflictError, ValidationError } from '../errors/http-errors.ts';
+import { ValidationError } from '../errors/http-errors.ts';
 import { append } from '../keys/append.ts';
+import { createWith } from '../keys/create-with.ts';
+import { onDelete } from '../keys/on-delete.ts';
 import { formula } from '../keys/formula.ts';
 import { locks } from '../keys/locks.ts';
 import { tree } from '../keys/tree.ts';
@@ -80,19 +82,6 @@ const carried: WriteStep = {
   oneByOne: carriesRecords,
   afterInsert: (context, def, written, pipeline) => writeCarried(context, def, written, 'create', pipeline),
   afterUpdate: (context, def, written, pipeline) => writeCarried(context, def, written, 'update', pipeline),
-};
-
-/** `createWith` on a hasMany relation: the related records every new record gets, as a POST under it would create them. */
-const createWith: WriteStep = {
-  key: 'createWith',
-  uses: (def, _registry, phase) => phase === 'create' && [...def.relations.values()].some((relation) => relation.createWith),
-  async afterInsert(context, def, written) {
-    for (const relation of def.relations.values()) {
-      if (!relation.createWith) continue;
-      const bodies = written.flatMap(({ id }) => relation.createWith!.map((values) => ({ ...values, [relation.foreignKey]: id })));
-      await context.records(relation.resource).createMany(bodies, { system: true });
-    }
-  },
 };
 
 /** `behaviours`: the named hooks of src/behaviours, after every rule of the definition. */
@@ -191,28 +180,6 @@ async function runAfter(context: WriteContext, def: ResourceDef, names: readonly
   }
 }
 
-/** `onDelete: restrict` on a hasMany relation: an owner that still has such records is not removed for good (409). */
-const restrict: WriteStep = {
-  key: 'onDelete: restrict',
-  uses: (def, _registry, phase) => phase === 'remove' && [...def.relations.values()].some((relation) => relation.kind === 'hasMany' && relation.onDelete === 'restrict'),
-  async beforeRemove(context, def, rows, { hard }) {
-    if (!hard) return;
-    for (const relation of def.relations.values()) {
-      if (relation.kind !== 'hasMany' || relation.onDelete !== 'restrict') continue;
-      const target = context.registry.get(relation.resource);
-      // Soft-deleted children count: they could be restored and would point at nothing.
-      const child = await context
-        .trx(target.table)
-        .whereIn(
-          relation.foreignKey,
-          rows.map((row) => Number(row.id)),
-        )
-        .first('id');
-      if (child) throw new ConflictError(`The ${def.label} cannot be deleted because it still has ${target.label} records (soft-deleted ones included). Remove them first.`);
-    }
-  },
-};
-
 export const WRITE_STEPS: readonly WriteStep[] = [
   excludes,
   locks.step!,
@@ -224,8 +191,8 @@ export const WRITE_STEPS: readonly WriteStep[] = [
   copies,
   template.step!,
   carried,
-  createWith,
+  createWith.step!,
   behaviours,
   search,
-  restrict,
+  onDelete.step!,
 ];
