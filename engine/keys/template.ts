@@ -6,10 +6,8 @@ import type { Knex } from 'knex';
 import { templatePaths } from '../definition/sequence-rules.ts';
 import { didYouMean } from '../definition/suggest.ts';
 import type { FieldDef, ResourceDef, TemplateDef } from '../definition/types.ts';
-import type { RuleKey, Written } from './types.ts';
-
-/** Updates that wrote some column (not only nested records or links). */
-const wroteColumns = (written: Written[]) => written.filter(({ columns }) => columns && Object.keys(columns).length > 0);
+import type { RuleKey } from './types.ts';
+import { wroteColumns } from './written.ts';
 
 export const template: RuleKey = {
   key: 'template',

@@ -19,7 +19,8 @@ import type { FieldDef, ResourceDef, TreeDef } from '../definition/types.ts';
 import { ValidationError } from '../errors/http-errors.ts';
 import { scopeConditions } from '../sql/resource-rows.ts';
 import { idsMeeting, lockedDescendants, rewriteDescendants, type Subtree } from '../sql/tree-paths.ts';
-import type { RuleKey, Written } from './types.ts';
+import type { RuleKey } from './types.ts';
+import { wroteColumns } from './written.ts';
 
 const Name = Type.String({ pattern: '^[a-z][a-z0-9_]*$' });
 
@@ -65,9 +66,6 @@ export function cycleMessage(def: ResourceDef, tree: TreeDef): string {
   const label = def.fields.get(tree.parent)?.label ?? tree.parent;
   return tree.cycleMessage ?? `The ${label} cannot be the ${def.label.toLowerCase()} itself or one of its descendants.`;
 }
-
-/** Updates that wrote some column (not only nested records or links). */
-const wroteColumns = (written: Written[]) => written.filter(({ columns }) => columns && Object.keys(columns).length > 0);
 
 export const tree: RuleKey = {
   key: 'tree',

@@ -24,10 +24,9 @@ import { isCopied } from '../values/related.ts';
 import { carriedFields, carriesRecords, writeCarried } from './carried.ts';
 import type { WriteContext, WriteStep, Written } from '../keys/types.ts';
 import { hookContext } from './context.ts';
+import { wroteColumns } from '../keys/written.ts';
 
 const some = <T>(list: readonly T[]) => list.length > 0;
-/** Updates that wrote some column (not only nested records or links). */
-const wroteColumns = (written: Written[]) => written.filter(({ columns }) => columns && Object.keys(columns).length > 0);
 
 /** `excludes`: a field given replaces the one it excludes (a payment term replaces a due date). */
 const excludes: WriteStep = {
