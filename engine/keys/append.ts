@@ -51,14 +51,14 @@ export const append: RuleKey = {
 const appended = new WeakMap<ResourceDef, FieldDef[]>();
 
 /** The resource's fields with `append`, worked out once. */
-export function appendFields(def: ResourceDef): FieldDef[] {
+function appendFields(def: ResourceDef): FieldDef[] {
   let found = appended.get(def);
   if (!found) appended.set(def, (found = [...def.fields.values()].filter((field) => field.append)));
   return found;
 }
 
 /** Gives the records created together that lack a value of an `append` field the next ones (of the table, or of their `per` group). */
-export async function appendLast(trx: Knex.Transaction, def: ResourceDef, entries: ReadonlyArray<{ values: Record<string, unknown> }>): Promise<void> {
+async function appendLast(trx: Knex.Transaction, def: ResourceDef, entries: ReadonlyArray<{ values: Record<string, unknown> }>): Promise<void> {
   for (const field of appendFields(def)) {
     const missing = entries.filter(({ values }) => values[field.name] === undefined || values[field.name] === null);
     if (missing.length === 0) continue;

@@ -66,7 +66,7 @@ export const formula: RuleKey = {
 const withFormulas = new WeakMap<ResourceDef, FieldDef[]>();
 
 /** The fields a resource works out with a formula, once per definition. */
-export function formulaFields(def: ResourceDef): FieldDef[] {
+function formulaFields(def: ResourceDef): FieldDef[] {
   let found = withFormulas.get(def);
   if (!found) withFormulas.set(def, (found = [...def.fields.values()].filter((field) => field.formula)));
   return found;

@@ -80,12 +80,12 @@ const message = (def: ResourceDef, lock: LockDef, row?: Record<string, unknown>)
   lock.message.replace(/\{([a-z][a-z0-9_]*)\}/g, (_, name: string) => (name === 'label' ? def.label.toLowerCase() : row ? String(row[name] ?? '') : `{${name}}`));
 
 /** Before a delete: the first lock that forbids it on this row refuses. */
-export function refuseLockedDelete(def: ResourceDef, row: Record<string, unknown>): void {
+function refuseLockedDelete(def: ResourceDef, row: Record<string, unknown>): void {
   for (const lock of def.locks) if (lock.forbid?.includes('delete') && matches(def, lock.when, row)) throw new ActionRefusedError(message(def, lock, row));
 }
 
 /** Before an update of each record written together (values sent, row stored). */
-export function refuseLockedUpdates(def: ResourceDef, entries: ReadonlyArray<{ values: Record<string, unknown>; record?: Record<string, unknown> }>): void {
+function refuseLockedUpdates(def: ResourceDef, entries: ReadonlyArray<{ values: Record<string, unknown>; record?: Record<string, unknown> }>): void {
   if (def.locks.length === 0) return;
   for (const { values, record } of entries) {
     if (!record) continue;
