@@ -11,11 +11,6 @@ export function checkAggregateRules(def: ResourceDef, resources: ReadonlyMap<str
   }
 }
 
-/** What `aggregate` says of a field, for the OpenAPI and Markdown references. */
-export function describeAggregateRules(def: ResourceDef, field: FieldDef): string[] {
-  return describeAggregate(def, field);
-}
-
 /** Constants an aggregate puts in its SQL: plain words and numbers. */
 const PLAIN = /^[A-Za-z0-9_ .:/-]*$/;
 const plainValue = (value: ScopeValue | readonly string[]) =>
@@ -66,8 +61,8 @@ function aggregateProblems(def: ResourceDef, field: FieldDef, resources: Readonl
   }
 }
 
-/** For the API references. */
-function describeAggregate(def: ResourceDef, field: FieldDef): string[] {
+/** What `aggregate` says of a field, for the OpenAPI and Markdown references. */
+export function describeAggregateRules(def: ResourceDef, field: FieldDef): string[] {
   if (!field.aggregate) return [];
   const { count, sum, where } = field.aggregate;
   const [relation, column] = (count ?? sum)!.split('.') as [string, string | undefined];

@@ -54,6 +54,15 @@ sorts: [id, amount, sort, created_at]
 indexes: [[payment_method_id, deleted_at, amount]]
 `;
 
+/**
+ * A generated migration written into `dir` and imported, as knex would run it. Its import of the
+ * engine is relative to migrations/: here, the engine is elsewhere.
+ */
+async function importMigration(dir: string, source: string): Promise<{ up(knex: unknown): Promise<void>; down(knex: unknown): Promise<void> }> {
+  writeFileSync(join(dir, 'migration.ts'), source.replace("from '../engine/index.ts'", `from '${fileURLToPath(new URL('../../engine/index.ts', import.meta.url))}'`));
+  return import(pathToFileURL(join(dir, 'migration.ts')).href);
+}
+
 for (const target of databaseTargets()) {
   const test = suite(`make:migration [${target.name}]`);
 
@@ -128,9 +137,7 @@ for (const target of databaseTargets()) {
             assert.ok(migration);
             assert.is(migration!.name, 'create_payment_methods');
             source = migration!.source;
-            // Its import of the engine is relative to migrations/: here, the engine is elsewhere.
-            writeFileSync(join(dir, 'migration.ts'), source.replace("from '../engine/index.ts'", `from '${fileURLToPath(new URL('../../engine/index.ts', import.meta.url))}'`));
-            const { up } = await import(pathToFileURL(join(dir, 'migration.ts')).href);
+            const { up } = await importMigration(dir, source);
             await up(knex);
           },
         });
@@ -188,8 +195,7 @@ for (const target of databaseTargets()) {
             assert.ok(migration, 'a migration for the changed search');
             assert.is(migration!.name, 'search_banks_by_city_code_email_name');
             source = migration!.source;
-            writeFileSync(join(dir, 'migration.ts'), source.replace("from '../engine/index.ts'", `from '${fileURLToPath(new URL('../../engine/index.ts', import.meta.url))}'`));
-            const { up } = await import(pathToFileURL(join(dir, 'migration.ts')).href);
+            const { up } = await importMigration(dir, source);
             await up(knex);
             assert.is(generateMigration(registry, await readMigratedSchema(knex, registry), 'support/banks'), undefined, 'nothing left to do once it ran');
           },
@@ -232,8 +238,7 @@ for (const target of databaseTargets()) {
             assert.ok(generated, 'a migration for the search turned off');
             assert.is(generated!.name, 'drop_search_from_banks');
             source = generated!.source;
-            writeFileSync(join(dir, 'migration.ts'), source.replace("from '../engine/index.ts'", `from '${fileURLToPath(new URL('../../engine/index.ts', import.meta.url))}'`));
-            migration = await import(pathToFileURL(join(dir, 'migration.ts')).href);
+            migration = await importMigration(dir, source);
             await migration!.up(knex);
             assert.is(generateMigration(registry, await readMigratedSchema(knex, registry), 'support/banks'), undefined, 'nothing left to do once it ran');
           },
