@@ -85,4 +85,4 @@ export {
   SEARCH_COLUMNS_TABLE,
 } from './sql/search-index.ts';
 export { storedWords } from './definition/search-words.ts';
-export { fillMissingWords } from './rules/search.ts';
+export { fillMissingWords } from './keys/search.ts';

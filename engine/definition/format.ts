@@ -507,11 +507,6 @@ export const ResourceFormat = Type.Object(
           "indexes of several columns that the lists need: `[[category_id, deleted_at, name]]` lists a category's live records by name without a sort step, and counts them from the index alone",
       }),
     ),
-    search: Type.Optional(
-      Type.Union([Type.Array(Name, { minItems: 1, uniqueItems: true }), Type.Literal(false)], {
-        description: 'the fields `search=` finds records by (default: the display field and `reference`, `code`, `email`, `barcode`); `false`: no search',
-      }),
-    ),
     invalidates: Type.Optional(
       Type.Array(Type.String({ pattern: '^[a-z][A-Za-z0-9]*$' }), {
         minItems: 1,

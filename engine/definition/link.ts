@@ -10,7 +10,6 @@ import { satisfiesScope, scopeTest } from './scope.ts';
 import type { ResourceDef } from './types.ts';
 import { didYouMean } from './suggest.ts';
 import { checkIndexes } from './indexes.ts';
-import { checkSearch } from './search.ts';
 import type { WalkthroughSource } from './walkthroughs.ts';
 import type { DefinitionKey } from './rule-key.ts';
 
@@ -164,7 +163,6 @@ export function link(
       if (!def.fields.get(column)?.stored) problem(`upsertOn.${index}`, `"${column}" is not a field of this resource`);
     }
     checkIndexes(def, problem);
-    checkSearch(def, raw.search, problem);
     for (const operation of Object.keys(raw.abilities ?? {})) {
       if (!def.operations.has(operation as never)) problem(`abilities.${operation}`, `"${operation}" is not one of this resource's operations`);
     }

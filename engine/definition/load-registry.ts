@@ -11,7 +11,6 @@ import type { DefinitionKey } from './rule-key.ts';
 import { loadDefinitionFiles, type LoadedFile } from './load.ts';
 import { normalize } from './normalize.ts';
 import { Registry } from './registry.ts';
-import { resolveSearchColumns } from './search.ts';
 import { didYouMean } from './suggest.ts';
 import { openParseCache } from './parse-cache.ts';
 import { loadWalkthroughs } from './walkthroughs.ts';
@@ -39,7 +38,7 @@ export function loadDefinitions(
   resolveActionBodies(resources, byName, problems);
   link(resources, byName, keys, behaviourNames, problems, actionNames, walkthroughs, invalidatorNames);
   resolveAccess(resources, byName);
-  resolveSearchColumns(resources);
+  for (const key of keys) key.resolve?.(resources);
   if (problems.length > 0) throw new DefinitionError(problems);
   for (const def of resources.values()) {
     for (const field of def.fields.values()) {

@@ -1,5 +1,4 @@
 // Fills the defaults a definition may leave out. No I/O and no cross-file checks (see link.ts).
-import { searchFields } from './search.ts';
 import type { FieldFormat, WalkthroughFormat } from './format.ts';
 import type { LoadedFile } from './load.ts';
 import type { FieldDef, FilterDef, RelationDef, ResourceDef, SortDef } from './types.ts';
@@ -106,11 +105,10 @@ export function normalize(file: LoadedFile, keys: readonly DefinitionKey[], walk
       beforeCreateMany: raw.behaviours?.beforeCreateMany ?? [],
       beforeUpdateMany: raw.behaviours?.beforeUpdateMany ?? [],
     },
+    // `search:`'s normal form, and the table's searched columns once every definition is normalized (engine/keys/search.ts).
     search: [],
-    // Filled once every definition is normalized: the table's, from every definition on it (search.ts).
     searchColumns: [],
   };
-  def.search = searchFields(def, raw.search);
   for (const key of keys) if (key.format.at === 'resource') key.normalize?.((raw as Record<string, unknown>)[key.key], def);
   return def;
 }

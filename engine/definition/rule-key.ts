@@ -19,6 +19,8 @@ export interface DefinitionKey {
   normalize?(raw: unknown, def: ResourceDef): void;
   /** Boot check, once every definition is normalized; `at` is a place below the definition (`tree.parent`). */
   check?(def: ResourceDef, resources: ReadonlyMap<string, ResourceDef>, problem: Problem): void;
+  /** What it works out across definitions once all are linked (the searched columns of a table several share). */
+  resolve?(resources: ReadonlyMap<string, ResourceDef>): void;
   /** What it says of a field in the references (OpenAPI, Markdown): sentences, kept on the field at load. */
   describeField?(def: ResourceDef, field: FieldDef): string[];
 }

@@ -11,6 +11,9 @@
 // settings; the (word, id) pairs need no mark, and the stored words keep it rather than
 // be rewritten.
 
+/** The stored column holding a record's words (engine/keys/search.ts writes it). */
+export const SEARCH_COLUMN = 'search_words';
+
 /** Terms shorter than this find too much to be served by the index. */
 export const MIN_TERM_LENGTH = 3;
 export const MAX_TERMS = 5;

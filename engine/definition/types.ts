@@ -141,9 +141,9 @@ export interface ResourceDef {
   indexes: ReadonlyArray<readonly string[]>;
   /** Records under a parent, with a stored path and full name (engine/keys/tree.ts). */
   tree?: TreeDef;
-  /** The fields `search=` finds its records by (definition/search.ts); empty: no search. */
+  /** The fields `search=` finds its records by (engine/keys/search.ts); empty: no search. */
   search: readonly string[];
-  /** The columns whose words its table stores: every definition on the table searches them (engine/rules/search.ts). */
+  /** The columns whose words its table stores: every definition on the table searches them (engine/keys/search.ts). */
   searchColumns: readonly string[];
   /** Permissions per operation and the row scopes of the authorization policy (access.ts). */
   access: AccessDef;

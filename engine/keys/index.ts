@@ -7,8 +7,9 @@ import { createWith } from './create-with.ts';
 import { formula } from './formula.ts';
 import { locks } from './locks.ts';
 import { onDelete } from './on-delete.ts';
+import { search } from './search.ts';
 import { template } from './template.ts';
 import { tree } from './tree.ts';
 import type { RuleKey } from './types.ts';
 
-export const RULE_KEYS: readonly RuleKey[] = [locks, append, tree, formula, template, createWith, onDelete];
+export const RULE_KEYS: readonly RuleKey[] = [locks, append, tree, formula, template, createWith, onDelete, search];

@@ -2,7 +2,7 @@
 // row of the `sequences` table, per code and company, incremented inside the write's transaction:
 // concurrent writers queue on the row lock (InnoDB) or on SQLite's single writer, and a rolled-back
 // document gives its number back, so the numbering has no gaps.
-import { updateRowWithWords } from './search.ts';
+import { updateRowWithWords } from '../keys/search.ts';
 import type { Knex } from 'knex';
 import type { SequenceFormat } from '../definition/rules-format.ts';
 import type { FieldDef, ResourceDef } from '../definition/types.ts';

@@ -10,7 +10,7 @@ import type { ActionDef, ResourceDef } from '../definition/types.ts';
 import { nowTimestamp } from '../serialize/value-formats.ts';
 import { syncRelated } from '../values/index.ts';
 import { truth } from '../definition/match.ts';
-import { updateRowWithWords } from './search.ts';
+import { updateRowWithWords } from '../keys/search.ts';
 
 export interface SetContext {
   trx: Knex.Transaction;

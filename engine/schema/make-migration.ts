@@ -10,7 +10,7 @@
 // created without a sort goes last by the table's MAX(sort) (a field's `append`).
 import type { Knex } from 'knex';
 import { indexName } from '../definition/indexes.ts';
-import { SEARCH_COLUMN } from '../definition/search.ts';
+import { SEARCH_COLUMN } from '../definition/search-words.ts';
 import type { Registry } from '../definition/registry.ts';
 import type { FieldDef, ResourceDef } from '../definition/types.ts';
 import { listTables, readSchemaBounds, type SchemaBounds } from './column-bounds.ts';

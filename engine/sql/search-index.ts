@@ -1,4 +1,4 @@
-// The index `search=` reads (engine/rules/search.ts keeps its words): each searched table has a
+// The index `search=` reads (engine/keys/search.ts keeps its words): each searched table has a
 // `search_words` column, the row's words worked out in JavaScript (engine/definition/search-words.ts),
 // and beside it `<table>_search`, a table of (word, id) pairs whose primary key is ordered by word,
 // so a term's start is one range of the key. The engine writes the pairs beside the row in the
@@ -11,7 +11,7 @@
 //   segment of its own (60 µs a one-row insert against 32 with the pairs, docs/performance.md),
 //   and its triggers went with the table whenever SQLite rebuilt it for a migration.
 import type { Knex } from 'knex';
-import { SEARCH_COLUMN } from '../definition/search.ts';
+import { SEARCH_COLUMN } from '../definition/search-words.ts';
 import { MAX_STORED_WORD_LENGTH } from '../definition/search-words.ts';
 import { dialectOf, tableOptions } from './dialect.ts';
 import { placeholders, quote, type Condition } from './quote.ts';

@@ -3,7 +3,7 @@
 // record's word pairs follow it (engine/sql/search-index.ts).
 import type { AuthUser } from '../behaviours/types.ts';
 import type { ResourceDef } from '../definition/types.ts';
-import { SEARCH_COLUMN } from '../definition/search.ts';
+import { SEARCH_COLUMN } from '../definition/search-words.ts';
 import { insertStatement } from '../sql/quote.ts';
 import { wordsInsert } from '../sql/search-index.ts';
 import type { Row, Statements } from '../sql/statements.ts';

@@ -14,10 +14,8 @@ import { formula } from '../keys/formula.ts';
 import { locks } from '../keys/locks.ts';
 import { tree } from '../keys/tree.ts';
 import { numberNewRecords, sequenceFields } from '../rules/sequence.ts';
-import { addWords, templatedWords, wordsWithTemplates } from '../rules/search.ts';
+import { search } from '../keys/search.ts';
 import { template } from '../keys/template.ts';
-import { SEARCH_COLUMN } from '../definition/search.ts';
-import { keepWords } from '../sql/search-index.ts';
 import { applyValueRules, createNeedsValueRules, syncRelated } from '../values/index.ts';
 import { valuePlan } from '../values/plan.ts';
 import { isCopied } from '../values/related.ts';
@@ -105,49 +103,6 @@ const behaviours: WriteStep = {
   },
 };
 
-/**
- * `search`: the record's words, from its values as every rule above and the behaviours left them,
- * and their (word, id) pairs beside the row (engine/sql/search-index.ts). Set-based
- * writes keep them too (writers.ts), as do an action's number and `set:` (rules/).
- */
-const search: WriteStep = {
-  key: 'search',
-  uses: (def, _registry, phase) => phase !== 'remove' && some(def.searchColumns),
-  // A name a template writes after the insert is searched: its words are written with it.
-  idle: (def) => !templatedWords(def),
-  complete: (def, values) => addWords(def, values),
-  beforeUpdate(_context, def, hooks) {
-    for (const hook of hooks) addWords(def, hook.values, hook.record);
-  },
-  async afterInsert(context, def, written) {
-    const rows = written.map(({ id, hook }) => ({
-      id,
-      words: templatedWords(def) ? wordsWithTemplates(def, id, hook.values) : ((hook.values[SEARCH_COLUMN] as string | null) ?? null),
-    }));
-    if (templatedWords(def))
-      for (const { id, words } of rows)
-        await context
-          .trx(def.table)
-          .where('id', id)
-          .update({ [SEARCH_COLUMN]: words });
-    await keepWords(context.trx, def.table, rows, { fresh: true });
-  },
-  async afterUpdate(context, def, written) {
-    const rows: Array<{ id: number; words: string | null }> = [];
-    for (const { id, columns, current } of wroteColumns(written)) {
-      if (templatedWords(def)) {
-        const words = wordsWithTemplates(def, id, { ...current, ...columns });
-        await context
-          .trx(def.table)
-          .where('id', id)
-          .update({ [SEARCH_COLUMN]: words });
-        rows.push({ id, words });
-      } else if (columns![SEARCH_COLUMN] !== undefined) rows.push({ id, words: columns![SEARCH_COLUMN] as string | null });
-    }
-    await keepWords(context.trx, def.table, rows);
-  },
-};
-
 /** The batch hooks once for all the records, then each record's own; a refusal names the record's place. */
 async function runBefore(context: WriteContext, hooks: Written['hook'][], batch: readonly string[], single: readonly string[]): Promise<void> {
   for (const name of batch) await context.behaviours.batches[name]!(hooks);
@@ -192,6 +147,6 @@ export const WRITE_STEPS: readonly WriteStep[] = [
   carried,
   createWith.step!,
   behaviours,
-  search,
+  search.step!,
   onDelete.step!,
 ];

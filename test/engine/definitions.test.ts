@@ -265,6 +265,22 @@ test('search: the display field and codes by default; a declared field must be s
   });
   assert.equal(shared.get('support/things').searchColumns, ['customer', 'name'], 'one row, one set of words, whichever definition writes it');
   assert.equal(shared.get('support/old-things').search, ['customer']);
+  // A tree's full name is rewritten in bulk when an ancestor is renamed: never searched by default, even as the display field.
+  const tree = `table: places
+label: Place
+path: /support/places
+operations: [list, create, show, update]
+fields:
+  title: { type: string, required: true }
+  full_name: { type: string, readOnly: true }
+  code: { type: string }
+  parent_id: { type: integer, references: support/places }
+  parent_path: { type: string, readOnly: true }
+relations:
+  parent: { kind: belongsTo, resource: support/places, foreignKey: parent_id }
+tree: { parent: parent_id, path: parent_path, fullName: { field: full_name, from: title, separator: / } }
+`;
+  assert.equal(load({ 'support/places.yaml': tree }).get('support/places').search, ['code']);
 });
 
 const WITH_RELATION = `${BASE}  parent_id: { type: integer, references: support/things }

@@ -14,7 +14,7 @@ import type { Test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { request } from 'undici';
 import { MAX_TERMS, storedWords, wordsOf } from '../../../engine/definition/search-words.ts';
-import { SEARCH_COLUMN } from '../../../engine/definition/search.ts';
+import { SEARCH_COLUMN } from '../../../engine/definition/search-words.ts';
 import type { FieldDef, ResourceDef } from '../../../engine/definition/types.ts';
 import { liveRows, recordPath, type ResourceContext } from '../context.ts';
 import { validPayload } from '../payloads.ts';
