@@ -63,7 +63,7 @@ export {
   type FieldErrors,
 } from './errors/http-errors.ts';
 export { nowTimestamp, formatTimestamp, today } from './serialize/value-formats.ts';
-export { nextInSequence, type SequenceKey } from './rules/sequence.ts';
+export { nextInSequence, type SequenceKey } from './keys/sequence.ts';
 export { MAX_SORT } from './keys/append.ts';
 export * from './docs/index.ts';
 export { exportResource, type ExportResourceOptions } from './transfer/export/export-resource.ts';

@@ -1,7 +1,7 @@
 // The meta-schema: what a resource definition (one YAML file under resources/) may say.
 // Every object is closed (additionalProperties: false) so a typo stops the boot.
 import { Type, type Static } from '@sinclair/typebox';
-import { MatchValue, SequenceFormat } from './rules-format.ts';
+import { MatchValue } from './rules-format.ts';
 
 export const Name = Type.String({ pattern: '^[a-z][a-z0-9_]*$' });
 export const RelationName = Type.String({ pattern: '^[a-z][A-Za-z0-9]*$' });
@@ -126,7 +126,6 @@ export const FieldFormat = Type.Object(
         description: 'a boolean field of the record: this time is set when it becomes true (an earlier one kept), cleared when it becomes false (read-only)',
       }),
     ),
-    sequence: Type.Optional(SequenceFormat),
     aggregate: Type.Optional(
       Type.Object(
         {

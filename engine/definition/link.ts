@@ -97,7 +97,7 @@ export function link(
     }
 
     checkValueRules(def, resources, problem);
-    checkRules(def, resources, problem);
+    checkRules(def, problem);
     checkAggregateRules(def, resources, problem);
     for (const key of keys) key.check?.(def, resources, problem);
 

@@ -130,8 +130,8 @@ export function toFieldDef(name: string, format: FieldFormat): FieldDef {
     label: name.replace(/_/g, ' '),
     nullable: format.nullable ?? !format.required,
     stored: !computed && !throughRelation,
-    // A copy (related), a stamp (stampedBy) and a document number (sequence) are the engine's to write.
-    writable: !managed && !computed && !format.readOnly && !format.related && !format.stampedBy && !format.sequence,
+    // A copy (related) and a stamp (stampedBy) are the engine's to write (and the rule keys' writtenByEngine).
+    writable: !managed && !computed && !format.readOnly && !format.related && !format.stampedBy,
     output: !format.hidden && !format.revealed && !throughRelation,
   };
 }

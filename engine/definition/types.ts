@@ -22,6 +22,8 @@ export interface FieldDef extends FieldFormat {
   formula?: { expression: string; round?: number };
   /** `template` (engine/keys/template.ts): a name made of the record's own values, written by the engine. */
   template?: TemplateDef;
+  /** `sequence` (engine/keys/sequence.ts): a document number, taken on create or when an action runs. */
+  sequence?: SequenceDef;
   /** `append` (engine/keys/append.ts): a record created without it goes last, of its table or of its `per` group. */
   append?: boolean | { per: string };
   /** What the rule keys (engine/keys/) say of it in the references, worked out at load. */
@@ -167,6 +169,16 @@ export interface AccessDef {
 }
 
 /** `{type}/{id}`: the record's values in the text's placeholders, a value put in other words by `values` (engine/keys/template.ts). */
+/** A document number's counter (engine/keys/sequence.ts). */
+export interface SequenceDef {
+  code: string;
+  prefix?: string;
+  padding?: number;
+  perCompany?: boolean;
+  year?: string;
+  on?: string;
+}
+
 export interface TemplateDef {
   text: string;
   values?: Record<string, Record<string, string>>;

@@ -5,7 +5,6 @@
 import type { ConditionValue, DefaultSourceFormat, OwnValue, ScopeValue } from './format.ts';
 import { describeAggregateRules } from './aggregate-rules.ts';
 import type { FieldDef, ResourceDef } from './types.ts';
-import { describeSequence } from './sequence-rules.ts';
 
 export function isOwnValue(condition: ConditionValue): condition is OwnValue {
   return typeof condition === 'object' && 'field' in condition;
@@ -117,7 +116,6 @@ export function describeValueRules(def: ResourceDef, field: FieldDef): string[] 
         .join(' and ')} (sent, else stored).`,
     );
   if (field.notBefore) words.push(`Not before \`${field.notBefore}\` when both are sent.`);
-  words.push(...describeSequence(def, field));
 
   if (field.stampedBy) words.push(`Set when \`${field.stampedBy}\` becomes true (an earlier time is kept), cleared when it becomes false.`);
   words.push(...describeAggregateRules(def, field), ...(field.keyWords ?? []));

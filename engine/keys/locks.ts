@@ -6,7 +6,7 @@
 //     - { when: { state: [posted] }, forbid: [delete], message: 'The {label} is posted: reverse it instead.' }
 //     - { when: { state: [posted] }, fields: [partner_id, date], message: ... }
 import { Type } from '@sinclair/typebox';
-import { templatePaths } from '../definition/sequence-rules.ts';
+import { templatePaths } from '../definition/placeholders.ts';
 import { MatchValue, NotValue } from '../definition/rules-format.ts';
 import { didYouMean } from '../definition/suggest.ts';
 import type { LockDef, ResourceDef } from '../definition/types.ts';

@@ -3,7 +3,7 @@
 // update changes a value the name is made of (a new type renames it), in the write's transaction.
 import { Type } from '@sinclair/typebox';
 import type { Knex } from 'knex';
-import { templatePaths } from '../definition/sequence-rules.ts';
+import { templatePaths } from '../definition/placeholders.ts';
 import { didYouMean } from '../definition/suggest.ts';
 import type { FieldDef, ResourceDef, TemplateDef } from '../definition/types.ts';
 import type { RuleKey } from './types.ts';

@@ -13,7 +13,7 @@ import { onDelete } from '../keys/on-delete.ts';
 import { formula } from '../keys/formula.ts';
 import { locks } from '../keys/locks.ts';
 import { tree } from '../keys/tree.ts';
-import { numberNewRecords, sequenceFields } from '../rules/sequence.ts';
+import { sequence } from '../keys/sequence.ts';
 import { search } from '../keys/search.ts';
 import { template } from '../keys/template.ts';
 import { applyValueRules, createNeedsValueRules, syncRelated } from '../values/index.ts';
@@ -47,13 +47,6 @@ const values: WriteStep = {
   follows: (def) => [...def.fields.values()].flatMap((field) => (field.related ? [splitPath(def, field.related).via!] : [])),
   beforeCreate: (context, def, hooks) => applyValueRules(context, def, 'create', hooks),
   beforeUpdate: (context, def, hooks) => applyValueRules(context, def, 'update', hooks),
-};
-
-/** `sequence`: a new record takes the next number of each sequence numbered on create. */
-const sequence: WriteStep = {
-  key: 'sequence',
-  uses: (def, _registry, phase) => phase === 'create' && some(sequenceFields(def)),
-  beforeCreate: (context, def, hooks) => numberNewRecords(context.trx, context.registry, def, hooks),
 };
 
 /** `related` on other resources' fields: the copies other records keep of an updated record's columns follow it. */
@@ -138,7 +131,7 @@ export const WRITE_STEPS: readonly WriteStep[] = [
   excludes,
   locks.step!,
   values,
-  sequence,
+  sequence.step!,
   append.step!,
   tree.step!,
   formula.step!,

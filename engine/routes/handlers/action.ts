@@ -11,7 +11,7 @@ import type { ResourceRuntime } from '../runtime.ts';
 import { inRequestUnit } from '../write-unit.ts';
 import { actionContext } from '../../write/context.ts';
 import { compileBodyValidator } from '../../validation/body-validator.ts';
-import { numberOnAction } from '../../rules/sequence.ts';
+import { numberOnAction } from '../../keys/sequence.ts';
 import { applySet } from '../../rules/transitions.ts';
 import { matches } from '../../definition/match.ts';
 

@@ -5,8 +5,8 @@
 import type { Test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { ResourceDef } from '../../../engine/definition/types.ts';
-import { DEFAULT_PADDING, templatePaths } from '../../../engine/definition/sequence-rules.ts';
-import { sequenceFields } from '../../../engine/rules/sequence.ts';
+import { templatePaths } from '../../../engine/definition/placeholders.ts';
+import { DEFAULT_PADDING, sequenceFields } from '../../../engine/keys/sequence.ts';
 import { referencedResource } from '../../../engine/definition/value-rules.ts';
 import { recordPath, type ResourceContext } from '../context.ts';
 import { sampleValue, validPayload } from '../payloads.ts';
