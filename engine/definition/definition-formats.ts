@@ -1,7 +1,7 @@
 // The meta-schema a definition file is checked against (load.ts): format.ts's keys, and those of
 // the rule keys the loader is given (engine/keys/), at the top level, on a field or on a relation.
 import { type TObject, Type } from '@sinclair/typebox';
-import { FieldFormat, Name, RelationFormat, RelationName, ResourceFormat } from './format.ts';
+import { ActionFormat, ActionName, FieldFormat, Name, RelationFormat, RelationName, ResourceFormat } from './format.ts';
 import type { DefinitionKey } from './rule-key.ts';
 
 export interface DefinitionFormats {
@@ -15,12 +15,15 @@ export function definitionFormats(keys: readonly DefinitionKey[]): DefinitionFor
   const at = (place: DefinitionKey['format']['at']) => Object.fromEntries(keys.filter((key) => key.format.at === place).map((key) => [key.key, Type.Optional(key.format.schema)]));
   const field = Type.Object({ ...FieldFormat.properties, ...at('field') }, { additionalProperties: false });
   const relation = Type.Object({ ...RelationFormat.properties, ...at('relation') }, { additionalProperties: false });
+  const action = Type.Object({ ...ActionFormat.properties, ...at('action') }, { additionalProperties: false });
+  const actions = ResourceFormat.properties.actions;
   const resource = Type.Object(
     {
       ...ResourceFormat.properties,
       ...at('resource'),
       fields: Type.Record(Name, field, { additionalProperties: false }),
       relations: Type.Optional(Type.Record(RelationName, relation, { additionalProperties: false })),
+      actions: Type.Optional(Type.Record(ActionName, action, { additionalProperties: false, description: actions.description })),
     },
     { additionalProperties: false },
   );

@@ -1,11 +1,19 @@
 // The meta-schema: what a resource definition (one YAML file under resources/) may say.
 // Every object is closed (additionalProperties: false) so a typo stops the boot.
 import { Type, type Static } from '@sinclair/typebox';
-import { MatchValue } from './rules-format.ts';
 
 export const Name = Type.String({ pattern: '^[a-z][a-z0-9_]*$' });
 export const RelationName = Type.String({ pattern: '^[a-z][A-Za-z0-9]*$' });
+export const ActionName = Type.String({ pattern: '^[a-z][a-z]*(-[a-z]+)*$' });
 const ResourceName = Type.String({ pattern: '^[a-z][a-z0-9-]*/[a-z][a-z0-9-]*$', description: 'module/name, e.g. support/banks' });
+/** A value a lock or an action's `when` compares a column with. */
+export const MatchValue = Type.Union([Type.String(), Type.Number(), Type.Boolean()]);
+
+/** Any value but this one: `{'<>': null}`, a column that has a value (a document that has its number). */
+export const NotValue = Type.Object(
+  { '<>': Type.Union([MatchValue, Type.Null()]) },
+  { additionalProperties: false, description: "any value but this one: {'<>': null} (the column has a value)" },
+);
 const BehaviourName = Type.String({ pattern: '^[a-z][A-Za-z0-9]*(\\.[a-z][A-Za-z0-9]*)+$', description: 'module.behaviourName' });
 
 export const FieldTypes = ['integer', 'number', 'decimal', 'string', 'text', 'boolean', 'date', 'datetime', 'strings', 'ids', 'records'] as const;
@@ -339,27 +347,6 @@ export const WalkthroughFormat = Type.Object(
 export const ActionFormat = Type.Object(
   {
     behaviour: Type.Optional(BehaviourName),
-    set: Type.Optional(
-      Type.Record(
-        Name,
-        Type.Union([
-          Type.String(),
-          Type.Number(),
-          Type.Boolean(),
-          Type.Null(),
-          Type.Record(Type.String({ minLength: 1 }), Type.String(), {
-            minProperties: 1,
-            description: 'the value to write, by the stored one: {purchase: done, done: purchase}; a value not listed is kept',
-          }),
-        ]),
-        {
-          additionalProperties: false,
-          minProperties: 1,
-          description:
-            'the values the action writes on its record, after its behaviour if it has one (state: confirmed); `now` is the clock for a date or datetime field, `toggle` turns a boolean over',
-        },
-      ),
-    ),
     message: Type.String({ minLength: 1, description: 'the message of a 200: "Receipt validated successfully."' }),
     change: Type.Optional(
       Type.String({ pattern: '^[a-z][a-z_]*$', description: "the kind of change the action records in the change feed (validated); default: the action's name" }),
@@ -468,7 +455,7 @@ export const ResourceFormat = Type.Object(
     abilities: Type.Optional(AbilitiesFormat),
     companyScope: Type.Optional(CompanyScopeFormat),
     actions: Type.Optional(
-      Type.Record(Type.String({ pattern: '^[a-z][a-z]*(-[a-z]+)*$' }), ActionFormat, {
+      Type.Record(ActionName, ActionFormat, {
         additionalProperties: false,
         description: 'workflow actions: POST {id}/<name> runs the named behaviour on the record in one transaction',
       }),

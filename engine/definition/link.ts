@@ -1,7 +1,6 @@
 // Cross-file checks: every name a definition uses must point at something real.
 import { underWalk } from './walkthroughs.ts';
 import { checkValueRules } from './value-rules-check.ts';
-import { checkRules } from './rules-check.ts';
 import { checkAggregateRules } from './aggregate-rules.ts';
 import type { DefinitionProblem } from './definition-error.ts';
 import type { LoadedFile } from './load.ts';
@@ -97,7 +96,6 @@ export function link(
     }
 
     checkValueRules(def, resources, problem);
-    checkRules(def, problem);
     checkAggregateRules(def, resources, problem);
     for (const key of keys) key.check?.(def, resources, problem);
 
@@ -197,11 +195,13 @@ export function link(
       if (action.behaviour !== undefined && !actionNames.has(action.behaviour))
         problem(`${at}.behaviour`, `unknown action behaviour "${action.behaviour}"${didYouMean(action.behaviour, actionNames)}`);
       if (action.result) knownResource(`${at}.result`, action.result);
+      if (action.behaviour === undefined && action.set === undefined) problem(at, 'an action names a behaviour, or the values it sets (`set`), or both');
       for (const column of Object.keys(action.when ?? {})) {
         if (!def.fields.get(column)?.stored) problem(`${at}.when.${column}`, `"${column}" is not a field of this resource${didYouMean(column, def.fields.keys())}`);
       }
       if (action.when && !action.refused) problem(at, 'an action with "when" needs "refused" (the message of its 422)');
       if (action.on === 'collection') {
+        if (action.behaviour === undefined) problem(`${at}.on`, 'a collection action runs a behaviour on the parent record');
         if (!def.parent) problem(`${at}.on`, 'a collection action needs a parent: it runs on the parent record');
         if (def.operations.has('create')) problem(`${at}.on`, 'a collection action takes the POST of the collection: the resource cannot also create');
         if ([...def.actions.values()].filter((other) => other.on === 'collection').length > 1) problem(`${at}.on`, 'a resource has one collection action at most');

@@ -11,8 +11,8 @@ export type Problem = (at: string, message: string) => void;
 export interface DefinitionKey {
   /** The key as a definition writes it: `tree:` at the top level, `append:` on a field, `createWith:` on a relation. */
   key: string;
-  /** Its meta-schema, at the top level of a definition, on a field or on a relation. */
-  format: { at: 'resource' | 'field' | 'relation'; schema: TSchema };
+  /** Its meta-schema, at the top level of a definition, on a field, on a relation or on an action. */
+  format: { at: 'resource' | 'field' | 'relation' | 'action'; schema: TSchema };
   /** A field with this key is the engine's to write: no body may send it (a field key). */
   writtenByEngine?: boolean;
   /** Its normal form on the definition (a field's value is kept as written unless this says otherwise). */

@@ -97,6 +97,8 @@ export interface Walkthrough {
 /** A workflow action: `POST {id}/<name>`. */
 export interface ActionDef extends Omit<ActionFormat, 'body'> {
   name: string;
+  /** `set` (engine/keys/set.ts): the values the action writes on its record. */
+  set?: Record<string, string | number | boolean | null | Record<string, string>>;
   /** The body it takes (`body:`), resolved to fields (engine/definition/action-body.ts). */
   body?: FieldSet;
 }

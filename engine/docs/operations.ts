@@ -16,7 +16,7 @@ import { conditionalHeaders, pathParameters, queryParameters } from './parameter
 import { accessNote, capitalize, describe, summary } from './descriptions.ts';
 import { exportPathItems } from './export-operation.ts';
 import { aggregatePathItems } from './aggregate-operation.ts';
-import { describeSet } from '../rules/transitions.ts';
+import { describeSet } from '../keys/set.ts';
 import { badRequestDescription, badRequestExample, conflictDescription, conflictExample, validationExample } from './error-examples.ts';
 
 export type OperationObject = Record<string, any>;

@@ -9,8 +9,9 @@ import { locks } from './locks.ts';
 import { onDelete } from './on-delete.ts';
 import { search } from './search.ts';
 import { sequence } from './sequence.ts';
+import { set } from './set.ts';
 import { template } from './template.ts';
 import { tree } from './tree.ts';
 import type { RuleKey } from './types.ts';
 
-export const RULE_KEYS: readonly RuleKey[] = [locks, sequence, append, tree, formula, template, createWith, onDelete, search];
+export const RULE_KEYS: readonly RuleKey[] = [locks, sequence, append, tree, formula, template, createWith, onDelete, search, set];

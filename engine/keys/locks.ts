@@ -7,7 +7,7 @@
 //     - { when: { state: [posted] }, fields: [partner_id, date], message: ... }
 import { Type } from '@sinclair/typebox';
 import { templatePaths } from '../definition/placeholders.ts';
-import { MatchValue, NotValue } from '../definition/rules-format.ts';
+import { MatchValue, NotValue } from '../definition/format.ts';
 import { didYouMean } from '../definition/suggest.ts';
 import type { LockDef, ResourceDef } from '../definition/types.ts';
 import { ActionRefusedError } from '../errors/http-errors.ts';

@@ -28,9 +28,14 @@ fields:
   parent_id: { type: integer, references: support/folders }
   parent_path: { type: string, readOnly: true }
   sort: { type: integer, append: true }
+  code: { type: string, maxLength: 20, sequence: { code: support.folder, prefix: F, padding: 3 } }
+  archived: { type: boolean }
 locks:
   - { when: { name: [Archive] }, forbid: [update], message: The archive folder stays as it is. }
 tree: { parent: parent_id, path: parent_path }
+search: [name, code]
+actions:
+  archive: { set: { archived: true }, message: Folder archived. }
 `,
 );
 
@@ -46,7 +51,7 @@ const problemsWith = (keys: Parameters<typeof loadDefinitions>[1]) => {
 
 test('the loader knows a key only from the modules it is given', () => {
   const problems = problemsWith([]);
-  for (const key of ['locks', 'tree', 'fields.sort.append'])
+  for (const key of ['locks', 'tree', 'search', 'fields.sort.append', 'fields.code.sequence', 'actions.archive.set'])
     assert.ok(
       problems.some((problem) => problem.startsWith(`${key}: unknown key`)),
       `${key}: ${problems.join('; ')}`,
@@ -59,6 +64,10 @@ test('each module normalizes its key, and its words reach the field', () => {
   assert.equal(folders.tree, { parent: 'parent_id', path: { field: 'parent_path', self: false } });
   assert.is(folders.locks.length, 1);
   assert.equal(folders.fields.get('sort')!.keyWords, ['Last (the highest in its table + 1) when not sent.']);
+  assert.equal(folders.search, ['name', 'code']);
+  assert.equal(folders.fields.get('code')!.keyWords, ['Numbered when the record is created, without gaps: `F001`, then the next.']);
+  assert.is(folders.fields.get('code')!.writable, false, 'a number is the engine\'s to write');
+  assert.equal(folders.actions.get('archive')!.set, { archived: true });
   assert.equal(folders.fields.get('parent_path')!.keyWords, ['The ids of the ancestors from the root, between "/" ("/" for a root); kept when `parent_id` changes.']);
 });
 

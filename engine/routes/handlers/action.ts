@@ -12,7 +12,7 @@ import { inRequestUnit } from '../write-unit.ts';
 import { actionContext } from '../../write/context.ts';
 import { compileBodyValidator } from '../../validation/body-validator.ts';
 import { numberOnAction } from '../../keys/sequence.ts';
-import { applySet } from '../../rules/transitions.ts';
+import { applySet } from '../../keys/set.ts';
 import { matches } from '../../definition/match.ts';
 
 /**
