@@ -209,6 +209,27 @@ test('the serializer writes every documented example unchanged (nothing document
   await app.close();
 });
 
+test('the response check finds the operation of a path (literal, with ids, nested, with a trailing slash) and refuses what it does not document', () => {
+  const refusal = (method: string, url: string, status: number, body: unknown = {}) => {
+    try {
+      checker.check(method, url, status, body, 'application/json');
+      return '';
+    } catch (error) {
+      return (error as Error).message;
+    }
+  };
+  assert.match(refusal('GET', `${API_PREFIX}/sales/orders`, 299), /→ 299 is not documented \(documented: 200, /);
+  assert.match(refusal('GET', `${API_PREFIX}/sales/orders/`, 299), /→ 299 is not documented \(documented: 200, /);
+  assert.match(refusal('GET', `${API_PREFIX}/sales/orders/12`, 299), /→ 299 is not documented/);
+  assert.match(refusal('GET', `${API_PREFIX}/sales/orders/12/lines`, 299), /→ 299 is not documented/);
+  assert.match(refusal('GET', `${API_PREFIX}/sales/orders/export`, 299), /orders\/export → 299 is not documented/);
+  assert.match(refusal('TRACE', `${API_PREFIX}/sales/orders/12`, 299), /no documented operation \(the path documents (?=.*GET)(?=.*PATCH)(?=.*DELETE)/);
+  assert.is(refusal('TRACE', `${API_PREFIX}/sales/orders/12`, 405, { message: 'Method Not Allowed' }), '', 'the generic 405 of a path that has other methods');
+  assert.match(refusal('GET', `${API_PREFIX}/sales/nothing-here/12`, 200), /no documented operation$/);
+  assert.match(refusal('GET', `${API_PREFIX}/sales/orders/12`, 200, { data: { id: 'twelve' } }), /does not match the documented schema/);
+  assert.is(refusal('GET', `${API_PREFIX}/sales/orders/12`, 404, { message: 'Record not found.' }), '');
+});
+
 test('`npm run erp -- openapi` prints the same document', async () => {
   const entry = await builtEntry('src/cli/index.ts');
   const stdout = await new Promise<string>((resolvePromise, reject) => {
