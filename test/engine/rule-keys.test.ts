@@ -66,7 +66,7 @@ test('each module normalizes its key, and its words reach the field', () => {
   assert.equal(folders.fields.get('sort')!.keyWords, ['Last (the highest in its table + 1) when not sent.']);
   assert.equal(folders.search, ['name', 'code']);
   assert.equal(folders.fields.get('code')!.keyWords, ['Numbered when the record is created, without gaps: `F001`, then the next.']);
-  assert.is(folders.fields.get('code')!.writable, false, 'a number is the engine\'s to write');
+  assert.is(folders.fields.get('code')!.writable, false, "a number is the engine's to write");
   assert.equal(folders.actions.get('archive')!.set, { archived: true });
   assert.equal(folders.fields.get('parent_path')!.keyWords, ['The ids of the ancestors from the root, between "/" ("/" for a root); kept when `parent_id` changes.']);
 });
