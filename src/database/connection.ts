@@ -5,6 +5,9 @@ import knexFactory, { type Knex } from 'knex';
 import { discardOnNodeError, isDiscarded, SQLITE_PAGE_CACHE_KIB } from '../../engine/index.ts';
 import { DEFAULT_DB_POOL_MAX, type DatabaseConfig } from '../app/config.ts';
 
+/** The statements a SQLite connection keeps prepared for knex (its texts vary little: one per query shape). */
+const KNEX_STATEMENTS_PER_CONNECTION = 500;
+
 export function createKnex(database: DatabaseConfig): Knex {
   if (database.client === 'sqlite') {
     if (database.filename !== ':memory:') mkdirSync(dirname(database.filename), { recursive: true });
@@ -18,8 +21,21 @@ export function createKnex(database: DatabaseConfig): Knex {
           // without waiting (SQLITE_BUSY_SNAPSHOT) at its first write if another process committed
           // since. Its transactions here are units of writing: BEGIN IMMEDIATE takes the write lock
           // first, waiting for another process up to the busy timeout like any write.
+          //
+          // knex also prepares every statement it runs anew, and SQLite's parsing and planning is a
+          // good part of a small statement's time: the connection keeps the statements it prepared,
+          // by text, and gives one again unless it is still being iterated.
           const prepare = connection.prepare.bind(connection);
-          connection.prepare = (sql: string) => prepare(sql === 'BEGIN;' ? 'BEGIN IMMEDIATE;' : sql);
+          const prepared = new Map<string, { busy: boolean }>();
+          connection.prepare = (text: string) => {
+            const sql = text === 'BEGIN;' ? 'BEGIN IMMEDIATE;' : text;
+            let statement = prepared.get(sql);
+            if (statement && !statement.busy) return statement;
+            statement = prepare(sql) as { busy: boolean };
+            if (prepared.size >= KNEX_STATEMENTS_PER_CONNECTION) prepared.clear();
+            prepared.set(sql, statement);
+            return statement;
+          };
           connection.pragma('foreign_keys = ON');
           connection.pragma('busy_timeout = 5000');
           connection.pragma(`cache_size = -${SQLITE_PAGE_CACHE_KIB}`);
