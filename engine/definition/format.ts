@@ -33,11 +33,11 @@ const ComparisonFormat = Type.Object(
   },
 );
 /** A scope's value: fixed (equality, written on create), or one comparison (`{'>': 0}`), which only limits. */
-const ScopeValueFormat = Type.Union([Type.String(), Type.Number(), Type.Boolean(), ComparisonFormat]);
+export const ScopeValueFormat = Type.Union([Type.String(), Type.Number(), Type.Boolean(), ComparisonFormat]);
 
 /** A value of the record written: one of its fields (`uom_id`), or a column of the record one of its belongsTo relations names (`project.company_id`). */
 const ValuePath = Type.String({ pattern: '^([a-z][a-z0-9_]*|[a-z][A-Za-z0-9]*\\.[a-z][a-z0-9_]*)$' });
-const RelatedPath = Type.String({ pattern: '^[a-z][A-Za-z0-9]*\\.[a-z][a-z0-9_]*$' });
+export const RelatedPath = Type.String({ pattern: '^[a-z][A-Za-z0-9]*\\.[a-z][a-z0-9_]*$' });
 
 /** One of the record's own values in a condition: `{field: project_id}`. */
 const OwnValueFormat = Type.Object(
@@ -133,32 +133,6 @@ export const FieldFormat = Type.Object(
         pattern: '^[a-z][a-z0-9_]*$',
         description: 'a boolean field of the record: this time is set when it becomes true (an earlier one kept), cleared when it becomes false (read-only)',
       }),
-    ),
-    aggregate: Type.Optional(
-      Type.Object(
-        {
-          count: Type.Optional(
-            Type.String({
-              pattern: '^[a-z][A-Za-z0-9]*(\\.[a-z][a-z0-9_]*)?$',
-              description: 'a hasMany relation: how many live related records; relation.column: how many different values of that column they have',
-            }),
-          ),
-          sum: Type.Optional(
-            Type.String({ pattern: RelatedPath.pattern, description: 'relation.column of a hasMany relation: the total over the live related records (0 with none)' }),
-          ),
-          where: Type.Optional(
-            Type.Record(Type.String({ pattern: '^([a-z][A-Za-z0-9]*\\.)?[a-z][a-z0-9_]*$' }), ScopeValueFormat, {
-              additionalProperties: false,
-              description: "only related records with these column values (a comparison: {'>': 0}); relation.column reads a record a related record's belongsTo relation names",
-            }),
-          ),
-        },
-        {
-          additionalProperties: false,
-          minProperties: 1,
-          description: 'a read-only count or sum over related records, worked out by the database with each row (no column)',
-        },
-      ),
     ),
     numericString: Type.Optional(Type.Boolean({ description: 'an integer field that also accepts digits sent as a string' })),
     unique: Type.Optional(

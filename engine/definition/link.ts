@@ -1,7 +1,6 @@
 // Cross-file checks: every name a definition uses must point at something real.
 import { underWalk } from './walkthroughs.ts';
 import { checkValueRules } from './value-rules-check.ts';
-import { checkAggregateRules } from './aggregate-rules.ts';
 import type { DefinitionProblem } from './definition-error.ts';
 import type { LoadedFile } from './load.ts';
 import { Operations, type ScopeValue } from './format.ts';
@@ -96,7 +95,6 @@ export function link(
     }
 
     checkValueRules(def, resources, problem);
-    checkAggregateRules(def, resources, problem);
     for (const key of keys) key.check?.(def, resources, problem);
 
     for (const filter of def.filters.values()) {

@@ -25,10 +25,15 @@ export function normalize(file: LoadedFile, keys: readonly DefinitionKey[], walk
   }
   if (softDelete && !fields.has('deleted_at')) add('deleted_at', { type: 'datetime', readOnly: true, nullable: true });
 
-  // A field key the engine writes (a template's name) takes the field out of the bodies.
+  // A field key the engine writes (a template's name) takes the field out of the bodies; one worked
+  // out when read (an aggregate) also has no column.
   for (const key of keys) {
-    if (key.format.at !== 'field' || !key.writtenByEngine) continue;
-    for (const field of fields.values()) if ((field as unknown as Record<string, unknown>)[key.key] !== undefined) field.writable = false;
+    if (key.format.at !== 'field' || !(key.writtenByEngine || key.withoutColumn)) continue;
+    for (const field of fields.values()) {
+      if ((field as unknown as Record<string, unknown>)[key.key] === undefined) continue;
+      field.writable = false;
+      if (key.withoutColumn) field.stored = false;
+    }
   }
 
   const relations = new Map<string, RelationDef>();
@@ -119,7 +124,7 @@ export const DEFAULT_MAX_ITEMS = 1000;
 export function toFieldDef(name: string, format: FieldFormat): FieldDef {
   const managed = MANAGED_FIELDS.has(name);
   // A computed field is worked out from the row; a subquery field is read by SQL with it. Neither has a column.
-  const computed = format.computed !== undefined || format.subquery !== undefined || format.aggregate !== undefined;
+  const computed = format.computed !== undefined || format.subquery !== undefined;
   // ids and records are written to other tables and shown through their relation's include.
   const throughRelation = format.type === 'ids' || format.type === 'records';
   const list = format.type === 'ids' || format.type === 'records' || format.type === 'strings';

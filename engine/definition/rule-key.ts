@@ -15,6 +15,8 @@ export interface DefinitionKey {
   format: { at: 'resource' | 'field' | 'relation' | 'action'; schema: TSchema };
   /** A field with this key is the engine's to write: no body may send it (a field key). */
   writtenByEngine?: boolean;
+  /** A field with this key has no column: it is worked out when read (a field key). */
+  withoutColumn?: boolean;
   /** Its normal form on the definition (a field's value is kept as written unless this says otherwise). */
   normalize?(raw: unknown, def: ResourceDef): void;
   /** Boot check, once every definition is normalized; `at` is a place below the definition (`tree.parent`). */

@@ -22,6 +22,8 @@ export interface FieldDef extends FieldFormat {
   formula?: { expression: string; round?: number };
   /** `template` (engine/keys/template.ts): a name made of the record's own values, written by the engine. */
   template?: TemplateDef;
+  /** `aggregate` (engine/keys/aggregate.ts): a count or sum over a hasMany relation, read with the row. */
+  aggregate?: AggregateDef;
   /** `sequence` (engine/keys/sequence.ts): a document number, taken on create or when an action runs. */
   sequence?: SequenceDef;
   /** `append` (engine/keys/append.ts): a record created without it goes last, of its table or of its `per` group. */
@@ -171,6 +173,13 @@ export interface AccessDef {
 }
 
 /** `{type}/{id}`: the record's values in the text's placeholders, a value put in other words by `values` (engine/keys/template.ts). */
+/** A field's count or sum over related records (engine/keys/aggregate.ts). */
+export interface AggregateDef {
+  count?: string;
+  sum?: string;
+  where?: Record<string, ScopeValue>;
+}
+
 /** A document number's counter (engine/keys/sequence.ts). */
 export interface SequenceDef {
   code: string;

@@ -3,7 +3,6 @@
 // domain is judged in the write. Shared by the boot checks (value-rules-check.ts), the body
 // validator and the write path (engine/values).
 import type { ConditionValue, DefaultSourceFormat, OwnValue, ScopeValue } from './format.ts';
-import { describeAggregateRules } from './aggregate-rules.ts';
 import type { FieldDef, ResourceDef } from './types.ts';
 
 export function isOwnValue(condition: ConditionValue): condition is OwnValue {
@@ -118,6 +117,6 @@ export function describeValueRules(def: ResourceDef, field: FieldDef): string[] 
   if (field.notBefore) words.push(`Not before \`${field.notBefore}\` when both are sent.`);
 
   if (field.stampedBy) words.push(`Set when \`${field.stampedBy}\` becomes true (an earlier time is kept), cleared when it becomes false.`);
-  words.push(...describeAggregateRules(def, field), ...(field.keyWords ?? []));
+  words.push(...(field.keyWords ?? []));
   return words;
 }

@@ -2,6 +2,7 @@
 // references and step in a write: resources/README.md lists each key's module). The loader takes
 // their formats and checks from this list (registry.ts); the write pipeline runs their steps in
 // the order of engine/write/steps.ts.
+import { aggregate } from './aggregate.ts';
 import { append } from './append.ts';
 import { createWith } from './create-with.ts';
 import { formula } from './formula.ts';
@@ -14,4 +15,4 @@ import { template } from './template.ts';
 import { tree } from './tree.ts';
 import type { RuleKey } from './types.ts';
 
-export const RULE_KEYS: readonly RuleKey[] = [locks, sequence, append, tree, formula, template, createWith, onDelete, search, set];
+export const RULE_KEYS: readonly RuleKey[] = [locks, sequence, append, tree, formula, template, createWith, onDelete, search, set, aggregate];

@@ -1,15 +1,54 @@
-// `aggregate` on a read-only field, as the definitions see it (engine/sql/aggregate.ts reads it):
-// its boot checks (each problem names the file and line) and its words in the API references.
-import type { ScopeValue } from './format.ts';
-import { scopeTest } from './scope.ts';
-import type { FieldDef, ResourceDef } from './types.ts';
+// `aggregate:` (on a read-only field): a count or a sum over a hasMany relation's live records,
+// worked out by the database with each row, so the field has no column:
+//
+//   lines_count: { type: integer, readOnly: true, aggregate: { count: lines } }
+//   amount_paid: { type: decimal, readOnly: true, aggregate: { sum: payments.amount, where: { state: posted } } }
+//
+// Its format, boot checks (each problem names the file and line) and words in the references are
+// here; the SQL that reads it is engine/sql/aggregate.ts.
+import { Type } from '@sinclair/typebox';
+import { RelatedPath, type ScopeValue, ScopeValueFormat } from '../definition/format.ts';
+import { scopeTest } from '../definition/scope.ts';
+import type { FieldDef, ResourceDef } from '../definition/types.ts';
+import type { RuleKey } from './types.ts';
 
-/** Boot checks of `aggregate` (called by link.ts). */
-export function checkAggregateRules(def: ResourceDef, resources: ReadonlyMap<string, ResourceDef>, problem: (at: string, message: string) => void): void {
-  for (const field of def.fields.values()) {
-    if (field.aggregate) aggregateProblems(def, field, resources, (at, message) => problem(`fields.${field.name}.aggregate${at}`, message));
-  }
-}
+export const aggregate: RuleKey = {
+  key: 'aggregate',
+  format: {
+    at: 'field',
+    schema: Type.Object(
+      {
+        count: Type.Optional(
+          Type.String({
+            pattern: '^[a-z][A-Za-z0-9]*(\\.[a-z][a-z0-9_]*)?$',
+            description: 'a hasMany relation: how many live related records; relation.column: how many different values of that column they have',
+          }),
+        ),
+        sum: Type.Optional(
+          Type.String({ pattern: RelatedPath.pattern, description: 'relation.column of a hasMany relation: the total over the live related records (0 with none)' }),
+        ),
+        where: Type.Optional(
+          Type.Record(Type.String({ pattern: '^([a-z][A-Za-z0-9]*\\.)?[a-z][a-z0-9_]*$' }), ScopeValueFormat, {
+            additionalProperties: false,
+            description: "only related records with these column values (a comparison: {'>': 0}); relation.column reads a record a related record's belongsTo relation names",
+          }),
+        ),
+      },
+      {
+        additionalProperties: false,
+        minProperties: 1,
+        description: 'a read-only count or sum over related records, worked out by the database with each row (no column)',
+      },
+    ),
+  },
+  withoutColumn: true,
+  check(def, resources, problem) {
+    for (const field of def.fields.values()) {
+      if (field.aggregate) aggregateProblems(def, field, resources, (at, message) => problem(`fields.${field.name}.aggregate${at}`, message));
+    }
+  },
+  describeField: describeAggregate,
+};
 
 /** Constants an aggregate puts in its SQL: plain words and numbers. */
 const PLAIN = /^[A-Za-z0-9_ .:/-]*$/;
@@ -62,7 +101,7 @@ function aggregateProblems(def: ResourceDef, field: FieldDef, resources: Readonl
 }
 
 /** What `aggregate` says of a field, for the OpenAPI and Markdown references. */
-export function describeAggregateRules(def: ResourceDef, field: FieldDef): string[] {
+function describeAggregate(def: ResourceDef, field: FieldDef): string[] {
   if (!field.aggregate) return [];
   const { count, sum, where } = field.aggregate;
   const [relation, column] = (count ?? sum)!.split('.') as [string, string | undefined];
