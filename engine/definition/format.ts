@@ -460,13 +460,6 @@ export const ResourceFormat = Type.Object(
     upsertOn: Type.Optional(
       Type.Array(Name, { minItems: 1, uniqueItems: true, description: 'create with the values of an existing record in these fields updates that record instead' }),
     ),
-    indexes: Type.Optional(
-      Type.Array(Type.Array(Name, { minItems: 1, uniqueItems: true }), {
-        minItems: 1,
-        description:
-          "indexes of several columns that the lists need: `[[category_id, deleted_at, name]]` lists a category's live records by name without a sort step, and counts them from the index alone",
-      }),
-    ),
     invalidates: Type.Optional(
       Type.Array(Type.String({ pattern: '^[a-z][A-Za-z0-9]*$' }), {
         minItems: 1,

@@ -7,7 +7,6 @@ import { Operations, type ScopeValue } from './format.ts';
 import { satisfiesScope, scopeTest } from './scope.ts';
 import type { ResourceDef } from './types.ts';
 import { didYouMean } from './suggest.ts';
-import { checkIndexes } from './indexes.ts';
 import type { WalkthroughSource } from './walkthroughs.ts';
 import type { DefinitionKey } from './rule-key.ts';
 
@@ -158,7 +157,6 @@ export function link(
     for (const [index, column] of (raw.upsertOn ?? []).entries()) {
       if (!def.fields.get(column)?.stored) problem(`upsertOn.${index}`, `"${column}" is not a field of this resource`);
     }
-    checkIndexes(def, problem);
     for (const operation of Object.keys(raw.abilities ?? {})) {
       if (!def.operations.has(operation as never)) problem(`abilities.${operation}`, `"${operation}" is not one of this resource's operations`);
     }

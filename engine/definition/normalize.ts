@@ -87,7 +87,7 @@ export function normalize(file: LoadedFile, keys: readonly DefinitionKey[], walk
       forceDeleted: raw.messages?.forceDeleted ?? `${raw.label} permanently deleted.`,
     },
     upsertOn: raw.upsertOn,
-    indexes: raw.indexes ?? [],
+    indexes: [],
     // The rule keys' normal forms (engine/keys/), below.
     locks: [],
     walkthrough: {

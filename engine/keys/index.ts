@@ -6,6 +6,7 @@ import { aggregate } from './aggregate.ts';
 import { append } from './append.ts';
 import { createWith } from './create-with.ts';
 import { formula } from './formula.ts';
+import { indexes } from './indexes.ts';
 import { locks } from './locks.ts';
 import { onDelete } from './on-delete.ts';
 import { search } from './search.ts';
@@ -15,4 +16,4 @@ import { template } from './template.ts';
 import { tree } from './tree.ts';
 import type { RuleKey } from './types.ts';
 
-export const RULE_KEYS: readonly RuleKey[] = [locks, sequence, append, tree, formula, template, createWith, onDelete, search, set, aggregate];
+export const RULE_KEYS: readonly RuleKey[] = [locks, sequence, append, tree, formula, template, createWith, onDelete, search, set, aggregate, indexes];
