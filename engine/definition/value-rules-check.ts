@@ -4,27 +4,14 @@
 // companies). Each problem names the file and line.
 import type { ConditionValue } from './format.ts';
 import type { FieldDef, ResourceDef } from './types.ts';
+import { fieldPathCheck } from './field-paths.ts';
 import { didYouMean } from './suggest.ts';
 import { defaultSources, fillReads, isOwnValue, placeholdersOf, referencedResource } from './value-rules.ts';
 
 type Problem = (at: string, message: string) => void;
 
 export function checkValueRules(def: ResourceDef, resources: ReadonlyMap<string, ResourceDef>, problem: Problem): void {
-  /** `uom_id` or `relation.column`: a stored field of this record, or of the record a belongsTo relation names. */
-  const path = (at: string, value: string) => {
-    const [first, column] = value.split('.') as [string, string | undefined];
-    if (column === undefined) {
-      if (!def.fields.get(first)?.stored) problem(at, `"${first}" is not a field of this resource${didYouMean(first, def.fields.keys())}`);
-      return;
-    }
-    const relation = def.relations.get(first);
-    if (relation?.kind !== 'belongsTo') {
-      problem(at, `"${first}" is not a belongsTo relation of this resource${didYouMean(first, def.relations.keys())}`);
-      return;
-    }
-    const target = resources.get(relation.resource);
-    if (target && !target.fields.get(column)?.stored) problem(at, `"${column}" is not a field of ${target.name}${didYouMean(column, target.fields.keys())}`);
-  };
+  const path = fieldPathCheck(def, resources, problem);
   const conditions = (at: string, target: ResourceDef | undefined, entries: Record<string, ConditionValue>, relationKeys = false) => {
     for (const [key, condition] of Object.entries(entries)) {
       const [relationName, column] = key.includes('.') && relationKeys ? (key.split('.') as [string, string]) : [undefined, key];

@@ -1,7 +1,7 @@
 // What the value vocabulary of a field says, read from its definition (no I/O): the paths its
 // rules read (`uom_id`, `project.company_id`), its default's sources, and whether its reference
 // domain is judged in the write. Shared by the boot checks (value-rules-check.ts), the body
-// validator and the write path (engine/values).
+// validator and the write path (engine/keys/values).
 import type { ConditionValue, DefaultSourceFormat, OwnValue, ScopeValue } from './format.ts';
 import type { FieldDef, ResourceDef } from './types.ts';
 
@@ -53,7 +53,7 @@ export function fillReads(def: ResourceDef, field: FieldDef): string[] {
 
 /**
  * A reference whose domain reads the record's own values, has its own message, or is a list of
- * ids: judged in the write, on the values the record will have (engine/values/domains.ts). The
+ * ids: judged in the write, on the values the record will have (engine/keys/values/domains.ts). The
  * others' fixed conditions are checked with their existence, by the body validator.
  */
 export function checkedInWrite(field: FieldDef): boolean {

@@ -8,6 +8,7 @@
 // writer, and a rolled-back document gives its number back, so the numbering has no gaps.
 import { Type } from '@sinclair/typebox';
 import type { Knex } from 'knex';
+import { fieldPathCheck } from '../definition/field-paths.ts';
 import { templatePaths } from '../definition/placeholders.ts';
 import type { Registry } from '../definition/registry.ts';
 import { didYouMean } from '../definition/suggest.ts';
@@ -49,18 +50,7 @@ export const sequence: RuleKey = {
   format: { at: 'field', schema: SequenceFormat },
   writtenByEngine: true,
   check(def, resources, problem) {
-    /** A field, or `relation.column` through a belongsTo relation. */
-    const path = (at: string, value: string) => {
-      const [first, column] = value.split('.') as [string, string | undefined];
-      if (column === undefined) {
-        if (!def.fields.get(first)?.stored) problem(at, `"${first}" is not a field of this resource${didYouMean(first, def.fields.keys())}`);
-        return;
-      }
-      const relation = def.relations.get(first);
-      if (relation?.kind !== 'belongsTo') return problem(at, `"${first}" is not a belongsTo relation of this resource${didYouMean(first, def.relations.keys())}`);
-      const target = resources.get(relation.resource);
-      if (target && !target.fields.get(column)?.stored) problem(at, `"${column}" is not a field of ${target.name}${didYouMean(column, target.fields.keys())}`);
-    };
+    const path = fieldPathCheck(def, resources, problem);
     for (const numbered of sequenceFields(def)) {
       const sequence = numbered.sequence!;
       const at = `fields.${numbered.name}.sequence`;

@@ -15,7 +15,7 @@ import type { Registry } from '../definition/registry.ts';
 import { didYouMean } from '../definition/suggest.ts';
 import type { ActionDef, ResourceDef } from '../definition/types.ts';
 import { nowTimestamp } from '../serialize/value-formats.ts';
-import { syncRelated } from '../values/index.ts';
+import { syncRelated } from './values/index.ts';
 import { updateRowWithWords } from './search.ts';
 import type { RuleKey } from './types.ts';
 

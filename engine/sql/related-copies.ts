@@ -1,4 +1,4 @@
-// The statements of `related:` copies (engine/values/related.ts) once their source rows changed:
+// The statements of `related:` copies (engine/keys/values/related.ts) once their source rows changed:
 // the copies that now differ, found (and locked) for the change feed, then rewritten in one UPDATE
 // from the source rows.
 import type { Knex } from 'knex';

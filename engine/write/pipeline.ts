@@ -106,7 +106,7 @@ export function completeNewRecord(context: Pick<WriteContext, 'user'>, def: Reso
   if (def.creator) values.creator_id = context.user.id;
   if (def.timestamps) values.created_at = values.updated_at = nowTimestamp();
   for (const field of def.fields.values()) {
-    // A default read when written (defaultFrom, engine/values) falls back on the constant one itself.
+    // A default read when written (defaultFrom, engine/keys/values) falls back on the constant one itself.
     const unset = values[field.name] === undefined || (values[field.name] === null && field.nullMeans !== undefined);
     if (unset && field.default !== undefined && field.defaultFrom === undefined && field.stored) values[field.name] = field.default;
   }

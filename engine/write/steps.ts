@@ -3,9 +3,8 @@
 // steps that have it, in this order: a step sees what the ones above it did (the formulas see the
 // defaults, the behaviours see everything). plan.ts works out once per definition which it uses.
 // A key with a module of its own (engine/keys/: its format, boot check, words and step together)
-// gives its step; the others' steps are written here, their formats and checks in definition/.
+// gives its step, the value rules theirs (engine/keys/values/); the others' steps are written here.
 import type { ResourceDef } from '../definition/types.ts';
-import { splitPath } from '../definition/value-rules.ts';
 import { ValidationError } from '../errors/http-errors.ts';
 import { append } from '../keys/append.ts';
 import { createWith } from '../keys/create-with.ts';
@@ -16,13 +15,10 @@ import { tree } from '../keys/tree.ts';
 import { sequence } from '../keys/sequence.ts';
 import { search } from '../keys/search.ts';
 import { template } from '../keys/template.ts';
-import { applyValueRules, createNeedsValueRules, syncRelated } from '../values/index.ts';
-import { valuePlan } from '../values/plan.ts';
-import { isCopied } from '../values/related.ts';
+import { copies, valueRules } from '../keys/values/index.ts';
 import { carriedFields, carriesRecords, writeCarried } from './carried.ts';
 import type { WriteContext, WriteStep, Written } from '../keys/types.ts';
 import { hookContext } from './context.ts';
-import { wroteColumns } from '../keys/written.ts';
 
 const some = <T>(list: readonly T[]) => list.length > 0;
 
@@ -35,32 +31,6 @@ const excludes: WriteStep = {
       if (!field.excludes) continue;
       for (const { values } of hooks) if (values[field.name] != null && values[field.excludes] === undefined) values[field.excludes] = null;
     }
-  },
-};
-
-/** The fields' value rules: `defaultFrom`, `nullMeans`, `related`, `stampedBy`, `checkCompany`, `requiredWhen`, `referencesWhere`. */
-const values: WriteStep = {
-  key: 'defaultFrom, related, stampedBy, checkCompany, requiredWhen, referencesWhere',
-  // On create a constant default for a null sent needs no rule: the engine's columns fill it.
-  uses: (def, registry, phase) => (phase === 'create' ? createNeedsValueRules(def) : phase === 'update' && valuePlan(def, registry).any),
-  // A new reference is what a copy (`related`) follows.
-  follows: (def) => [...def.fields.values()].flatMap((field) => (field.related ? [splitPath(def, field.related).via!] : [])),
-  beforeCreate: (context, def, hooks) => applyValueRules(context, def, 'create', hooks),
-  beforeUpdate: (context, def, hooks) => applyValueRules(context, def, 'update', hooks),
-};
-
-/** `related` on other resources' fields: the copies other records keep of an updated record's columns follow it. */
-const copies: WriteStep = {
-  key: 'related (the copies)',
-  uses: (def, registry, phase) => phase === 'update' && isCopied(registry, def),
-  async afterUpdate(context, def, written) {
-    const changed = wroteColumns(written);
-    if (changed.length > 0)
-      await syncRelated(
-        context,
-        def,
-        changed.map(({ id, columns, current }) => ({ id, columns: columns!, current })),
-      );
   },
 };
 
@@ -130,7 +100,7 @@ async function runAfter(context: WriteContext, def: ResourceDef, names: readonly
 export const WRITE_STEPS: readonly WriteStep[] = [
   excludes,
   locks.step!,
-  values,
+  valueRules,
   sequence.step!,
   append.step!,
   tree.step!,

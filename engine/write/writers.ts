@@ -13,7 +13,7 @@ import type { Statements } from '../sql/statements.ts';
 import { transactionStatements } from '../sql/transaction-statements.ts';
 import { updateEach } from '../sql/update-each.ts';
 import { compileBodyValidator, type Values } from '../validation/body-validator.ts';
-import { syncRelated } from '../values/index.ts';
+import { syncRelated } from '../keys/values/index.ts';
 import { SEARCH_COLUMN } from '../definition/search-words.ts';
 import { addWordsToRows, changesWords } from '../keys/search.ts';
 import type { WriteContext } from '../keys/types.ts';

@@ -1,8 +1,8 @@
 // `stampedBy: <boolean field>`: a time set when the flag becomes true (an earlier stamp is kept),
 // cleared when it becomes false, left alone when the flag is not written (a milestone's
 // completed_at, stamped by is_completed).
-import type { FieldDef } from '../definition/types.ts';
-import { nowTimestamp, today } from '../serialize/value-formats.ts';
+import type { FieldDef } from '../../definition/types.ts';
+import { nowTimestamp, today } from '../../serialize/value-formats.ts';
 import type { Entry } from './record-values.ts';
 
 export function stamp(field: FieldDef, entries: readonly Entry[]): void {

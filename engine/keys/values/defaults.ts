@@ -6,15 +6,15 @@
 // and the field is not sent, `nullMeans` says what a null sent means, and `defaultRequired` refuses a record the
 // default left empty (422 naming the field).
 import type { Knex } from 'knex';
-import type { AuthUser } from '../behaviours/types.ts';
-import type { DefaultSourceFormat } from '../definition/format.ts';
-import { parseSort } from '../definition/normalize.ts';
-import type { Registry } from '../definition/registry.ts';
-import { applyScope, scopeTest } from '../definition/scope.ts';
-import type { FieldDef, ResourceDef } from '../definition/types.ts';
-import type { FieldErrors } from '../errors/http-errors.ts';
-import { nowTimestamp, today } from '../serialize/value-formats.ts';
-import { defaultSources, fillReads, isOwnValue } from '../definition/value-rules.ts';
+import type { AuthUser } from '../../behaviours/types.ts';
+import type { DefaultSourceFormat } from '../../definition/format.ts';
+import { parseSort } from '../../definition/normalize.ts';
+import type { Registry } from '../../definition/registry.ts';
+import { applyScope, scopeTest } from '../../definition/scope.ts';
+import type { FieldDef, ResourceDef } from '../../definition/types.ts';
+import type { FieldErrors } from '../../errors/http-errors.ts';
+import { nowTimestamp, today } from '../../serialize/value-formats.ts';
+import { defaultSources, fillReads, isOwnValue } from '../../definition/value-rules.ts';
 import { type Entry, own, type ReferencedRows, sameStored } from './record-values.ts';
 
 export interface DefaultContext {

@@ -3,9 +3,9 @@
 // (`project.company_id`), read in one query per reference for every record of the write, so
 // that the lines of an order cost what one line costs.
 import type { Knex } from 'knex';
-import type { Registry } from '../definition/registry.ts';
-import type { ResourceDef } from '../definition/types.ts';
-import { referencedResource, splitPath } from '../definition/value-rules.ts';
+import type { Registry } from '../../definition/registry.ts';
+import type { ResourceDef } from '../../definition/types.ts';
+import { referencedResource, splitPath } from '../../definition/value-rules.ts';
 
 /** One record of the write: the values being written, the stored row on update, its place among its owner's records. */
 export interface Entry {

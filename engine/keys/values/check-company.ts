@@ -2,8 +2,8 @@
 // or of none (shared by every company). Judged on the values the record will have, when the
 // reference or the company is written; the answer is the original's CrossCompanyException, a 422
 // on the reference.
-import type { FieldDef } from '../definition/types.ts';
-import type { FieldErrors } from '../errors/http-errors.ts';
+import type { FieldDef } from '../../definition/types.ts';
+import type { FieldErrors } from '../../errors/http-errors.ts';
 import { type Entry, own, type ReferencedRows } from './record-values.ts';
 
 export function crossCompanyMessage(names: string): string {

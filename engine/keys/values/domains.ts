@@ -4,11 +4,11 @@
 // stored ones), with the definition's message. Fixed conditions of a field with its own
 // `referencesMessage` are judged here too, to answer with that message. One query per field for
 // every record of the write.
-import { satisfiesScope } from '../definition/scope.ts';
-import type { FieldDef, ResourceDef } from '../definition/types.ts';
-import type { FieldErrors } from '../errors/http-errors.ts';
-import { messages } from '../validation/messages.ts';
-import { isOwnValue, ownField, placeholdersOf } from '../definition/value-rules.ts';
+import { satisfiesScope } from '../../definition/scope.ts';
+import type { FieldDef, ResourceDef } from '../../definition/types.ts';
+import type { FieldErrors } from '../../errors/http-errors.ts';
+import { messages } from '../../validation/messages.ts';
+import { isOwnValue, ownField, placeholdersOf } from '../../definition/value-rules.ts';
 import { type Entry, own, type ReferencedRows, sameStored } from './record-values.ts';
 
 /** Whether the write touches what the field's domain judges: a new record, the reference, or an own value it compares with. */

@@ -4,13 +4,13 @@
 // through the API: one SELECT (for the change feed) and one UPDATE per copying resource, however
 // many records copy it, in the source's transaction.
 import type { Knex } from 'knex';
-import type { ChangeSet } from '../behaviours/change-set.ts';
-import type { Registry } from '../definition/registry.ts';
-import type { FieldDef, ResourceDef } from '../definition/types.ts';
-import { nowTimestamp } from '../serialize/value-formats.ts';
-import { staleCopies } from '../sql/related-copies.ts';
-import { scopeConditions } from '../sql/resource-rows.ts';
-import { splitPath } from '../definition/value-rules.ts';
+import type { ChangeSet } from '../../behaviours/change-set.ts';
+import type { Registry } from '../../definition/registry.ts';
+import type { FieldDef, ResourceDef } from '../../definition/types.ts';
+import { nowTimestamp } from '../../serialize/value-formats.ts';
+import { staleCopies } from '../../sql/related-copies.ts';
+import { scopeConditions } from '../../sql/resource-rows.ts';
+import { splitPath } from '../../definition/value-rules.ts';
 import { type Entry, type ReferencedRows, sameStored } from './record-values.ts';
 
 /** Writes the copy for the records whose key is written (every new record). */

@@ -1,9 +1,9 @@
 // Which value rules a resource's fields declare, worked out once per definition: the fields the
 // engine fills (defaults and copies, each after the fields it reads), the stamps, the reference
 // checks, and what those rules read of the records the references name.
-import type { Registry } from '../definition/registry.ts';
-import type { FieldDef, ResourceDef } from '../definition/types.ts';
-import { checkedInWrite, defaultSources, fillReads, isOwnValue, placeholdersOf, referencedResource, splitPath } from '../definition/value-rules.ts';
+import type { Registry } from '../../definition/registry.ts';
+import type { FieldDef, ResourceDef } from '../../definition/types.ts';
+import { checkedInWrite, defaultSources, fillReads, isOwnValue, placeholdersOf, referencedResource, splitPath } from '../../definition/value-rules.ts';
 
 export interface ValuePlan {
   /** Fields with a `defaultFrom`, a `nullMeans`, or a `related` copy, in the order they can be filled. */

@@ -5,19 +5,21 @@
 // `referencesWhere` on the record's own values, `checkCompany`, `requiredWhen`), refused with a 422 naming the
 // field. After an update, the copies of the changed record follow it (related.ts).
 import type { Knex } from 'knex';
-import type { ChangeSet } from '../behaviours/change-set.ts';
-import type { AuthUser } from '../behaviours/types.ts';
-import type { Registry } from '../definition/registry.ts';
-import type { ResourceDef } from '../definition/types.ts';
-import { ValidationError, type FieldErrors } from '../errors/http-errors.ts';
+import type { ChangeSet } from '../../behaviours/change-set.ts';
+import type { AuthUser } from '../../behaviours/types.ts';
+import type { Registry } from '../../definition/registry.ts';
+import type { ResourceDef } from '../../definition/types.ts';
+import type { WriteStep } from '../types.ts';
+import { wroteColumns } from '../written.ts';
+import { ValidationError, type FieldErrors } from '../../errors/http-errors.ts';
 import { checkCompanies } from './check-company.ts';
 import { fillDefault, unresolved } from './defaults.ts';
 import { checkDomains } from './domains.ts';
 import { checkRequiredWhen } from './required-when.ts';
-import { checkedInWrite } from '../definition/value-rules.ts';
+import { checkedInWrite, splitPath } from '../../definition/value-rules.ts';
 import { valuePlan } from './plan.ts';
 import { ReferencedRows, type Entry } from './record-values.ts';
-import { fillCopy, syncCopies, type WrittenRow } from './related.ts';
+import { fillCopy, isCopied, syncCopies, type WrittenRow } from './related.ts';
 import { stamp } from './stamped-by.ts';
 
 export interface ValueContext {
@@ -73,3 +75,29 @@ function refuse(errors: Map<Entry, FieldErrors>): void {
 export function syncRelated(context: Pick<ValueContext, 'trx' | 'registry' | 'changes'>, def: ResourceDef, written: readonly WrittenRow[]): Promise<void> {
   return syncCopies(context.trx, context.registry, context.changes, def, written);
 }
+
+/** The fields' value rules: `defaultFrom`, `nullMeans`, `related`, `stampedBy`, `checkCompany`, `requiredWhen`, `referencesWhere`. */
+export const valueRules: WriteStep = {
+  key: 'defaultFrom, related, stampedBy, checkCompany, requiredWhen, referencesWhere',
+  // On create a constant default for a null sent needs no rule: the engine's columns fill it.
+  uses: (def, registry, phase) => (phase === 'create' ? createNeedsValueRules(def) : phase === 'update' && valuePlan(def, registry).any),
+  // A new reference is what a copy (`related`) follows.
+  follows: (def) => [...def.fields.values()].flatMap((field) => (field.related ? [splitPath(def, field.related).via!] : [])),
+  beforeCreate: (context, def, hooks) => applyValueRules(context, def, 'create', hooks),
+  beforeUpdate: (context, def, hooks) => applyValueRules(context, def, 'update', hooks),
+};
+
+/** `related` on other resources' fields: the copies other records keep of an updated record's columns follow it. */
+export const copies: WriteStep = {
+  key: 'related (the copies)',
+  uses: (def, registry, phase) => phase === 'update' && isCopied(registry, def),
+  async afterUpdate(context, def, written) {
+    const changed = wroteColumns(written);
+    if (changed.length > 0)
+      await syncRelated(
+        context,
+        def,
+        changed.map(({ id, columns, current }) => ({ id, columns: columns!, current })),
+      );
+  },
+};

@@ -1,9 +1,9 @@
 // `requiredWhen: {when: {type: [blanket_order]}}`: a field the record may not be without while it
 // has those values (Odoo's `required` on a state), judged on the values it will have: those sent,
 // else the stored ones. A 422 on the field, on create and on update.
-import type { FieldDef, ResourceDef } from '../definition/types.ts';
-import type { FieldErrors } from '../errors/http-errors.ts';
-import { matches } from '../definition/match.ts';
+import type { FieldDef, ResourceDef } from '../../definition/types.ts';
+import type { FieldErrors } from '../../errors/http-errors.ts';
+import { matches } from '../../definition/match.ts';
 import { own, type Entry } from './record-values.ts';
 
 export function checkRequiredWhen(def: ResourceDef, fields: readonly FieldDef[], entries: readonly Entry[], errors: Map<Entry, FieldErrors>): void {
