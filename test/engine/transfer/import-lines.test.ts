@@ -56,19 +56,27 @@ for (const target of databaseTargets()) {
     here = await sharedApp(target);
     there = await secondApp(target);
     const category = async (app: Installation) => (await app.knex('products_categories').orderBy('id').first('id')).id;
+    const product = async (app: Installation, name: string) => {
+      const created = await post(app, `${API}/products/products`, { type: 'consu', name, price: 10, category_id: await category(app) });
+      assert.is(created.status, 201, created.text);
+      return created.body.data.id as number;
+    };
     // There, the products are made in another order after one more: the same names, other ids.
-    for (const [app, side, names] of [
-      [here, 'here', ['Desk', 'Chair']],
-      [there, 'there', ['Stool', 'Chair', 'Desk']],
-    ] as const) {
-      for (const name of names) {
-        const created = await post(app, `${API}/products/products`, { type: 'consu', name: `${name} ${tag}`, price: 10, category_id: await category(app) });
-        assert.is(created.status, 201, created.text);
-        products[side]![name] = created.body.data.id;
+    // Other files may have made products here before (the shared installation), so an id that
+    // still came out the same there is renamed out of the way and the product made again.
+    for (const name of ['Desk', 'Chair']) products.here![name] = await product(here, `${name} ${tag}`);
+    await product(there, `Stool ${tag}`);
+    for (const name of ['Chair', 'Desk']) {
+      let id = await product(there, `${name} ${tag}`);
+      for (let spare = 1; id === products.here![name]; spare++) {
+        assert.is((await there.client.put(`${API}/products/products/${id}`, { token: there.token, body: { name: `Spare ${spare} ${tag}` } })).status, 200);
+        id = await product(there, `${name} ${tag}`);
       }
-      assert.is((await post(app, `${API}/partners/partners`, { account_type: 'company', name: `Customer ${tag}` })).status, 201);
+      products.there![name] = id;
     }
+    for (const app of [here, there]) assert.is((await post(app, `${API}/partners/partners`, { account_type: 'company', name: `Customer ${tag}` })).status, 201);
     assert.is.not(products.here!.Desk, products.there!.Desk, 'the products have other ids there');
+    assert.is.not(products.here!.Chair, products.there!.Chair, 'the products have other ids there');
   });
 
   /** An invoice here with two lines: two desks with the sale tax, three chairs at a discount. */
