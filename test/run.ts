@@ -14,6 +14,7 @@
 // (the workers' and the timed step's times keyed by where they ran: `sqlite:`, `mysql:`, `timed:`).
 // TEST_SHUFFLE=<integer> runs the files in an order shuffled by that seed (=random: a seed picked
 // and printed), to find a file that passes only after another.
+import './runner/register.ts';
 import { spawn } from 'node:child_process';
 import { randomBytes, randomInt } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
