@@ -53,7 +53,7 @@ const OwnValueFormat = Type.Object(
 export const ConditionFormat = Type.Union([Type.String(), Type.Number(), Type.Boolean(), ComparisonFormat, OwnValueFormat]);
 
 /** Where a default comes from: a value of the record (a field, or `relation.column`), the acting user, the clock, or the first matching record. */
-const DefaultSource = Type.Union([
+export const DefaultSource = Type.Union([
   ValuePath,
   Type.Object({ user: Type.Union([Type.Literal('id'), Type.Literal('company')]) }, { additionalProperties: false, description: "the acting user's id, or their default company" }),
   Type.Object({ now: Type.Literal(true) }, { additionalProperties: false, description: 'today (a date) or now (a datetime)' }),
@@ -95,45 +95,6 @@ export const FieldFormat = Type.Object(
           "references: the column values the referenced record must have (a stock quantity is at an internal location), or one of the record's own values ({field: project_id}: the milestone of the task's project)",
       }),
     ),
-    referencesMessage: Type.Optional(
-      Type.String({
-        minLength: 1,
-        description: "the 422 of a referenced record outside referencesWhere, instead of 'The selected ... is invalid.'; {relation.column} names a value of the record written",
-      }),
-    ),
-    checkCompany: Type.Optional(Type.Boolean({ description: "references: the referenced record is of the record's company, or of none (Odoo's check_company)" })),
-    related: Type.Optional(
-      Type.String({
-        pattern: RelatedPath.pattern,
-        description: 'relation.column: a stored copy of that column of the record the belongsTo relation names, kept in sync when that record changes (read-only)',
-      }),
-    ),
-    defaultFrom: Type.Optional(
-      Type.Union([DefaultSource, Type.Array(DefaultSource, { minItems: 1 })], { description: 'a default read when the record is written; a list: the first that gives a value' }),
-    ),
-    defaultOnChange: Type.Optional(
-      Type.Boolean({
-        description: 'defaultFrom: on update too, when the relation key or field it reads changes and this field is not sent (a task moved to another project takes its customer)',
-      }),
-    ),
-    nullMeans: Type.Optional(
-      Type.Union([Type.Literal('default'), Type.Literal('unsent')], {
-        description:
-          'what a null sent means: default, the default (on update too: a tag cleared is grey again); unsent, as if not sent (the default on create, the stored value kept on update)',
-      }),
-    ),
-    defaultRequired: Type.Optional(
-      Type.Union([Type.Boolean(), Type.String({ minLength: 1 })], {
-        description:
-          "the record is not written without a value: left empty by its default, a 422 on the field ('The <field> field could not be resolved automatically.', or this message)",
-      }),
-    ),
-    stampedBy: Type.Optional(
-      Type.String({
-        pattern: '^[a-z][a-z0-9_]*$',
-        description: 'a boolean field of the record: this time is set when it becomes true (an earlier one kept), cleared when it becomes false (read-only)',
-      }),
-    ),
     numericString: Type.Optional(Type.Boolean({ description: 'an integer field that also accepts digits sent as a string' })),
     unique: Type.Optional(
       Type.Union([Type.Boolean(), Type.Literal('live')], {
@@ -164,19 +125,6 @@ export const FieldFormat = Type.Object(
         pattern: '^[a-z][a-z0-9_]*$',
         description: 'a date field this one ends a range of: when both are sent, this one is not before it (422 on this field); either may be sent alone',
       }),
-    ),
-    requiredWhen: Type.Optional(
-      Type.Object(
-        {
-          when: Type.Record(Name, Type.Array(MatchValue, { minItems: 1 }), {
-            additionalProperties: false,
-            minProperties: 1,
-            description: 'the values of the record (sent, else stored) that make it required: {type: [blanket_order]}',
-          }),
-          message: Type.Optional(Type.String({ minLength: 1, description: "the 422's message, instead of 'The <field> field is required when <column> is <value>.'" })),
-        },
-        { additionalProperties: false, description: 'required while the record has these values (a blanket order has a start date): never left empty, on create or update' },
-      ),
     ),
     example: Type.Optional(Type.Union([Type.String(), Type.Number(), Type.Boolean()])),
   },

@@ -1,6 +1,5 @@
 // Cross-file checks: every name a definition uses must point at something real.
 import { underWalk } from './walkthroughs.ts';
-import { checkValueRules } from './value-rules-check.ts';
 import type { DefinitionProblem } from './definition-error.ts';
 import type { LoadedFile } from './load.ts';
 import { Operations, type ScopeValue } from './format.ts';
@@ -93,7 +92,6 @@ export function link(
       }
     }
 
-    checkValueRules(def, resources, problem);
     for (const key of keys) key.check?.(def, resources, problem);
 
     for (const filter of def.filters.values()) {

@@ -135,8 +135,8 @@ export function toFieldDef(name: string, format: FieldFormat): FieldDef {
     label: name.replace(/_/g, ' '),
     nullable: format.nullable ?? !format.required,
     stored: !computed && !throughRelation,
-    // A copy (related) and a stamp (stampedBy) are the engine's to write (and the rule keys' writtenByEngine).
-    writable: !managed && !computed && !format.readOnly && !format.related && !format.stampedBy,
+    // What a rule key writes (a copy, a stamp, a number) normalize() takes out (its writtenByEngine).
+    writable: !managed && !computed && !format.readOnly,
     output: !format.hidden && !format.revealed && !throughRelation,
   };
 }

@@ -1,5 +1,5 @@
 // Resolved definitions: what the engine works with after load → normalize → link.
-import type { ActionFormat, FieldFormat, FilterKind, Operation, RelationFormat, ScopeValue } from './format.ts';
+import type { ActionFormat, DefaultSourceFormat, FieldFormat, FilterKind, Operation, RelationFormat, ScopeValue } from './format.ts';
 
 export interface FieldDef extends FieldFormat {
   name: string;
@@ -22,6 +22,22 @@ export interface FieldDef extends FieldFormat {
   formula?: { expression: string; round?: number };
   /** `template` (engine/keys/template.ts): a name made of the record's own values, written by the engine. */
   template?: TemplateDef;
+  // The value rules (engine/keys/values/: their meta-schema, check, words and write).
+  /** A stored copy of `relation.column`, kept in sync. */
+  related?: string;
+  /** A default read when the record is written; a list: the first that gives a value. */
+  defaultFrom?: DefaultSourceFormat | DefaultSourceFormat[];
+  defaultOnChange?: boolean;
+  nullMeans?: 'default' | 'unsent';
+  defaultRequired?: boolean | string;
+  /** A boolean field whose turning true sets this time (cleared when it turns false). */
+  stampedBy?: string;
+  /** The referenced record is of the record's company, or of none. */
+  checkCompany?: boolean;
+  /** The 422 of a referenced record outside `referencesWhere`. */
+  referencesMessage?: string;
+  /** Required while the record has these values (sent, else stored). */
+  requiredWhen?: { when: Record<string, Array<string | number | boolean>>; message?: string };
   /** `aggregate` (engine/keys/aggregate.ts): a count or sum over a hasMany relation, read with the row. */
   aggregate?: AggregateDef;
   /** `sequence` (engine/keys/sequence.ts): a document number, taken on create or when an action runs. */

@@ -1,7 +1,6 @@
 // The Markdown reference (docs/api.md): one section per module and resource, with its routes,
 // fields (types and rules), relations, filters, sorts and includes. Generated from the registry;
 // the OpenAPI document supplies the service's own routes (login, logout, health, docs).
-import { describeValueRules } from '../definition/value-rules.ts';
 import type { Registry } from '../definition/registry.ts';
 import type { FieldDef, ResourceDef } from '../definition/types.ts';
 import type { Operation, ScopeValue } from '../definition/format.ts';
@@ -222,7 +221,7 @@ function rules(field: FieldDef, def: ResourceDef): string {
   if (field.unique) parts.push(field.unique === 'live' ? 'unique among live records' : 'unique');
   if (field.until) parts.push(`sent together with \`${field.until}\`, not after it`);
   if (field.default !== undefined && field.defaultFrom === undefined) parts.push(`default \`${field.default}\``);
-  parts.push(...describeValueRules(def, field).map((sentence) => sentence.charAt(0).toLowerCase() + sentence.slice(1, -1)));
+  parts.push(...(field.keyWords ?? []).map((sentence) => sentence.charAt(0).toLowerCase() + sentence.slice(1, -1)));
   if (field.minItems !== undefined) parts.push(`at least ${field.minItems} ${field.minItems === 1 ? 'entry' : 'entries'}`);
   if (field.type === 'ids' || field.type === 'records') {
     const relation = field.relation ? def.relations.get(field.relation) : undefined;

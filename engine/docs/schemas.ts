@@ -5,7 +5,6 @@
 import type { Registry } from '../definition/registry.ts';
 import type { FieldDef, ResourceDef } from '../definition/types.ts';
 import { createBodySchema, updateBodySchema, writableFields } from '../schema/body-schemas.ts';
-import { describeValueRules } from '../definition/value-rules.ts';
 import { DEFAULT_PER_PAGE } from '../list/parse-list-query.ts';
 import { createExample, inputExample, recordExample } from './examples.ts';
 import type { NameTable } from '../definition/names.ts';
@@ -70,7 +69,7 @@ function annotateInput(property: JsonSchema, field: FieldDef, def: ResourceDef, 
   if (field.type === 'boolean') notes.push('true, false, 1 or 0.');
   if (field.type === 'date') notes.push('YYYY-MM-DD.');
   if (field.default !== undefined && field.defaultFrom === undefined) notes.push(`Default: ${JSON.stringify(field.default)}.`);
-  notes.push(...describeValueRules(def, field));
+  notes.push(...(field.keyWords ?? []));
   if (def.parent && field.name === def.parent.foreignKey) notes.push(`On create the parent from the path (\`${def.parent.param}\`) wins.`);
   let result = property;
   if (field.type === 'ids') {

@@ -15,5 +15,21 @@ import { set } from './set.ts';
 import { template } from './template.ts';
 import { tree } from './tree.ts';
 import type { RuleKey } from './types.ts';
+import { VALUE_KEYS } from './values/value-keys.ts';
 
-export const RULE_KEYS: readonly RuleKey[] = [locks, sequence, append, tree, formula, template, createWith, onDelete, search, set, aggregate, indexes];
+export const RULE_KEYS: readonly RuleKey[] = [
+  // First: their words come first among a field's, and their check before the others'.
+  ...VALUE_KEYS,
+  locks,
+  sequence,
+  append,
+  tree,
+  formula,
+  template,
+  createWith,
+  onDelete,
+  search,
+  set,
+  aggregate,
+  indexes,
+];

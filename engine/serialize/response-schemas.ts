@@ -4,7 +4,6 @@
 // its envelopes (show, saved, list), the pagination parts and the `{message}` of a deletion. The
 // API reference (engine/docs) documents these same schemas, adding examples and the error shapes.
 // References are written `#/components/schemas/<Name>`.
-import { describeValueRules } from '../definition/value-rules.ts';
 import type { Operation } from '../definition/format.ts';
 import type { NameTable } from '../definition/names.ts';
 import type { Registry } from '../definition/registry.ts';
@@ -196,7 +195,7 @@ export function outputFieldSchema(field: FieldDef, def: ResourceDef): JsonSchema
       if (field.format) notes.push(`Written through this resource as ${FORMAT_NAMES[field.format]}.`);
   }
   if (field.computed) notes.push('Computed; read-only.');
-  if (!field.writable) notes.push(...describeValueRules(def, field));
+  if (!field.writable) notes.push(...(field.keyWords ?? []));
   if (field.references) notes.push(`Id of a \`${field.references}\` record.`);
   if (def.parent && field.name === def.parent.foreignKey) notes.push(`The parent \`${def.parent.resource}\` record (path parameter \`${def.parent.param}\`).`);
   if (field.name === 'deleted_at') notes.push('Null unless the record is soft-deleted.');

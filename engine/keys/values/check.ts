@@ -1,12 +1,12 @@
-// Boot checks of the value vocabulary (called by engine/definition/link.ts): every relation,
+// Boot checks of the value rules (the loader runs them as `defaultFrom`'s: ./value-keys.ts): every relation,
 // field and resource a rule names must exist, and the rules must be able to run (no default that
 // waits on itself, a stamp on a time stamped by a flag, a company check between records that have
 // companies). Each problem names the file and line.
-import type { ConditionValue } from './format.ts';
-import type { FieldDef, ResourceDef } from './types.ts';
-import { fieldPathCheck } from './field-paths.ts';
-import { didYouMean } from './suggest.ts';
-import { defaultSources, fillReads, isOwnValue, placeholdersOf, referencedResource } from './value-rules.ts';
+import type { ConditionValue } from '../../definition/format.ts';
+import type { FieldDef, ResourceDef } from '../../definition/types.ts';
+import { fieldPathCheck } from '../../definition/field-paths.ts';
+import { didYouMean } from '../../definition/suggest.ts';
+import { defaultSources, fillReads, isOwnValue, placeholdersOf, referencedResource } from '../../definition/value-rules.ts';
 
 type Problem = (at: string, message: string) => void;
 
