@@ -5,7 +5,7 @@ import { applyScope, ownScope, scopeTest } from '../../engine/definition/scope.t
 import type { FieldDef, ResourceDef } from '../../engine/definition/types.ts';
 import { isOwnValue } from '../../engine/definition/value-rules.ts';
 import { routeTable } from '../../engine/definition/route-table.ts';
-import { API, sharedApp, type TestApp } from '../helpers/app.ts';
+import { ADMIN, API, sharedApp, type TestApp } from '../helpers/app.ts';
 import type { Client } from '../helpers/http.ts';
 import type { Target } from '../helpers/targets.ts';
 import { sampleValue, validPayload, type PayloadContext } from './payloads.ts';
@@ -35,11 +35,18 @@ export function recordPath(context: ResourceContext, id: number | string): strin
 export async function prepareContext(def: ResourceDef, registry: Registry, target: Target, app?: Awaited<ReturnType<typeof sharedApp>>): Promise<ResourceContext> {
   app ??= await sharedApp(target);
   const knex = app.knex;
+  const adminCompanyId = (await knex('users').where('email', ADMIN.email).first('default_company_id'))?.default_company_id;
+  const adminCompany = adminCompanyId == null ? undefined : Number(adminCompanyId);
   // The first row a reference may point at: live, inside the target's own scope, and matching the
   // referencing resource's scope through that field (a receipt's operation type is incoming).
-  const firstLiveId = async (name: string, conditions: Record<string, ScopeValue> = {}): Promise<number | undefined> => {
+  // `company`: a record of that company or of none (what the administrator writes is of their
+  // default company, and a reference with checkCompany refuses another's; other files of the run
+  // may have made records of other companies first).
+  const firstLiveId = async (name: string, conditions: Record<string, ScopeValue> = {}, company?: number): Promise<number | undefined> => {
     const other = registry.get(name);
     const query = knex(other.table).orderBy('id').first('id');
+    if (company !== undefined && other.fields.get('company_id')?.stored)
+      query.where((ofCompany) => ofCompany.whereNull(`${other.table}.company_id`).orWhere(`${other.table}.company_id`, company));
     if (other.softDelete) query.whereNull('deleted_at');
     applyScope(query, other, registry, knex);
     for (const [column, value] of Object.entries(conditions)) {
@@ -90,7 +97,8 @@ export async function prepareContext(def: ResourceDef, registry: Registry, targe
       }
       const name = field.references ?? (field.type === 'ids' ? relation?.resource : undefined);
       if (!name || ids.has(name)) continue;
-      const id = (await firstLiveId(name, { ...scopeThrough(owner, field.name), ...(await ownConditions(owner, field, ids)) })) ?? (await createOne(name, depth + 1));
+      const conditions = { ...scopeThrough(owner, field.name), ...(await ownConditions(owner, field, ids)) };
+      const id = (await firstLiveId(name, conditions, adminCompany)) ?? (await createOne(name, depth + 1, conditions));
       if (id !== undefined) ids.set(name, id);
       else if (strict || field.required) return name;
     }
@@ -99,12 +107,14 @@ export async function prepareContext(def: ResourceDef, registry: Registry, targe
   // A referenced resource without rows yet gets one through its own API (e.g. a product tag); what
   // that one must point at is found or created the same way, a few levels deep (a fiscal position
   // for a customer needs a company, and accounts and taxes for its mappings).
-  const createOne = async (name: string, depth = 0): Promise<number | undefined> => {
+  // `conditions`: what the record must have to be pointed at (a lot of the scrap's product), its plain values sent.
+  const createOne = async (name: string, depth = 0, conditions: Record<string, ScopeValue> = {}): Promise<number | undefined> => {
     const other = registry.get(name);
     if (!other.operations.has('create') || other.parent || depth > 3) return undefined;
     const ids = new Map<string, number>();
     if (await collect(other, ids, { strict: false, depth })) return undefined;
     const payload = validPayload(other, { referenceIds: ids, registry, tag: 'ref' }, 0);
+    for (const [column, value] of Object.entries(conditions)) if (typeof value !== 'object' && other.fields.get(column)?.writable) payload[column] = value;
     const response = await app.client.post(`${API}${other.path}`, { token: app.token, body: payload });
     return response.status === 201 ? response.body.data.id : undefined;
   };
