@@ -44,6 +44,8 @@ export interface FieldDef extends FieldFormat {
   sequence?: SequenceDef;
   /** `append` (engine/keys/append.ts): a record created without it goes last, of its table or of its `per` group. */
   append?: boolean | { per: string };
+  /** `totals` (engine/keys/totals.ts): what grouped totals offer of it, when not what its type allows; false: nothing. */
+  totals?: false | { groupBy?: false; measures?: false | readonly string[] };
   /** What the rule keys (engine/keys/) say of it in the references, worked out at load. */
   keyWords?: readonly string[];
 }

@@ -13,6 +13,7 @@ import { search } from './search.ts';
 import { sequence } from './sequence.ts';
 import { set } from './set.ts';
 import { template } from './template.ts';
+import { totals } from './totals.ts';
 import { tree } from './tree.ts';
 import type { RuleKey } from './types.ts';
 import { VALUE_KEYS } from './values/value-keys.ts';
@@ -31,5 +32,6 @@ export const RULE_KEYS: readonly RuleKey[] = [
   search,
   set,
   aggregate,
+  totals,
   indexes,
 ];

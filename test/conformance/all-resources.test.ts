@@ -4,7 +4,7 @@
 import { suite } from 'uvu';
 import { loadResources } from '../../src/app/build-app.ts';
 import { databaseTargets } from '../helpers/targets.ts';
-import { aggregateChecks } from './capabilities/aggregate.ts';
+import { aggregateChecks, withheldTotals, withheldTotalsChecks } from './capabilities/aggregate.ts';
 import { actionChecks, bodyChecks, collectionActionChecks, guardChecks } from './capabilities/actions.ts';
 import { authenticationChecks } from './capabilities/authentication.ts';
 import { boundChecks } from './capabilities/bounds.ts';
@@ -78,6 +78,7 @@ for (const target of databaseTargets()) {
       if (def.includes.length > 0) includeChecks(test, current);
       exportChecks(test, current);
       aggregateChecks(test, current);
+      if (withheldTotals(def).length > 0) withheldTotalsChecks(test, current);
       if (def.search.length > 0) searchChecks(test, current);
       else noSearchChecks(test, current);
       if (def.search.length > 0 && def.operations.has('update') && renamableSearchField(def)) searchUpdateChecks(test, current);

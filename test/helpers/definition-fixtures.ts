@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { DefinitionError, type DefinitionProblem } from '../../engine/definition/definition-error.ts';
+import type { Registry } from '../../engine/definition/registry.ts';
 import { loadRegistry } from '../../engine/keys/registry.ts';
 
 export interface LoadedFixture {
@@ -11,6 +12,8 @@ export interface LoadedFixture {
   fixture: (path: string) => string;
   /** Undefined when the definitions loaded. */
   problems?: DefinitionProblem[];
+  /** The definitions, when they loaded. */
+  registry?: Registry;
 }
 
 export function definitionFixtures(prefix: string) {
@@ -26,8 +29,7 @@ export function definitionFixtures(prefix: string) {
       }
       const fixture = (path: string) => relative(process.cwd(), join(dir, path));
       try {
-        loadRegistry(dir, new Set());
-        return { fixture };
+        return { fixture, registry: loadRegistry(dir, new Set()) };
       } catch (error) {
         if (!(error instanceof DefinitionError)) throw error;
         return { fixture, problems: error.problems };

@@ -8,10 +8,10 @@
 // its exact value on both databases ('Zürich' and 'zurich' are two groups on MariaDB too).
 import type { Test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { aggregateOffer, DATE_UNITS, type DateUnit, type Dimension } from '../../../engine/aggregate/offer.ts';
+import { aggregateOffer, DATE_UNITS, type DateUnit, type Dimension, narrowedTotals, typeGroups, typeMeasures } from '../../../engine/aggregate/offer.ts';
 import { MAX_GROUP_BY, MAX_GROUPS_PER_PAGE, MAX_MEASURES } from '../../../engine/aggregate/parse-aggregate-query.ts';
 import { applyScope } from '../../../engine/definition/scope.ts';
-import type { FieldDef } from '../../../engine/definition/types.ts';
+import type { FieldDef, ResourceDef } from '../../../engine/definition/types.ts';
 import type { ResourceContext } from '../context.ts';
 
 type Row = Record<string, any>;
@@ -65,12 +65,59 @@ export function aggregateChecks(test: Test, context: () => ResourceContext) {
       rest = dimensions.filter((dimension) => dimension !== created && !beside.includes(dimension));
     }
     for (let i = 0; i < rest.length; i += MAX_GROUP_BY) batches.push({ dimensions: rest.slice(i, i + MAX_GROUP_BY).map(asked), timeZone: 'UTC' });
-    // Up to seven sums beside the count in each request.
-    const sums = [...offer.measures.values()].filter((measure) => measure.functions.includes('sum')).map((measure) => measure.field);
+    // Up to seven sums beside the count in each request; a number the definition does not let sum
+    // (a unit price, a rate: its `totals`), its greatest value.
+    const sums = [...offer.measures.values()].flatMap(({ field, functions }): Measured[] =>
+      functions.includes('sum') ? [{ field, fn: 'sum' }] : functions.includes('max') && field.type !== 'date' && field.type !== 'datetime' ? [{ field, fn: 'max' }] : [],
+    );
     const perRequest = MAX_MEASURES - 1;
     for (let i = 0; i < Math.max(batches.length, Math.ceil(sums.length / perRequest)); i++) {
       const { dimensions, timeZone } = batches[i] ?? { dimensions: [], timeZone: 'UTC' };
       await compareGroups(ctx, { rows, narrowed, labels, dimensions, sums: sums.slice(i * perRequest, (i + 1) * perRequest), timeZone });
+    }
+  });
+}
+
+/**
+ * What the field types would give and the definition withholds: a field's `totals`, or a position
+ * (`append`), which offers nothing unless it has one. Read from the definition, not from the offer
+ * the route serves, so that a route that ignored them fails here.
+ */
+export function withheldTotals(def: ResourceDef): Array<{ field: FieldDef; dimension: boolean; functions: string[]; offered: readonly string[] }> {
+  return [...def.fields.values()].flatMap((field) => {
+    const asked = narrowedTotals(field) ?? (field.append ? { groupBy: false as const, measures: false as const } : undefined);
+    if (!asked) return [];
+    const byType = typeMeasures(def, field);
+    const offered = asked.measures === false ? [] : (asked.measures ?? byType);
+    const functions = byType.filter((fn) => !offered.includes(fn));
+    const dimension = typeGroups(def, field) && asked.groupBy === false;
+    return dimension || functions.length > 0 ? [{ field, dimension, functions, offered }] : [];
+  });
+}
+
+/** Registered where the definition withholds something (withheldTotals). */
+export function withheldTotalsChecks(test: Test, context: () => ResourceContext) {
+  test('aggregate: what the definition withholds from the grouped totals is refused, naming what is offered', async () => {
+    const ctx = context();
+    const path = `${ctx.listPath}/aggregate`;
+    for (const { field, dimension, functions, offered } of withheldTotals(ctx.def)) {
+      if (dimension) {
+        const name = field.type === 'date' || field.type === 'datetime' ? `${field.name}:month` : field.name;
+        const response = await ctx.client.get(`${path}?group_by=${name}`, { token: ctx.token });
+        assert.is(response.status, 400, `group_by=${name}: ${response.text}`);
+        assert.match(response.body.message, `Requested group(s) \`${field.name}\` are not allowed`);
+      }
+      for (const fn of functions) {
+        const response = await ctx.client.get(`${path}?measures=${field.name}:${fn}`, { token: ctx.token });
+        if (offered.length === 0) {
+          // Not a measure at all: unknown, as a name the resource does not offer.
+          assert.is(response.status, 400, `${field.name}:${fn}: ${response.text}`);
+          assert.match(response.body.message, `Requested measure(s) \`${field.name}:${fn}\` are not allowed`);
+        } else {
+          assert.is(response.status, 422, `${field.name}:${fn}: ${response.text}`);
+          assert.equal(response.body.errors.measures, [`\`${field.name}:${fn}\`: the ${field.label} field takes ${offered.join(', ')}.`]);
+        }
+      }
     }
   });
 }
@@ -121,18 +168,23 @@ interface Asked {
   unit?: DateUnit;
 }
 
+interface Measured {
+  field: FieldDef;
+  fn: 'sum' | 'max';
+}
+
 interface Comparison {
   rows: Row[];
   narrowed: string;
   labels: Map<string, Map<number, unknown>>;
   dimensions: Asked[];
-  sums: FieldDef[];
+  sums: Measured[];
   timeZone: string;
 }
 
 async function compareGroups(ctx: ResourceContext, { rows, narrowed, labels, dimensions, sums, timeZone }: Comparison): Promise<void> {
   const names = dimensions.map(({ dimension, unit }) => (unit ? `${dimension.name}:${unit}` : dimension.name));
-  const measures = ['count', ...sums.map((field) => `${field.name}:sum`)];
+  const measures = ['count', ...sums.map(({ field, fn }) => `${field.name}:${fn}`)];
   const query = `group_by=${names.join(',')}&measures=${measures.join(',')}&tz=${encodeURIComponent(timeZone)}&per_page=${MAX_GROUPS_PER_PAGE}${narrowed}`;
   const body = await get(ctx, `${ctx.listPath}/aggregate?${query}`);
   assert.equal(body.meta.group_by, names, query);
@@ -157,22 +209,24 @@ async function compareGroups(ctx: ResourceContext, { rows, narrowed, labels, dim
 
   for (const group of body.data) {
     const members = expected.get(JSON.stringify(Object.fromEntries(names.map((name) => [name, group.key[name]]))))!.rows;
-    for (const field of sums) {
-      const sum = group.measures[field.name]?.sum;
+    for (const { field, fn } of sums) {
+      const got = group.measures[field.name]?.[fn];
       const values = members.map((row) => row[field.name]).filter((value) => value !== null && value !== undefined);
-      const where = `${query}: ${field.name}:sum of ${JSON.stringify(group.key)}`;
+      const where = `${query}: ${field.name}:${fn} of ${JSON.stringify(group.key)}`;
       if (field.type === 'decimal') {
         // Exact, at the field's scale.
         const scale = field.scale ?? 2;
-        const units = values.reduce((total: bigint, value) => total + decimalUnits(String(value), scale), 0n);
-        assert.is(sum, decimalText(units, scale), where);
+        const units = values.map((value) => decimalUnits(String(value), scale));
+        const expected = fn === 'sum' ? units.reduce((total, value) => total + value, 0n) : units.reduce((most, value) => (value > most ? value : most), units[0]!);
+        assert.is(got, values.length === 0 && fn === 'max' ? null : decimalText(expected, scale), where);
         continue;
       }
-      const total = values.reduce((total: number, value) => total + Number(value), 0);
-      if (field.type === 'integer') assert.is(sum, total, where);
+      const numbers = values.map(Number);
+      const expected = fn === 'sum' ? numbers.reduce((total, value) => total + value, 0) : numbers.length === 0 ? null : Math.max(...numbers);
+      if (expected === null || field.type === 'integer') assert.is(got, expected, where);
       else {
-        assert.type(sum, 'number', where);
-        assert.ok(Math.abs(sum - total) <= 1e-6 * Math.max(1, Math.abs(total)), `${where}: ${sum} ≠ ${total}`);
+        assert.type(got, 'number', where);
+        assert.ok(Math.abs(got - expected) <= 1e-6 * Math.max(1, Math.abs(expected)), `${where}: ${got} ≠ ${expected}`);
       }
     }
   }
