@@ -127,6 +127,7 @@ export async function buildServer({ config, knex, jwtSecret, resourcesDir, logSt
     statements,
     limitMs: config.reportTimeLimitSeconds * 1000,
     mariadb: await isMariaDb(knex),
+    slots: config.reportConcurrency,
     ...(config.database.client === 'sqlite' && { filename: config.database.filename }),
   });
   app.addHook('onClose', () => reportReads.close());

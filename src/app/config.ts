@@ -69,6 +69,8 @@ export interface Config {
   listCountAhead: number;
   /** How long a grouped total may read before it answers 503 (AGGREGATE_TIME_LIMIT). */
   reportTimeLimitSeconds: number;
+  /** MySQL/MariaDB: how many grouped totals read at once (AGGREGATE_CONCURRENCY); the others wait their turn. */
+  reportConcurrency: number;
   /** One import request's bounds: its body in bytes (413 beyond) and its rows (422 beyond). */
   importMaxBytes: number;
   importMaxRows: number;
@@ -127,6 +129,8 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     listCountAhead: integer(env, 'LIST_COUNT_AHEAD', 10_000, 0),
     reportTimeLimitSeconds: duration(env, 'AGGREGATE_TIME_LIMIT', '10s'),
+    // Fewer than the pool's connections, so that requests always keep one.
+    reportConcurrency: integer(env, 'AGGREGATE_CONCURRENCY', 2, 1, poolMax - 1),
     importMaxBytes: integer(env, 'IMPORT_MAX_BYTES', 10 * 1024 * 1024, 1024),
     importMaxRows: integer(env, 'IMPORT_MAX_ROWS', 5000, 1),
     migrateOnStart: boolean(env, 'MIGRATE_ON_START', true),

@@ -33,6 +33,7 @@ test('defaults when nothing is set', () => {
   assert.is(config.trustProxy, false);
   assert.is(config.listCountAhead, 10_000);
   assert.is(config.reportTimeLimitSeconds, 10);
+  assert.is(config.reportConcurrency, 2);
   assert.is(config.adminEmail, 'admin@example.com');
   assert.is(config.adminName, 'Administrator');
   assert.is(config.adminPassword, undefined);
@@ -65,6 +66,7 @@ test('values that are set are used', () => {
     REDIS_URL: 'redis://127.0.0.1:6379',
     LIST_COUNT_AHEAD: '500',
     AGGREGATE_TIME_LIMIT: '30s',
+    AGGREGATE_CONCURRENCY: '1',
     IMPORT_MAX_BYTES: '65536',
     IMPORT_MAX_ROWS: '100',
     MIGRATE_ON_START: 'false',
@@ -96,6 +98,7 @@ test('values that are set are used', () => {
     logLevel: 'warn',
     listCountAhead: 500,
     reportTimeLimitSeconds: 30,
+    reportConcurrency: 1,
     importMaxBytes: 65536,
     importMaxRows: 100,
     trustProxy: true,
@@ -120,6 +123,12 @@ test('webhook targets: public by default; loopback, or private networks and loop
 test('webhook retry delays: a list of durations; a bad one names the variable', () => {
   assert.equal(loadConfig({}).webhooksRetryDelaysSeconds, [5, 300, 1800, 7200, 18000, 36000, 36000]);
   assert.throws(() => loadConfig({ WEBHOOKS_RETRY_DELAYS: '5s,soon' }), /WEBHOOKS_RETRY_DELAYS must be a duration/);
+});
+
+test('AGGREGATE_CONCURRENCY: at least 1, and fewer than the pool’s connections, so that requests keep one', () => {
+  assert.is(loadConfig({ DATABASE_URL: 'mysql://root@127.0.0.1:3306/erp', JWT_SECRET: 'x'.repeat(32), DB_POOL_MAX: '4', AGGREGATE_CONCURRENCY: '3' }).reportConcurrency, 3);
+  assert.throws(() => loadConfig({ DATABASE_URL: 'mysql://root@127.0.0.1:3306/erp', JWT_SECRET: 'x'.repeat(32), DB_POOL_MAX: '4', AGGREGATE_CONCURRENCY: '4' }), /AGGREGATE_CONCURRENCY/);
+  assert.throws(() => loadConfig({ AGGREGATE_CONCURRENCY: '0' }), /AGGREGATE_CONCURRENCY/);
 });
 
 test('durations: plain seconds, s, m, h and d', () => {
