@@ -126,8 +126,9 @@ test('webhook retry delays: a list of durations; a bad one names the variable', 
 });
 
 test('AGGREGATE_CONCURRENCY: at least 1, and fewer than the pool’s connections, so that requests keep one', () => {
-  assert.is(loadConfig({ DATABASE_URL: 'mysql://root@127.0.0.1:3306/erp', JWT_SECRET: 'x'.repeat(32), DB_POOL_MAX: '4', AGGREGATE_CONCURRENCY: '3' }).reportConcurrency, 3);
-  assert.throws(() => loadConfig({ DATABASE_URL: 'mysql://root@127.0.0.1:3306/erp', JWT_SECRET: 'x'.repeat(32), DB_POOL_MAX: '4', AGGREGATE_CONCURRENCY: '4' }), /AGGREGATE_CONCURRENCY/);
+  const mysql = { DATABASE_URL: 'mysql://root@127.0.0.1:3306/erp', JWT_SECRET: 'x'.repeat(32), DB_POOL_MAX: '4' };
+  assert.is(loadConfig({ ...mysql, AGGREGATE_CONCURRENCY: '3' }).reportConcurrency, 3);
+  assert.throws(() => loadConfig({ ...mysql, AGGREGATE_CONCURRENCY: '4' }), /AGGREGATE_CONCURRENCY/);
   assert.throws(() => loadConfig({ AGGREGATE_CONCURRENCY: '0' }), /AGGREGATE_CONCURRENCY/);
 });
 
