@@ -46,13 +46,18 @@ export function aggregateOffer(def: ResourceDef, registry: Registry): AggregateO
   return offer;
 }
 
-/** A field's `totals` (engine/keys/totals.ts) in full: `false` turns off both. */
-export function narrowedTotals(field: FieldDef): { groupBy?: false; measures?: false | readonly MeasureFunction[] } | undefined {
-  const totals = field.totals;
-  return totals === false ? NOTHING : (totals as { groupBy?: false; measures?: false | readonly MeasureFunction[] } | undefined);
+/** What a field's `totals` (engine/keys/totals.ts) takes away or names. */
+export interface NarrowedTotals {
+  groupBy?: false;
+  measures?: false | readonly MeasureFunction[];
 }
 
-const NOTHING = { groupBy: false, measures: false } as const;
+const NOTHING: NarrowedTotals = { groupBy: false, measures: false };
+
+/** A field's `totals` in full: `false` turns off both. */
+export function narrowedTotals(field: FieldDef): NarrowedTotals | undefined {
+  return field.totals === false ? NOTHING : (field.totals as NarrowedTotals | undefined);
+}
 
 /** The belongsTo relation whose key the field is. */
 function relationOf(def: ResourceDef, field: FieldDef): RelationDef | undefined {
