@@ -8,6 +8,7 @@
 import type { Registry } from '../definition/registry.ts';
 import type { FieldDef, RelationDef, ResourceDef } from '../definition/types.ts';
 import { displayField } from '../definition/display-field.ts';
+import { perDefinition } from '../definition/per-definition.ts';
 
 export const DATE_UNITS = ['day', 'week', 'month', 'quarter', 'year'] as const;
 export type DateUnit = (typeof DATE_UNITS)[number];
@@ -37,14 +38,8 @@ export interface AggregateOffer {
 const NUMERIC = new Set(['integer', 'number', 'decimal']);
 const GROUPABLE = new Set(['integer', 'string', 'boolean']);
 
-const offers = new WeakMap<ResourceDef, AggregateOffer>();
-
 /** The offer of `def` (worked out once per definition). */
-export function aggregateOffer(def: ResourceDef, registry: Registry): AggregateOffer {
-  let offer = offers.get(def);
-  if (!offer) offers.set(def, (offer = buildOffer(def, registry)));
-  return offer;
-}
+export const aggregateOffer: (def: ResourceDef, registry: Registry) => AggregateOffer = perDefinition(buildOffer);
 
 /** What a field's `totals` (engine/keys/totals.ts) takes away or names. */
 export interface NarrowedTotals {

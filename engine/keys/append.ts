@@ -7,6 +7,7 @@ import { Type } from '@sinclair/typebox';
 import type { Knex } from 'knex';
 import type { FieldDef, ResourceDef } from '../definition/types.ts';
 import type { RuleKey } from './types.ts';
+import { fieldsWhere } from '../definition/per-definition.ts';
 
 /** The highest value a `sort` column (a signed INT) stores. */
 export const MAX_SORT = 2147483647;
@@ -48,14 +49,8 @@ export const append: RuleKey = {
   },
 };
 
-const appended = new WeakMap<ResourceDef, FieldDef[]>();
-
 /** The resource's fields with `append`, worked out once. */
-function appendFields(def: ResourceDef): FieldDef[] {
-  let found = appended.get(def);
-  if (!found) appended.set(def, (found = [...def.fields.values()].filter((field) => field.append)));
-  return found;
-}
+const appendFields = fieldsWhere((field) => field.append);
 
 /** Gives the records created together that lack a value of an `append` field the next ones (of the table, or of their `per` group). */
 async function appendLast(trx: Knex.Transaction, def: ResourceDef, entries: ReadonlyArray<{ values: Record<string, unknown> }>): Promise<void> {

@@ -6,9 +6,10 @@
 import { Type } from '@sinclair/typebox';
 import type { HookContext } from '../behaviours/types.ts';
 import { didYouMean } from '../definition/suggest.ts';
-import type { FieldDef, ResourceDef } from '../definition/types.ts';
+import type { ResourceDef } from '../definition/types.ts';
 import { formulaOf, type Read } from './formula-expression.ts';
 import type { RuleKey } from './types.ts';
+import { fieldsWhere } from '../definition/per-definition.ts';
 
 const NUMERIC = new Set(['integer', 'number', 'decimal']);
 
@@ -63,14 +64,8 @@ export const formula: RuleKey = {
   },
 };
 
-const withFormulas = new WeakMap<ResourceDef, FieldDef[]>();
-
 /** The fields a resource works out with a formula, once per definition. */
-function formulaFields(def: ResourceDef): FieldDef[] {
-  let found = withFormulas.get(def);
-  if (!found) withFormulas.set(def, (found = [...def.fields.values()].filter((field) => field.formula)));
-  return found;
-}
+const formulaFields = fieldsWhere((field) => field.formula);
 
 /** Writes each formula's value into the records of a write (an update only when it sends a field the formula reads). */
 export function applyFormulas(def: ResourceDef, mode: 'create' | 'update', hooks: readonly Pick<HookContext, 'values' | 'record'>[]): void {

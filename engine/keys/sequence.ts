@@ -17,6 +17,7 @@ import { nowTimestamp, today } from '../serialize/value-formats.ts';
 import { plusOne } from '../sql/builder-sql.ts';
 import { updateRowWithWords } from './search.ts';
 import type { RuleKey } from './types.ts';
+import { fieldsWhere } from '../definition/per-definition.ts';
 
 /** `{year}`, a field (`{journal_id}`) or `relation.column` (`{journal.code}`) of the record numbered. */
 const Template = Type.String({ pattern: '^([^{}]|\\{([a-z][a-z0-9_]*|[a-z][A-Za-z0-9]*\\.[a-z][a-z0-9_]*)\\})*$' });
@@ -125,13 +126,7 @@ export async function nextInSequence(trx: Knex.Transaction, key: SequenceKey): P
 }
 
 /** The fields a resource numbers, worked out once per definition. */
-export function sequenceFields(def: ResourceDef): FieldDef[] {
-  let found = numbered.get(def);
-  if (!found) numbered.set(def, (found = [...def.fields.values()].filter((field) => field.sequence)));
-  return found;
-}
-
-const numbered = new WeakMap<ResourceDef, FieldDef[]>();
+export const sequenceFields = fieldsWhere((field) => field.sequence);
 
 /** Fills a code or prefix from the record's values (those written, else the stored ones). */
 async function fill(trx: Knex.Transaction, registry: Registry, def: ResourceDef, template: string, sequence: SequenceDef, value: (name: string) => unknown): Promise<string> {

@@ -5,9 +5,10 @@ import { Type } from '@sinclair/typebox';
 import type { Knex } from 'knex';
 import { templatePaths } from '../definition/placeholders.ts';
 import { didYouMean } from '../definition/suggest.ts';
-import type { FieldDef, ResourceDef, TemplateDef } from '../definition/types.ts';
+import type { ResourceDef, TemplateDef } from '../definition/types.ts';
 import type { RuleKey } from './types.ts';
 import { wroteColumns } from './written.ts';
+import { fieldsWhere } from '../definition/per-definition.ts';
 
 export const template: RuleKey = {
   key: 'template',
@@ -73,14 +74,8 @@ export const template: RuleKey = {
   },
 };
 
-const named = new WeakMap<ResourceDef, FieldDef[]>();
-
 /** The fields a resource names from its values, worked out once per definition. */
-export function templateFields(def: ResourceDef): FieldDef[] {
-  let found = named.get(def);
-  if (!found) named.set(def, (found = [...def.fields.values()].filter((field) => field.template)));
-  return found;
-}
+export const templateFields = fieldsWhere((field) => field.template);
 
 export function fillTemplate(template: TemplateDef, row: Record<string, unknown>): string {
   return template.text.replace(/\{([a-z][a-z0-9_]*)\}/g, (_, name: string) => {

@@ -9,13 +9,13 @@ import type { ResourceDef } from '../definition/types.ts';
 import { HttpError, NotFoundError } from '../errors/http-errors.ts';
 import { lockRecord } from './lookup.ts';
 import type { ResourceRuntime } from './runtime.ts';
+import { perDefinition } from '../definition/per-definition.ts';
 
-const ownKeys = new WeakMap<ResourceDef, string[]>();
+const ownKeys = perDefinition((def) => [...def.fields.values()].filter((field) => field.output).map((field) => field.name));
 
 /** The weak ETag of a serialized record: its own fields only, so that `include` does not change it. */
 export function recordETag(def: ResourceDef, serialized: Record<string, unknown>): string {
-  let keys = ownKeys.get(def);
-  if (!keys) ownKeys.set(def, (keys = [...def.fields.values()].filter((field) => field.output).map((field) => field.name)));
+  const keys = ownKeys(def);
   const values = new Array(keys.length);
   for (let i = 0; i < keys.length; i++) values[i] = serialized[keys[i]!] ?? null;
   return `W/"${sha1(JSON.stringify(values))}"`;

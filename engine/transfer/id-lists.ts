@@ -6,6 +6,7 @@
 // role's permission names) is not one: what it holds already names them.
 import type { Registry } from '../definition/registry.ts';
 import type { FieldDef, RelationDef, ResourceDef } from '../definition/types.ts';
+import { perDefinition } from '../definition/per-definition.ts';
 
 export interface IdList {
   field: FieldDef;
@@ -17,19 +18,14 @@ export interface IdList {
   namesColumn: string;
 }
 
-const found = new WeakMap<ResourceDef, IdList[]>();
-
 /** The resource's lists of ids an export writes and an import reads back (computed once per definition). */
-export function idLists(def: ResourceDef, registry: Registry): IdList[] {
-  let lists = found.get(def);
-  if (lists) return lists;
-  lists = [];
+export const idLists = perDefinition((def, registry: Registry): IdList[] => {
+  const lists: IdList[] = [];
   for (const field of def.fields.values()) {
     if (field.type !== 'ids' || !field.writable || field.by || !field.relation) continue;
     const relation = def.relations.get(field.relation);
     if (relation?.kind !== 'manyToMany' || !relation.through) continue;
     lists.push({ field, relation: relation as IdList['relation'], target: registry.get(relation.resource), namesColumn: `${field.name}_names` });
   }
-  found.set(def, lists);
   return lists;
-}
+});

@@ -9,15 +9,10 @@ import { ValidationError, type FieldErrors } from '../errors/http-errors.ts';
 import { lockedForUpdate } from '../sql/dialect.ts';
 import type { NestedEntry, Values } from '../validation/body-validator.ts';
 import type { Pipeline, WriteContext, Written } from '../keys/types.ts';
-
-const withCarried = new WeakMap<ResourceDef, FieldDef[]>();
+import { fieldsWhere } from '../definition/per-definition.ts';
 
 /** The resource's `ids` and `records` fields, worked out once. */
-export function carriedFields(def: ResourceDef): FieldDef[] {
-  let found = withCarried.get(def);
-  if (!found) withCarried.set(def, (found = [...def.fields.values()].filter((field) => field.type === 'ids' || field.type === 'records')));
-  return found;
-}
+export const carriedFields = fieldsWhere((field) => field.type === 'ids' || field.type === 'records');
 
 /** Whether any record of a write carries nested records (each owner is then written alone, before its children). */
 export function carriesRecords(def: ResourceDef, entries: readonly Values[]): boolean {

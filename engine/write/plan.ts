@@ -6,6 +6,7 @@ import type { ResourceDef } from '../definition/types.ts';
 import type { Values } from '../validation/body-validator.ts';
 import { WRITE_STEPS } from './steps.ts';
 import type { WriteStep } from '../keys/types.ts';
+import { perDefinition } from '../definition/per-definition.ts';
 
 export interface WritePlan {
   create: readonly WriteStep[];
@@ -21,13 +22,7 @@ export interface WritePlan {
   complete(values: Values): void;
 }
 
-const plans = new WeakMap<ResourceDef, WritePlan>();
-
-export function writePlan(def: ResourceDef, registry: Registry): WritePlan {
-  let plan = plans.get(def);
-  if (!plan) plans.set(def, (plan = buildPlan(def, registry)));
-  return plan;
-}
+export const writePlan: (def: ResourceDef, registry: Registry) => WritePlan = perDefinition(buildPlan);
 
 function buildPlan(def: ResourceDef, registry: Registry): WritePlan {
   const create = WRITE_STEPS.filter((step) => (step.beforeCreate || step.afterInsert || step.complete) && step.uses(def, registry, 'create'));

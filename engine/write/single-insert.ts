@@ -10,6 +10,7 @@ import type { Row, Statements } from '../sql/statements.ts';
 import type { Values } from '../validation/body-validator.ts';
 import { completeNewRecord, storedColumns } from './pipeline.ts';
 import type { WritePlan } from './plan.ts';
+import { perDefinition } from '../definition/per-definition.ts';
 
 /** Returns the new id, and the new row where the server returns it with the insert (a resource with subquery fields is read back instead). */
 export async function insertSingle(
@@ -33,11 +34,5 @@ export async function insertSingle(
   return written;
 }
 
-const withSubqueries = new WeakMap<ResourceDef, boolean>();
-
 /** Worked out once per resource, not per request. */
-function hasSubqueryFields(def: ResourceDef): boolean {
-  let has = withSubqueries.get(def);
-  if (has === undefined) withSubqueries.set(def, (has = [...def.fields.values()].some((field) => field.subquery || field.aggregate)));
-  return has;
-}
+const hasSubqueryFields = perDefinition((def) => [...def.fields.values()].some((field) => field.subquery || field.aggregate));

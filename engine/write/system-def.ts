@@ -7,12 +7,9 @@ import { Registry } from '../definition/registry.ts';
 import type { FieldDef, ResourceDef } from '../definition/types.ts';
 import { splitPath } from '../definition/value-rules.ts';
 import type { NestedEntry, Values } from '../validation/body-validator.ts';
+import { perDefinition } from '../definition/per-definition.ts';
 
-const lifted = new WeakMap<ResourceDef, ResourceDef>();
-
-export function systemDef(def: ResourceDef): ResourceDef {
-  let found = lifted.get(def);
-  if (found) return found;
+export const systemDef = perDefinition((def): ResourceDef => {
   const fields = new Map<string, FieldDef>();
   for (const [name, field] of def.fields) {
     if (field.writable || !field.stored || MANAGED_FIELDS.has(name)) {
@@ -22,9 +19,8 @@ export function systemDef(def: ResourceDef): ResourceDef {
     const relation = [...def.relations.values()].find((candidate) => candidate.kind === 'belongsTo' && candidate.foreignKey === name);
     fields.set(name, { ...field, writable: true, required: false, nullable: true, references: field.references ?? relation?.resource });
   }
-  lifted.set(def, (found = { ...def, fields }));
-  return found;
-}
+  return { ...def, fields };
+});
 
 const systemRegistries = new WeakMap<Registry, Registry>();
 

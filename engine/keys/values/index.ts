@@ -21,6 +21,7 @@ import { valuePlan } from './plan.ts';
 import { ReferencedRows, type Entry } from './record-values.ts';
 import { fillCopy, isCopied, syncCopies, type WrittenRow } from './related.ts';
 import { stamp } from './stamped-by.ts';
+import { perDefinition } from '../../definition/per-definition.ts';
 
 export interface ValueContext {
   trx: Knex.Transaction;
@@ -36,18 +37,11 @@ export interface ValueContext {
  * lone INSERT. A constant default applied to a null sent needs none (the engine fills it with the
  * other constant defaults).
  */
-export function createNeedsValueRules(def: ResourceDef): boolean {
-  let needs = createRules.get(def);
-  if (needs === undefined) {
-    needs = [...def.fields.values()].some(
-      (field) => field.related || field.defaultFrom !== undefined || field.stampedBy || field.checkCompany || field.requiredWhen || checkedInWrite(field),
-    );
-    createRules.set(def, needs);
-  }
-  return needs;
-}
-
-const createRules = new WeakMap<ResourceDef, boolean>();
+export const createNeedsValueRules = perDefinition((def) =>
+  [...def.fields.values()].some(
+    (field) => field.related || field.defaultFrom !== undefined || field.stampedBy || field.checkCompany || field.requiredWhen || checkedInWrite(field),
+  ),
+);
 
 /** Applies the resource's value rules to the records of one write; a refusal names the first refused record's fields. */
 export async function applyValueRules(context: ValueContext, def: ResourceDef, mode: 'create' | 'update', entries: readonly Entry[]): Promise<void> {

@@ -4,6 +4,7 @@
 import type { Registry } from '../../definition/registry.ts';
 import type { FieldDef, ResourceDef } from '../../definition/types.ts';
 import { checkedInWrite, defaultSources, fillReads, isOwnValue, placeholdersOf, referencedResource, splitPath } from '../../definition/value-rules.ts';
+import { perDefinition } from '../../definition/per-definition.ts';
 
 export interface ValuePlan {
   /** Fields with a `defaultFrom`, a `nullMeans`, or a `related` copy, in the order they can be filled. */
@@ -20,13 +21,7 @@ export interface ValuePlan {
   any: boolean;
 }
 
-const plans = new WeakMap<ResourceDef, ValuePlan>();
-
-export function valuePlan(def: ResourceDef, registry: Registry): ValuePlan {
-  let plan = plans.get(def);
-  if (!plan) plans.set(def, (plan = buildPlan(def, registry)));
-  return plan;
-}
+export const valuePlan: (def: ResourceDef, registry: Registry) => ValuePlan = perDefinition(buildPlan);
 
 function buildPlan(def: ResourceDef, registry: Registry): ValuePlan {
   const fields = [...def.fields.values()];
