@@ -29,6 +29,12 @@ export interface DependentsTracker {
 
 export class ChangeSet {
   readonly pending: PendingChange[] = [];
+  /**
+   * The records as the change recorder read them back at the unit's end, in its transaction (their
+   * own fields and embedded relations, as a show reads them), by `<resource> <id>`: the request
+   * that wrote them answers with these rather than reading them again.
+   */
+  readonly readBack = new Map<string, Record<string, unknown>>();
 
   constructor(private readonly dependents?: DependentsTracker) {}
 

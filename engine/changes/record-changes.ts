@@ -52,6 +52,7 @@ export function changeRecorder(registry: Registry, columns: Columns, serializers
       await loadRelations(statements, registry, columns, def, rows, includeTree(def.embed));
       for (const row of rows) current.set(`${resource} ${Number(row.id)}`, row);
     }
+    for (const [key, row] of current) changes.readBack.set(key, row);
     const now = nowTimestamp();
     const rows = [];
     for (const change of pending) {

@@ -5,6 +5,7 @@ import type { Knex } from 'knex';
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors/http-errors.ts';
 import type { ResourceDef } from '../definition/types.ts';
 import type { AuthUser } from '../behaviours/types.ts';
+import type { ChangeSet } from '../behaviours/change-set.ts';
 import type { TrashedMode } from '../sql/resource-rows.ts';
 import { includeTree, loadRelations } from '../sql/load-relations.ts';
 import { equals, existsIn } from '../sql/conditions.ts';
@@ -185,6 +186,16 @@ export async function findRecord(runtime: ResourceRuntime, id: number, options: 
   const record = await selectById(runtime, def, id, resourceRows(def, deps.registry, options));
   if (!record) throw new NotFoundError();
   return withRelations(runtime, record, options.includes);
+}
+
+/**
+ * The record a request's unit of writing just wrote, to answer with: as the unit's change recorder
+ * read it back in the transaction, after every write of the unit (its own fields and embedded
+ * relations, as `findRecord` reads them), unless the request asks for includes; else read again.
+ */
+export async function writtenRecord(runtime: ResourceRuntime, changes: ChangeSet | undefined, id: number, options: FindOptions): Promise<Row> {
+  const readBack = options.includes?.length ? undefined : changes?.readBack.get(`${runtime.def.name} ${id}`);
+  return (readBack as Row | undefined) ?? findRecord(runtime, id, options);
 }
 
 /** The record with the relations its resource always embeds and those the client asked for. */

@@ -296,6 +296,35 @@ for (const target of databaseTargets()) {
     });
   });
 
+  test('a written order is answered as its write read it back before the commit: not read again after it, unless an include asks for more', async () => {
+    /** The statements after the write's COMMIT that read the order's table. */
+    const readAfterCommit = async (send: () => Promise<{ status: number; text: string; body: any }>, status: number) => {
+      const sqls: string[] = [];
+      let answer: { status: number; text: string; body: any } | undefined;
+      await counted(async () => {
+        answer = await send();
+      }, sqls);
+      assert.is(answer!.status, status, answer!.text);
+      const commit = sqls.map((sql) => /^COMMIT/i.test(sql)).lastIndexOf(true);
+      assert.ok(commit >= 0, sqls.join('\n'));
+      return { answer: answer!, reads: sqls.slice(commit + 1).filter((sql) => /`sales_orders`/.test(sql)) };
+    };
+    const created = await readAfterCommit(() => app.client.post(`${API}/sales/orders`, { token: app.token, body: order(3) }), 201);
+    assert.equal(created.reads, [], 'create');
+    const id = created.answer.body.data.id;
+    const updated = await readAfterCommit(() => app.client.put(`${API}/sales/orders/${id}`, { token: app.token, body: { note: 'Read back' } }), 200);
+    assert.equal(updated.reads, [], 'update');
+    const confirmed = await readAfterCommit(() => app.client.post(`${API}/sales/orders/${id}/confirm`, { token: app.token }), 200);
+    assert.equal(confirmed.reads, [], 'action');
+    // What each answered is what a show reads now.
+    const shown = (await app.client.get(`${API}/sales/orders/${id}`, { token: app.token })).body.data;
+    assert.equal(confirmed.answer.body.data, shown);
+    assert.is(updated.answer.body.data.note, 'Read back');
+    const included = await readAfterCommit(() => app.client.put(`${API}/sales/orders/${id}?include=partner`, { token: app.token, body: { note: 'Read again' } }), 200);
+    assert.ok(included.reads.length > 0, 'an include reads the record again, with what it asks for');
+    assert.is(included.answer.body.data.partner.id, ids.partner);
+  });
+
   test('showing a UOM: the token check and the record (with its category’s existence) are one statement', async () => {
     const uom = await app.knex('unit_of_measures').whereNull('deleted_at').orderBy('id').first('id', 'category_id');
     const url = `${API}/support/uom-categories/${uom.category_id}/uoms/${uom.id}`;

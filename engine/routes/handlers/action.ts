@@ -3,7 +3,8 @@ import type { ActionResult } from '../../behaviours/types.ts';
 import { ActionRefusedError } from '../../errors/http-errors.ts';
 import { clientErrorFromDb } from '../../errors/db-errors.ts';
 import { parseIncludes, type RawQuery } from '../../list/parse-list-query.ts';
-import { authorizeChange, findParent, findRecord, visibleRows } from '../lookup.ts';
+import type { ChangeSet } from '../../behaviours/change-set.ts';
+import { authorizeChange, findParent, findRecord, visibleRows, writtenRecord } from '../lookup.ts';
 import { recordETag } from '../etag.ts';
 import { withRevealed } from '../../serialize/record.ts';
 import { pathId } from '../path-params.ts';
@@ -40,8 +41,10 @@ export function actionHandler(runtime: ResourceRuntime, name: string) {
     const input = body ? await body.validate(request.body, runtime.statements, { mode: 'create' }) : {};
 
     let result: ActionResult | undefined;
+    let written: ChangeSet | undefined;
     try {
       result = await inRequestUnit(runtime, request, async ({ trx, changes, context }) => {
+        written = changes;
         const record = await trx(def.table).where('id', id).forUpdate().first();
         // Checked again on the locked row: another request may have moved it on meanwhile.
         refuseUnlessAllowed(record);
@@ -60,7 +63,7 @@ export function actionHandler(runtime: ResourceRuntime, name: string) {
     // A return answers with the new operation, of the type its operation type returns with.
     const target = runtime.others(result?.resource ?? action.result ?? def.name);
     const loaded = includes.filter((include) => target.def.allowedIncludes.has(include));
-    const record = await findRecord(target, result?.id ?? id, { includes: loaded, trashed: 'with' });
+    const record = await writtenRecord(target, written, result?.id ?? id, { includes: loaded, trashed: 'with' });
     const data = target.serialize(record);
     const shown = action.reveals && target.def === def ? withRevealed(def, data, record) : data;
     return reply

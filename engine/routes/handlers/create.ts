@@ -7,7 +7,7 @@ import { quote } from '../../sql/quote.ts';
 import { recordETag } from '../etag.ts';
 import { withRevealed } from '../../serialize/record.ts';
 import { NotFoundError } from '../../errors/http-errors.ts';
-import { authorize, checkValues, findRecord, lookUpParent, withRelations, type Row } from '../lookup.ts';
+import { authorize, checkValues, lookUpParent, withRelations, writtenRecord, type Row } from '../lookup.ts';
 import type { ResourceRuntime } from '../runtime.ts';
 import { ChangeSet } from '../../behaviours/change-set.ts';
 import { retryConflicts } from '../../sql/retry.ts';
@@ -32,6 +32,7 @@ export function createHandler(runtime: ResourceRuntime) {
 
     let id: number;
     let inserted: Row | undefined;
+    let written: ChangeSet | undefined;
     try {
       // The path's parent wins over a parent id in the body. Nested records go in the same transaction.
       const fixed = def.parent ? { [def.parent.foreignKey]: parent?.id } : {};
@@ -57,12 +58,15 @@ export function createHandler(runtime: ResourceRuntime) {
           }),
         ));
       } else {
-        [id] = (await inRequestUnit(runtime, request, ({ context }) => createRecords(context, def, [values], { fixed }))) as [number];
+        [id] = (await inRequestUnit(runtime, request, (unit) => {
+          written = unit.changes;
+          return createRecords(unit.context, def, [values], { fixed });
+        })) as [number];
       }
     } catch (error) {
       throw clientErrorFromDb(error, def) ?? error;
     }
-    const record = inserted ? await withRelations(runtime, inserted, includes) : await findRecord(runtime, id, { parentId: parent?.id, includes });
+    const record = inserted ? await withRelations(runtime, inserted, includes) : await writtenRecord(runtime, written, id, { parentId: parent?.id, includes });
     const data = runtime.serialize(record);
     return reply
       .code(201)

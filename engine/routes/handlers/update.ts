@@ -1,7 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { clientErrorFromDb } from '../../errors/db-errors.ts';
 import { parseIncludes, type RawQuery } from '../../list/parse-list-query.ts';
-import { authorizeChange, checkValues, findParent, findRecord, visibleRows } from '../lookup.ts';
+import type { ChangeSet } from '../../behaviours/change-set.ts';
+import { authorizeChange, checkValues, findParent, findRecord, visibleRows, writtenRecord } from '../lookup.ts';
 import { assertIfMatch, assertIfMatchLocked, recordETag } from '../etag.ts';
 import { pathId } from '../path-params.ts';
 import type { ResourceRuntime } from '../runtime.ts';
@@ -21,8 +22,11 @@ export function updateHandler(runtime: ResourceRuntime) {
     await authorizeChange(runtime, request, 'update', { parent: parent?.record, record: found });
     assertIfMatch(request, recordETag(def, runtime.serialize(found)));
 
+    let changes: ChangeSet | undefined;
     try {
-      await inRequestUnit(runtime, request, async ({ trx, context }) => {
+      await inRequestUnit(runtime, request, async (unit) => {
+        const { trx, context } = unit;
+        changes = unit.changes;
         await assertIfMatchLocked(runtime, request, trx, id);
         const current = await trx(def.table).where('id', id).first();
         // A conditional update always writes the row (updated_at), so that a cluster node's
@@ -33,7 +37,7 @@ export function updateHandler(runtime: ResourceRuntime) {
       throw clientErrorFromDb(error, def) ?? error;
     }
     // The update may have moved the record to another parent (a UOM to another category).
-    const record = await findRecord(runtime, id, { includes, trashed: 'with' });
+    const record = await writtenRecord(runtime, changes, id, { includes, trashed: 'with' });
     const data = runtime.serialize(record);
     return reply.header('etag', recordETag(def, data)).send({ data, message: def.messages.updated });
   };
