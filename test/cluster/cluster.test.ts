@@ -20,7 +20,10 @@ if (galeraNodes().length >= 3) {
   let loadCount = 0;
   let loadRuns = 0;
   /** The process of node n (0-based), round robin. */
-  const via = (n: number) => processes[n % processes.length]!;
+  const via = (n: number) => {
+    if (processes.length === 0) throw new Error('no service process is running: the first test, which starts them, failed');
+    return processes[n % processes.length]!;
+  };
   const send = (n: number, method: string, path: string, options: { body?: unknown; headers?: Record<string, string>; token?: string; timeoutMs?: number } = {}) =>
     call(via(n).baseUrl, method, `${API}${path}`, { token: tokens[n % tokens.length], ...options });
 
@@ -375,6 +378,9 @@ if (galeraNodes().length >= 3) {
       }
     };
     const running = Promise.all(nodes.flatMap((n) => [worker(n), worker(n)]));
+    // Awaited by stop(): a worker that fails before (no process left to send to) is reported by
+    // the test that stops the load, instead of ending the whole run as an unhandled rejection.
+    running.catch(() => {});
     return {
       label,
       async stop() {
