@@ -37,7 +37,8 @@ export function changeRecorder(registry: Registry, columns: Columns, serializers
     const pending = distinct(changes.pending);
     if (pending.length === 0) return [];
     const statements = reads;
-    const current = new Map<string, Record<string, unknown>>();
+    // Kept on the change set: the request that wrote the records answers with them.
+    const current = changes.readBack;
     const byResource = new Map<string, number[]>();
     for (const change of pending) {
       if (change.state) continue;
@@ -52,7 +53,6 @@ export function changeRecorder(registry: Registry, columns: Columns, serializers
       await loadRelations(statements, registry, columns, def, rows, includeTree(def.embed));
       for (const row of rows) current.set(`${resource} ${Number(row.id)}`, row);
     }
-    for (const [key, row] of current) changes.readBack.set(key, row);
     const now = nowTimestamp();
     const rows = [];
     for (const change of pending) {

@@ -191,11 +191,13 @@ export async function findRecord(runtime: ResourceRuntime, id: number, options: 
 /**
  * The record a request's unit of writing just wrote, to answer with: as the unit's change recorder
  * read it back in the transaction, after every write of the unit (its own fields and embedded
- * relations, as `findRecord` reads them), unless the request asks for includes; else read again.
+ * relations, as `findRecord` reads them), unless the request asks for includes. Else the row the
+ * insert returned with its relations, or the record read again.
  */
-export async function writtenRecord(runtime: ResourceRuntime, changes: ChangeSet | undefined, id: number, options: FindOptions): Promise<Row> {
-  const readBack = options.includes?.length ? undefined : changes?.readBack.get(`${runtime.def.name} ${id}`);
-  return (readBack as Row | undefined) ?? findRecord(runtime, id, options);
+export async function writtenRecord(runtime: ResourceRuntime, changes: ChangeSet, id: number, options: FindOptions, returned?: Row): Promise<Row> {
+  const readBack = options.includes?.length ? undefined : changes.readBack.get(`${runtime.def.name} ${id}`);
+  if (readBack) return readBack as Row;
+  return returned ? withRelations(runtime, returned, options.includes) : findRecord(runtime, id, options);
 }
 
 /** The record with the relations its resource always embeds and those the client asked for. */

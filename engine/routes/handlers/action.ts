@@ -9,7 +9,7 @@ import { recordETag } from '../etag.ts';
 import { withRevealed } from '../../serialize/record.ts';
 import { pathId } from '../path-params.ts';
 import type { ResourceRuntime } from '../runtime.ts';
-import { inRequestUnit } from '../write-unit.ts';
+import { inRequestUnitWithChanges } from '../write-unit.ts';
 import { actionContext } from '../../write/context.ts';
 import { compileBodyValidator } from '../../validation/body-validator.ts';
 import { numberOnAction } from '../../keys/sequence.ts';
@@ -41,10 +41,9 @@ export function actionHandler(runtime: ResourceRuntime, name: string) {
     const input = body ? await body.validate(request.body, runtime.statements, { mode: 'create' }) : {};
 
     let result: ActionResult | undefined;
-    let written: ChangeSet | undefined;
+    let written: ChangeSet;
     try {
-      result = await inRequestUnit(runtime, request, async ({ trx, changes, context }) => {
-        written = changes;
+      ({ result, changes: written } = await inRequestUnitWithChanges(runtime, request, async ({ trx, changes, context }) => {
         const record = await trx(def.table).where('id', id).forUpdate().first();
         // Checked again on the locked row: another request may have moved it on meanwhile.
         refuseUnlessAllowed(record);
@@ -55,7 +54,7 @@ export function actionHandler(runtime: ResourceRuntime, name: string) {
         // besides (a return's new operation, moves, stock) its behaviour adds itself.
         changes.add(def.name, id, action.change ?? name);
         return outcome;
-      });
+      }));
     } catch (error) {
       throw clientErrorFromDb(error, def) ?? error;
     }

@@ -7,11 +7,11 @@ import { quote } from '../../sql/quote.ts';
 import { recordETag } from '../etag.ts';
 import { withRevealed } from '../../serialize/record.ts';
 import { NotFoundError } from '../../errors/http-errors.ts';
-import { authorize, checkValues, lookUpParent, withRelations, writtenRecord, type Row } from '../lookup.ts';
+import { authorize, checkValues, lookUpParent, writtenRecord, type Row } from '../lookup.ts';
 import type { ResourceRuntime } from '../runtime.ts';
 import { ChangeSet } from '../../behaviours/change-set.ts';
 import { retryConflicts } from '../../sql/retry.ts';
-import { inRequestUnit } from '../write-unit.ts';
+import { inRequestUnitWithChanges } from '../write-unit.ts';
 import type { Statements } from '../../sql/statements.ts';
 import { createRecords, updateRecords } from '../../write/pipeline.ts';
 import { writePlan } from '../../write/plan.ts';
@@ -32,7 +32,7 @@ export function createHandler(runtime: ResourceRuntime) {
 
     let id: number;
     let inserted: Row | undefined;
-    let written: ChangeSet | undefined;
+    let written: ChangeSet;
     try {
       // The path's parent wins over a parent id in the body. Nested records go in the same transaction.
       const fixed = def.parent ? { [def.parent.foreignKey]: parent?.id } : {};
@@ -40,33 +40,37 @@ export function createHandler(runtime: ResourceRuntime) {
       const plan = writePlan(def, runtime.deps.registry);
       if (existing !== undefined) {
         id = existing;
-        await inRequestUnit(runtime, request, async ({ trx, context }) => {
+        ({ changes: written } = await inRequestUnitWithChanges(runtime, request, async ({ trx, context }) => {
           const current = await trx(def.table).where('id', existing).first();
           await updateRecords(context, def, [{ id: existing, values, current }]);
-        });
+        }));
       } else if (plan.singleStatement(values)) {
         // One INSERT (returning the row where the server can) and its change, as one short
         // transaction of prepared statements: no query builder on the hot path of a create.
-        ({ id, row: inserted } = await retryConflicts(() =>
+        ({
+          id,
+          row: inserted,
+          changes: written,
+        } = await retryConflicts(() =>
           runtime.statements.transaction(async (statements) => {
-            const written = await insertSingle(statements, request.authUser!, def, values, plan, fixed);
+            const insert = await insertSingle(statements, request.authUser!, def, values, plan, fixed);
             const changes = new ChangeSet(runtime.changes.dependents);
-            if (written.row && def.embed.length === 0) changes.addWritten(def.name, written.row, 'created');
-            else changes.add(def.name, written.id, 'created');
+            if (insert.row && def.embed.length === 0) changes.addWritten(def.name, insert.row, 'created');
+            else changes.add(def.name, insert.id, 'created');
             await runtime.changes.recordWith(statements, changes, { userId: request.authUser!.id, requestId: String(request.id) });
-            return written;
+            return { ...insert, changes };
           }),
         ));
       } else {
-        [id] = (await inRequestUnit(runtime, request, (unit) => {
-          written = unit.changes;
-          return createRecords(unit.context, def, [values], { fixed });
-        })) as [number];
+        let ids: number[];
+        ({ result: ids, changes: written } = await inRequestUnitWithChanges(runtime, request, ({ context }) => createRecords(context, def, [values], { fixed })));
+        id = ids[0]!;
       }
     } catch (error) {
       throw clientErrorFromDb(error, def) ?? error;
     }
-    const record = inserted ? await withRelations(runtime, inserted, includes) : await writtenRecord(runtime, written, id, { parentId: parent?.id, includes });
+    // A resource that embeds relations had its new row read back with them for its change.
+    const record = await writtenRecord(runtime, written, id, { parentId: parent?.id, includes }, inserted);
     const data = runtime.serialize(record);
     return reply
       .code(201)

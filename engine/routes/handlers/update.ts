@@ -6,7 +6,7 @@ import { authorizeChange, checkValues, findParent, findRecord, visibleRows, writ
 import { assertIfMatch, assertIfMatchLocked, recordETag } from '../etag.ts';
 import { pathId } from '../path-params.ts';
 import type { ResourceRuntime } from '../runtime.ts';
-import { inRequestUnit } from '../write-unit.ts';
+import { inRequestUnitWithChanges } from '../write-unit.ts';
 import { updateRecords } from '../../write/pipeline.ts';
 
 /** PUT and PATCH: only the fields sent change. */
@@ -22,17 +22,15 @@ export function updateHandler(runtime: ResourceRuntime) {
     await authorizeChange(runtime, request, 'update', { parent: parent?.record, record: found });
     assertIfMatch(request, recordETag(def, runtime.serialize(found)));
 
-    let changes: ChangeSet | undefined;
+    let changes: ChangeSet;
     try {
-      await inRequestUnit(runtime, request, async (unit) => {
-        const { trx, context } = unit;
-        changes = unit.changes;
+      ({ changes } = await inRequestUnitWithChanges(runtime, request, async ({ trx, context }) => {
         await assertIfMatchLocked(runtime, request, trx, id);
         const current = await trx(def.table).where('id', id).first();
         // A conditional update always writes the row (updated_at), so that a cluster node's
         // concurrent write to it conflicts with this one even when only nested records change.
         await updateRecords(context, def, [{ id, values, current }], { touch: request.headers['if-match'] !== undefined });
-      });
+      }));
     } catch (error) {
       throw clientErrorFromDb(error, def) ?? error;
     }
