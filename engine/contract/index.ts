@@ -8,6 +8,7 @@ import type { Registry } from '../definition/registry.ts';
 import type { ResourceDef } from '../definition/types.ts';
 import type { FieldErrors } from '../errors/http-errors.ts';
 import type { SchemaBounds } from '../schema/column-bounds.ts';
+import type { CompanyTimeZone } from '../keys/company-today.ts';
 import type { RowScope } from '../sql/resource-rows.ts';
 import type { Statements } from '../sql/statements.ts';
 
@@ -83,8 +84,12 @@ export interface EngineDeps {
    * The statements, with no limit, when absent.
    */
   reportReads?: Pick<Statements, 'all'>;
-  /** The time zone (an IANA name) a user's dates are seen in: their company's. Grouped totals bucket datetimes in it unless asked for another; UTC when absent. */
-  timeZone?: (user: AuthUser) => Promise<string>;
+  /**
+   * A company's time zone (an IANA name): the dates that default to today are its local date, and
+   * grouped totals bucket datetimes in the user's default company's zone unless asked for another.
+   * UTC when absent.
+   */
+  companyTimeZone?: CompanyTimeZone;
   /** The bounds of one import request (engine/transfer/import): bytes (413 beyond) and rows (422). */
   importLimits?: { maxBytes: number; maxRows: number };
 }

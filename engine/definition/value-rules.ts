@@ -46,7 +46,11 @@ export function fillReads(def: ResourceDef, field: FieldDef): string[] {
   if (field.related) reads.push(ownField(def, field.related));
   for (const source of defaultSources(field)) {
     if (typeof source === 'string') reads.push(ownField(def, source));
-    else if ('first' in source) for (const condition of Object.values(source.where ?? {})) if (isOwnValue(condition)) reads.push(ownField(def, condition.field));
+    else if ('first' in source) {
+      for (const condition of Object.values(source.where ?? {})) if (isOwnValue(condition)) reads.push(ownField(def, condition.field));
+    }
+    // Today is the record's company's date: its company is filled first.
+    else if ('now' in source && field.type === 'date' && def.fields.get('company_id')?.stored) reads.push('company_id');
   }
   return reads;
 }

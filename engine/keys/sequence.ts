@@ -13,7 +13,8 @@ import { templatePaths } from '../definition/placeholders.ts';
 import type { Registry } from '../definition/registry.ts';
 import { didYouMean } from '../definition/suggest.ts';
 import type { FieldDef, ResourceDef, SequenceDef } from '../definition/types.ts';
-import { nowTimestamp, today } from '../serialize/value-formats.ts';
+import { nowTimestamp } from '../serialize/value-formats.ts';
+import { todayFor } from './company-today.ts';
 import { plusOne } from '../sql/builder-sql.ts';
 import { updateRowWithWords } from './search.ts';
 import type { RuleKey } from './types.ts';
@@ -33,7 +34,7 @@ const SequenceFormat = Type.Object(
     prefix: Type.Optional(Type.String({ ...Template, maxLength: 60, description: 'written before the number: `S`, `SP/`, `{journal.code}/{year}/`' })),
     padding: Type.Optional(Type.Integer({ minimum: 1, maximum: 12, description: 'the digits of the number, zeros in front (default 5)' })),
     perCompany: Type.Optional(Type.Boolean({ description: "one counter per company (the record's company_id); default true when the resource has a company_id" })),
-    year: Type.Optional(Type.String({ pattern: '^[a-z][a-z0-9_]*$', description: 'the date field whose year `{year}` is (default: today)' })),
+    year: Type.Optional(Type.String({ pattern: '^[a-z][a-z0-9_]*$', description: "the date field whose year `{year}` is (default: today in the record's company's time zone)" })),
     on: Type.Optional(
       Type.String({
         pattern: '^[a-z][a-z]*(-[a-z]+)*$',
@@ -133,7 +134,7 @@ async function fill(trx: Knex.Transaction, registry: Registry, def: ResourceDef,
   let text = template;
   if (text.includes('{year}')) {
     const date = sequence.year ? value(sequence.year) : undefined;
-    text = text.replaceAll('{year}', String(date ?? today()).slice(0, 4));
+    text = text.replaceAll('{year}', String(date ?? (await todayFor(trx, value('company_id')))).slice(0, 4));
   }
   for (const path of templatePaths(template)) {
     const [first, column] = path.split('.') as [string, string | undefined];

@@ -15,6 +15,7 @@ import type { Registry } from '../definition/registry.ts';
 import { didYouMean } from '../definition/suggest.ts';
 import type { ActionDef, ResourceDef } from '../definition/types.ts';
 import { nowTimestamp } from '../serialize/value-formats.ts';
+import { todayFor } from './company-today.ts';
 import { syncRelated } from './values/index.ts';
 import { updateRowWithWords } from './search.ts';
 import type { RuleKey } from './types.ts';
@@ -39,7 +40,7 @@ export const set: RuleKey = {
         additionalProperties: false,
         minProperties: 1,
         description:
-          'the values the action writes on its record, after its behaviour if it has one (state: confirmed); `now` is the clock for a date or datetime field, `toggle` turns a boolean over',
+          'the values the action writes on its record, after its behaviour if it has one (state: confirmed); `now` is the clock for a datetime field and today in the zone of the record’s company for a date, `toggle` turns a boolean over',
       },
     ),
   },
@@ -87,7 +88,7 @@ export async function applySet(context: SetContext, def: ResourceDef, action: Ac
   const values: Record<string, unknown> = {};
   for (const [column, value] of Object.entries(action.set)) {
     const type = def.fields.get(column)?.type;
-    if (value === 'now' && (type === 'date' || type === 'datetime')) values[column] = type === 'date' ? now.slice(0, 10) : now;
+    if (value === 'now' && (type === 'date' || type === 'datetime')) values[column] = type === 'date' ? await todayFor(trx, current.company_id) : now;
     else if (value === 'toggle' && type === 'boolean') values[column] = !truth(current[column]);
     else if (value !== null && typeof value === 'object') values[column] = value[String(current[column])] ?? current[column];
     else values[column] = value;

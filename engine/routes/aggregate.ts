@@ -44,7 +44,7 @@ function aggregateHandler(runtime: ResourceRuntime, dialect: Dialect) {
     if (parent === null) throw new NotFoundError();
     authorize(runtime, request, 'list', {});
     const user = request.authUser!;
-    const timeZone = asked.timeZone ?? (await deps.timeZone?.(user)) ?? 'UTC';
+    const timeZone = asked.timeZone ?? (await deps.companyTimeZone?.(deps.knex, deps.policy.defaultCompany(user))) ?? 'UTC';
     const run = (page: AggregateQuery) =>
       runAggregate({
         def,

@@ -58,6 +58,7 @@ export function registerResources(app: FastifyInstance, deps: EngineDeps): Reado
     models: modelsOnce,
     recorder: changes,
     userCompany: (user) => deps.policy.defaultCompany(user),
+    companyTimeZone: deps.companyTimeZone,
   };
   for (const def of registry.all()) {
     runtimes.set(def.name, {

@@ -65,7 +65,7 @@ export function nowTimestamp(): string {
 /**
  * Today, as a business date (`YYYY-MM-DD`) in a time zone (an IANA name; default UTC): what a
  * document's date is when none is given. The one place it is worked out; the behaviours ask it in
- * their company's zone (src/behaviours/support/company-today.ts), so that a payment made at 00:30
+ * their company's zone (engine/keys/company-today.ts), so that a payment made at 00:30
  * in Auckland is dated that day, not the day before.
  */
 export function today(timeZone = 'UTC', now: Date = new Date()): string {

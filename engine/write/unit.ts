@@ -11,6 +11,7 @@ import type { ChangeRecorder } from '../changes/record-changes.ts';
 import type { Registry } from '../definition/registry.ts';
 import type { SchemaBounds } from '../schema/column-bounds.ts';
 import { inTransaction } from '../sql/retry.ts';
+import { attachCalendar, type CompanyTimeZone } from '../keys/company-today.ts';
 import type { WriteContext } from '../keys/types.ts';
 import { runInvalidators } from './invalidate.ts';
 import { recordWriters } from './writers.ts';
@@ -27,6 +28,8 @@ export interface WriteEnvironment {
   recorder: ChangeRecorder;
   /** The user's default company, for `defaultFrom: {user: company}`. */
   userCompany(user: AuthUser): number | null;
+  /** A company's time zone: the dates that default to today are its local date (UTC when absent). */
+  companyTimeZone?: CompanyTimeZone;
 }
 
 /** Who writes: the user, the path's parameters, the request (kept with each change). */
@@ -60,6 +63,7 @@ export function inWriteUnit<T>(env: WriteEnvironment, actor: Actor, work: (unit:
 
 function openUnit(env: WriteEnvironment, actor: Actor, trx: Knex.Transaction, changes = new ChangeSet(env.recorder.dependents)): WriteUnit {
   attachChanges(trx, changes);
+  attachCalendar(trx, env.companyTimeZone, () => env.userCompany(actor.user));
   const context: WriteContext = {
     trx,
     changes,

@@ -21,11 +21,10 @@ import {
   registerResources,
   registerImports,
   turnTaken,
-  type AuthUser,
   type Policy,
   type Registry,
 } from '../../engine/index.ts';
-import { companyTimeZone } from '../behaviours/support/company-today.ts';
+import { companyTimeZone } from '../behaviours/support/company-time-zone.ts';
 import { registerApiTokenRoutes } from '../auth/api-tokens.ts';
 import { createAuthentication } from '../auth/authenticate.ts';
 import { registerRateLimit } from '../auth/rate-limit.ts';
@@ -155,8 +154,8 @@ export async function buildServer({ config, knex, jwtSecret, resourcesDir, logSt
     authenticateWithFirstRead,
     policy: access,
     reportReads,
-    // Grouped totals bucket datetimes in the user's company's zone.
-    timeZone: (user: AuthUser) => companyTimeZone(knex, access.defaultCompany(user)),
+    // Dates that default to today, and grouped totals' datetime buckets, are in the company's zone.
+    companyTimeZone,
     prefix: API_PREFIX,
     countAhead: config.listCountAhead,
     importLimits: { maxBytes: config.importMaxBytes, maxRows: config.importMaxRows },

@@ -4,11 +4,13 @@ import type { Knex } from 'knex';
 import type { ChangeSet } from '../../engine/behaviours/change-set.ts';
 import type { AuthUser, Behaviours } from '../../engine/behaviours/types.ts';
 import type { Registry } from '../../engine/definition/registry.ts';
+import type { CompanyTimeZone } from '../../engine/keys/company-today.ts';
 import { inWriteUnit, type WriteEnvironment, type WriteUnit } from '../../engine/write/unit.ts';
 
 export const WRITER: AuthUser = { id: 7, name: 'Writer', email: 'writer@example.com' };
 
-export function testUnits(knex: Knex, registry: Registry, behaviours: Behaviours, user: AuthUser = WRITER) {
+/** `calendar`: the companies' time zones and the writer's default company (none: every date is UTC's). */
+export function testUnits(knex: Knex, registry: Registry, behaviours: Behaviours, user: AuthUser = WRITER, calendar?: { companyTimeZone: CompanyTimeZone; userCompany: number }) {
   const recorded: ChangeSet[] = [];
   const env: WriteEnvironment = {
     knex,
@@ -20,7 +22,8 @@ export function testUnits(knex: Knex, registry: Registry, behaviours: Behaviours
       recordWith: async (_statements, changes) => void recorded.push(changes),
       dependents: { beforeDelete: async () => {} },
     },
-    userCompany: () => null,
+    userCompany: () => calendar?.userCompany ?? null,
+    companyTimeZone: calendar?.companyTimeZone,
   };
   return {
     recorded,

@@ -13,9 +13,10 @@ import type { Registry } from '../../definition/registry.ts';
 import { applyScope, scopeTest } from '../../definition/scope.ts';
 import type { FieldDef, ResourceDef } from '../../definition/types.ts';
 import type { FieldErrors } from '../../errors/http-errors.ts';
-import { nowTimestamp, today } from '../../serialize/value-formats.ts';
+import { nowTimestamp } from '../../serialize/value-formats.ts';
 import { defaultSources, fillReads, isOwnValue } from '../../definition/value-rules.ts';
-import { type Entry, own, type ReferencedRows, sameStored } from './record-values.ts';
+import { companyOf, type Entry, own, type ReferencedRows, sameStored } from './record-values.ts';
+import { todayFor } from '../company-today.ts';
 
 export interface DefaultContext {
   trx: Knex.Transaction;
@@ -29,7 +30,7 @@ export interface DefaultContext {
 export async function fillDefault(context: DefaultContext, def: ResourceDef, field: FieldDef, rows: ReferencedRows, entries: readonly Entry[], mode: 'create' | 'update') {
   const applying = entries.filter((entry) => applies(def, field, entry, mode));
   if (applying.length === 0) return;
-  const found = field.defaultFrom === undefined ? new Map<Entry, unknown>() : await resolve(context, field, rows, applying);
+  const found = field.defaultFrom === undefined ? new Map<Entry, unknown>() : await resolve(context, def, field, rows, applying);
   for (const entry of applying) {
     // The sources tried, the constant default (if any) is the last resort.
     const value = found.get(entry) ?? field.default ?? null;
@@ -63,25 +64,28 @@ function applies(def: ResourceDef, field: FieldDef, entry: Entry, mode: 'create'
 }
 
 /** The first source that gives each entry a value. */
-async function resolve(context: DefaultContext, field: FieldDef, rows: ReferencedRows, entries: readonly Entry[]): Promise<Map<Entry, unknown>> {
+async function resolve(context: DefaultContext, def: ResourceDef, field: FieldDef, rows: ReferencedRows, entries: readonly Entry[]): Promise<Map<Entry, unknown>> {
   const found = new Map<Entry, unknown>();
   let pending = [...entries];
   for (const source of defaultSources(field)) {
     if (pending.length === 0) break;
-    const values = await fromSource(context, field, source, rows, pending);
+    const values = await fromSource(context, def, field, source, rows, pending);
     for (const [index, entry] of pending.entries()) if (values[index] !== null && values[index] !== undefined) found.set(entry, values[index]);
     pending = pending.filter((entry) => !found.has(entry));
   }
   return found;
 }
 
-async function fromSource(context: DefaultContext, field: FieldDef, source: DefaultSourceFormat, rows: ReferencedRows, entries: Entry[]): Promise<unknown[]> {
+async function fromSource(context: DefaultContext, def: ResourceDef, field: FieldDef, source: DefaultSourceFormat, rows: ReferencedRows, entries: Entry[]): Promise<unknown[]> {
   if (typeof source === 'string') {
     await rows.loadPaths([source], entries);
     return entries.map((entry) => rows.value(entry, source));
   }
   if ('user' in source) return entries.map(() => (source.user === 'id' ? context.user.id : context.userCompany()));
-  if ('now' in source) return entries.map(() => (field.type === 'date' ? today() : nowTimestamp()));
+  if ('now' in source) {
+    if (field.type !== 'date') return entries.map(() => nowTimestamp());
+    return Promise.all(entries.map((entry) => todayFor(context.trx, companyOf(def, entry))));
+  }
   // The first record: one query per distinct set of the record's values it depends on.
   const owned = Object.entries(source.where ?? {}).filter(([, condition]) => isOwnValue(condition));
   await rows.loadPaths(

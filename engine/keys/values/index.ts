@@ -52,7 +52,7 @@ export async function applyValueRules(context: ValueContext, def: ResourceDef, m
     if (field.related) await fillCopy(def, field, rows, entries, mode);
     else await fillDefault(context, def, field, rows, entries, mode);
   }
-  for (const field of plan.stamps) stamp(field, entries);
+  for (const field of plan.stamps) await stamp(context.trx, def, field, entries);
   refuse(new Map(entries.map((entry) => [entry, unresolved(plan.fills, entry)])));
   const errors = new Map<Entry, FieldErrors>(entries.map((entry) => [entry, {}]));
   await checkDomains(def, plan.domains, rows, entries, errors, mode);

@@ -20,6 +20,11 @@ export function own(entry: Entry, field: string): unknown {
   return written !== undefined ? written : (entry.record?.[field] ?? null);
 }
 
+/** The record's company (its `company_id`, written or stored), whose calendar dates it; null when the resource has none. */
+export function companyOf(def: ResourceDef, entry: Entry): unknown {
+  return def.fields.get('company_id')?.stored ? own(entry, 'company_id') : null;
+}
+
 /**
  * The rows the references of a write's records name, read once per reference field and id.
  * `columns` says, per reference field, what the rules read of its record.

@@ -15,7 +15,7 @@ function pathWords(def: ResourceDef, path: string): string {
 function sourceWords(def: ResourceDef, field: FieldDef, source: DefaultSourceFormat): string {
   if (typeof source === 'string') return pathWords(def, source);
   if ('user' in source) return source.user === 'id' ? 'the acting user' : "the acting user's default company";
-  if ('now' in source) return field.type === 'date' ? 'today' : 'now';
+  if ('now' in source) return field.type === 'date' ? "today in the company's time zone" : 'now';
   const where = Object.entries(source.where ?? {}).map(([column, condition]) =>
     isOwnValue(condition)
       ? `\`${column}\` = ${pathWords(def, condition.field)}`

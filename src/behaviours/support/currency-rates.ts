@@ -16,7 +16,7 @@
 // subqueries on the (currency_id, name) index, the company's currency from a third.
 import type { Knex } from 'knex';
 import { today } from '../../../engine/index.ts';
-import { companyTimeZone } from './company-today.ts';
+import { companyTimeZone } from './company-time-zone.ts';
 
 export interface RatesOptions {
   /** The company's currency when the caller has read it already: its rate is then 1 without reading. */

@@ -4,8 +4,7 @@
 // validation, defaults, hooks, number of statements whatever the lines), as a system write: the
 // links to the order are fields no client sends.
 import type { Knex } from 'knex';
-import { ActionRefusedError, type Records } from '../../../../engine/index.ts';
-import { companyToday } from '../../support/company-today.ts';
+import { ActionRefusedError, todayFor, type Records } from '../../../../engine/index.ts';
 import { type DocumentType, fittingJournal, KINDS } from './kinds.ts';
 
 type Row = Record<string, any>;
@@ -46,7 +45,7 @@ export async function draftDocumentOfOrder(
     lines.map((line) => line.id),
   );
   for (const row of taxes) taxIds.set(Number(row.order_line_id), [...(taxIds.get(Number(row.order_line_id)) ?? []), row.tax_id]);
-  const day = date ?? (await companyToday(trx, Number(order.company_id)));
+  const day = date ?? (await todayFor(trx, order.company_id));
   const common = {
     journal_id: journal.id,
     company_id: order.company_id,

@@ -3,8 +3,7 @@
 // against the receivable/payable — and matched with the document's instalments, earliest due
 // first. Unlike the original, an amount above what remains due is refused: the excess would sit
 // unmatched on the partner's account with nobody told.
-import { ActionRefusedError, ValidationError, nowTimestamp, type Action } from '../../../../engine/index.ts';
-import { companyToday } from '../../support/company-today.ts';
+import { ActionRefusedError, ValidationError, nowTimestamp, todayFor, type Action } from '../../../../engine/index.ts';
 import { roundStep, roundTo, stepOf } from '../money.ts';
 import { debitCredit } from './compute-move.ts';
 import { DISCOUNTED_TYPES, discountParts, type DiscountPart, type EarlyDiscount } from './early-discount.ts';
@@ -28,7 +27,7 @@ export const payMove: Action<PayInput> = async ({ trx, def, record, input, user,
   if (open.length === 0) throw new ActionRefusedError(`No outstanding ${noun} payment lines found.`);
 
   const journal = await paymentJournal(trx, Number(record.company_id), input.journal_id ?? undefined);
-  const date = input.payment_date ?? (await companyToday(trx, Number(record.company_id)));
+  const date = input.payment_date ?? (await todayFor(trx, record.company_id));
   const step = stepOf(await trx('currencies').where('id', record.currency_id).first('rounding', 'decimal_places'));
   const due = roundStep(
     open.reduce((sum, line) => sum + Math.abs(Number(line.amount_residual_currency)), 0),

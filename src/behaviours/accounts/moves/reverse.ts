@@ -2,8 +2,7 @@
 // for all of it — same lines, taxes and amounts, pointing at the original. Confirming it settles
 // what the original still owes (move-actions.ts). Answers 201 with the new document, created
 // through the engine as a system write (its state, links and copied labels are no client's).
-import type { Action } from '../../../../engine/index.ts';
-import { companyToday } from '../../support/company-today.ts';
+import { todayFor, type Action } from '../../../../engine/index.ts';
 import { fittingJournal, KINDS, kindOf } from './kinds.ts';
 
 /** What a line of the reversal keeps of the original's: its label and account too, as they were. */
@@ -32,7 +31,7 @@ interface ReverseInput {
 }
 
 export const reverseMove: Action<ReverseInput> = async ({ trx, record, input, records }) => {
-  const date = input.date ?? (await companyToday(trx, Number(record.company_id)));
+  const date = input.date ?? (await todayFor(trx, record.company_id));
   const refundType = kindOf(record.move_type).reversedBy!;
   const refund = KINDS[refundType];
   // A journal of another kind is replaced by the company's first that fits, as the original does.

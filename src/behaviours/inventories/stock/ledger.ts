@@ -5,9 +5,8 @@
 // customers and virtual locations are where goods come from and go to. Rows a change depends on
 // are locked (SELECT ... FOR UPDATE on MySQL/MariaDB; SQLite has one writer at a time), so
 // concurrent operations never overdraw a location.
-import { companyToday } from '../../support/company-today.ts';
 import type { Knex } from 'knex';
-import { nowTimestamp, plusProposed, recordsOf } from '../../../../engine/index.ts';
+import { nowTimestamp, plusProposed, recordsOf, todayFor } from '../../../../engine/index.ts';
 import { roundTo } from '../../accounts/money.ts';
 
 export type Trx = Knex.Transaction;
@@ -150,7 +149,6 @@ async function followContents(trx: Trx, table: 'inventories_lots' | 'inventories
   );
   const values: Record<string, unknown> = { location_id: location };
   // A package is packed the day stock first goes into it (its company's day).
-  if (table === 'inventories_packages')
-    values.pack_date = trx.raw('COALESCE(??, ?)', ['pack_date', await companyToday(trx, rows.find((row) => row.package_id != null)?.company_id)]);
+  if (table === 'inventories_packages') values.pack_date = trx.raw('COALESCE(??, ?)', ['pack_date', await todayFor(trx, rows.find((row) => row.package_id != null)?.company_id)]);
   await recordsOf(trx)(table === 'inventories_lots' ? 'inventories/lots' : 'inventories/packages').updateMany(ids, values);
 }

@@ -1,0 +1,30 @@
+// "Today" as a record's company sees the calendar: the date a `defaultFrom: {now: true}` date, a
+// `stampedBy` date, an action's `set: now` date and a sequence's `{year}` take. A company east of
+// UTC is already in tomorrow while UTC is in today. Each unit of writing (engine/write/unit.ts)
+// attaches the service's calendar to its transaction; a company's zone is read once per unit.
+import type { Knex } from 'knex';
+import { perTransaction } from '../behaviours/per-transaction.ts';
+import { today } from '../serialize/value-formats.ts';
+
+/** A company's time zone (an IANA name), read from the database; the acting user's default company when the record has none. */
+export type CompanyTimeZone = (db: Knex | Knex.Transaction, companyId: number | null) => Promise<string>;
+
+type Calendar = (companyId: number | null) => Promise<string>;
+
+const calendars = perTransaction<Calendar>('This transaction is not a unit of writing of the engine: it has no calendar to date its records by.');
+
+/** Attaches a unit's calendar: today in the zone of the record's company, else of the user's default company, else UTC. */
+export function attachCalendar(trx: Knex.Transaction, zoneOf: CompanyTimeZone | undefined, userCompany: () => number | null): void {
+  const zones = new Map<number | null, Promise<string>>();
+  calendars.attach(trx, async (companyId) => {
+    const company = companyId ?? userCompany();
+    if (!zoneOf) return today();
+    if (!zones.has(company)) zones.set(company, zoneOf(trx, company));
+    return today(await zones.get(company)!);
+  });
+}
+
+/** Today (`YYYY-MM-DD`) for a record of this company (its `company_id`; none: the acting user's). */
+export function todayFor(trx: Knex.Transaction, companyId: unknown): Promise<string> {
+  return calendars.of(trx)(companyId == null || companyId === '' ? null : Number(companyId));
+}
