@@ -3,17 +3,14 @@
 // 2026-12-30 at UTC−11 (Pago Pago). A date defaulted to now, a date stamped by a flag, an
 // action's `set: now` on a date and a sequence's `{year}` each follow the company's calendar; a
 // record with no company follows the writer's default company.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Behaviours } from '../../engine/behaviours/types.ts';
 import type { Registry } from '../../engine/definition/registry.ts';
-import { loadRegistry } from '../../engine/keys/registry.ts';
 import { applySet } from '../../engine/keys/set.ts';
 import { registerFormats } from '../../engine/schema/string-formats.ts';
+import { definitionFixtures } from '../helpers/definition-fixtures.ts';
 import { testUnits } from '../helpers/write-unit.ts';
 
 const VISITS = `table: visits
@@ -38,7 +35,7 @@ const ZONES: Record<number, string> = { 1: 'Pacific/Kiritimati', 2: 'Pacific/Pag
 const WRITERS_COMPANY = 2;
 
 const test = suite('today in the record’s company’s time zone');
-let dir: string;
+const fixtures = definitionFixtures('erp-company-today');
 let knex: Knex;
 let registry: Registry;
 const behaviours: Behaviours = { hooks: {}, batches: {}, computed: {}, subqueries: {}, actions: {} };
@@ -74,10 +71,9 @@ const stored = (id: number) => knex('visits').where('id', id).first();
 
 test.before(async () => {
   registerFormats();
-  dir = mkdtempSync(join(tmpdir(), 'erp-company-today-'));
-  mkdirSync(dirname(join(dir, 'support/visits.yaml')), { recursive: true });
-  writeFileSync(join(dir, 'support/visits.yaml'), VISITS);
-  registry = loadRegistry(dir, new Set());
+  const loaded = fixtures.load({ 'support/visits.yaml': VISITS });
+  assert.ok(loaded.registry, JSON.stringify(loaded.problems));
+  registry = loaded.registry!;
   knex = knexFactory({ client: 'better-sqlite3', connection: { filename: ':memory:' }, useNullAsDefault: true });
   await knex.schema.createTable('visits', (table) => {
     table.increments('id');
@@ -105,7 +101,7 @@ test.before(async () => {
 
 test.after(async () => {
   await knex?.destroy();
-  rmSync(dir, { recursive: true, force: true });
+  fixtures.removeAll();
 });
 
 test('a company east of UTC: its record is dated and numbered in the new year while UTC is still in the old one', async () => {
