@@ -30,9 +30,10 @@ export interface DependentsTracker {
 export class ChangeSet {
   readonly pending: PendingChange[] = [];
   /**
-   * The records as the change recorder read them back at the unit's end, in its transaction (their
-   * own fields and embedded relations, as a show reads them), by `<resource> <id>`: the request
-   * that wrote them answers with these rather than reading them again.
+   * The records as the change recorder read them back at the unit's end, in its transaction, or as
+   * their write returned them (addWritten): their own fields and embedded relations, as a show
+   * reads them, by `<resource> <id>`. The request that wrote them answers with these rather than
+   * reading them again.
    */
   readonly readBack = new Map<string, Record<string, unknown>>();
 
@@ -63,9 +64,10 @@ export class ChangeSet {
       );
   }
 
-  /** A record whose whole row (every field the API shows) the write returned: it is not read again. */
+  /** A record whose whole row (every field the API shows, its embedded relations loaded) the write returned: it is not read again. */
   addWritten(resource: string, row: Record<string, unknown>, kind: ChangeKind): void {
     this.pending.push({ resource, id: Number(row.id), kind, state: row });
+    this.readBack.set(`${resource} ${Number(row.id)}`, row);
   }
 }
 

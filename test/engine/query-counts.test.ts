@@ -325,6 +325,35 @@ for (const target of databaseTargets()) {
     assert.is(included.answer.body.data.partner.id, ids.partner);
   });
 
+  test('creating a partner (a resource that embeds its country and state): the row the INSERT returned is its change and its answer, not read again', async () => {
+    const country = await app.knex('countries').orderBy('id').first('id');
+    const state = await app.knex('states').where('country_id', country.id).orderBy('id').first('id');
+    const sqls: string[] = [];
+    let response: { status: number; text: string; body: any } | undefined;
+    await counted(async () => {
+      response = await app.client.post(`${API}/partners/partners`, {
+        token: app.token,
+        body: { account_type: 'company', name: `Counted embed ${target.name}`, country_id: country.id, ...(state && { state_id: state.id }) },
+      });
+    }, sqls);
+    assert.is(response!.status, 201, response!.text);
+    const partnerReads = sqls.filter((sql) => /^SELECT/i.test(sql) && /FROM `partners_partners`/.test(sql));
+    if (await supportsInsertReturning(app.knex)) assert.equal(partnerReads, [], sqls.join('\n'));
+    else assert.is(partnerReads.length, 1, `without RETURNING the row is read back once, for the change and the answer:\n${sqls.join('\n')}`);
+    // The country embedded once, in the write's transaction, before its COMMIT (the other read of
+    // countries is the body's check that the country exists).
+    const countryReads = sqls.map((sql, index) => ({ sql, index })).filter(({ sql }) => /^SELECT `countries`\.\*/i.test(sql));
+    assert.is(countryReads.length, 1, sqls.join('\n'));
+    assert.ok(countryReads[0]!.index < sqls.findIndex((sql) => /^COMMIT/i.test(sql)), sqls.join('\n'));
+    // The answer, the change in the feed and a show agree.
+    const id = response!.body.data.id;
+    assert.is(response!.body.data.country.id, country.id);
+    const shown = (await app.client.get(`${API}/partners/partners/${id}`, { token: app.token })).body.data;
+    assert.equal(response!.body.data, shown);
+    const change = await app.knex('change_log').where({ resource: 'partners/partners', record_id: id, kind: 'created' }).first('record');
+    assert.equal(JSON.parse(change.record), shown);
+  });
+
   test('showing a UOM: the token check and the record (with its category’s existence) are one statement', async () => {
     const uom = await app.knex('unit_of_measures').whereNull('deleted_at').orderBy('id').first('id', 'category_id');
     const url = `${API}/support/uom-categories/${uom.category_id}/uoms/${uom.id}`;

@@ -16,6 +16,7 @@ import type { Statements } from '../../sql/statements.ts';
 import { createRecords, updateRecords } from '../../write/pipeline.ts';
 import { writePlan } from '../../write/plan.ts';
 import { insertSingle } from '../../write/single-insert.ts';
+import { includeTree, loadRelations } from '../../sql/load-relations.ts';
 
 export function createHandler(runtime: ResourceRuntime) {
   const { def } = runtime;
@@ -55,8 +56,12 @@ export function createHandler(runtime: ResourceRuntime) {
           runtime.statements.transaction(async (statements) => {
             const insert = await insertSingle(statements, request.authUser!, def, values, plan, fixed);
             const changes = new ChangeSet(runtime.changes.dependents);
-            if (insert.row && def.embed.length === 0) changes.addWritten(def.name, insert.row, 'created');
-            else changes.add(def.name, insert.id, 'created');
+            if (insert.row) {
+              // The row the INSERT returned, with the relations its resource embeds read beside
+              // it: the change shows it, and the answer is it.
+              if (def.embed.length > 0) await loadRelations(statements, runtime.deps.registry, runtime.columns, def, [insert.row], includeTree(def.embed));
+              changes.addWritten(def.name, insert.row, 'created');
+            } else changes.add(def.name, insert.id, 'created');
             await runtime.changes.recordWith(statements, changes, { userId: request.authUser!.id, requestId: String(request.id) });
             return { ...insert, changes };
           }),
@@ -69,7 +74,6 @@ export function createHandler(runtime: ResourceRuntime) {
     } catch (error) {
       throw clientErrorFromDb(error, def) ?? error;
     }
-    // A resource that embeds relations had its new row read back with them for its change.
     const record = await writtenRecord(runtime, written, id, { parentId: parent?.id, includes }, inserted);
     const data = runtime.serialize(record);
     return reply
