@@ -3,6 +3,7 @@
 // what it takes from its product are declared in resources/purchases/purchase-order-lines.yaml).
 // The order, the products, the price lists and the rates are read once for all the lines.
 import type { BatchHook, HookContext } from '../../../engine/index.ts';
+import { companyDayOf } from '../support/company-time-zone.ts';
 import { bestVendorPrice, loadVendorPrices, orderCurrencyConverter, type VendorPriceQuery, type VendorPrice } from './vendor-pricing.ts';
 
 export const prepareOrderLines: BatchHook = async (contexts) => {
@@ -61,9 +62,14 @@ async function loadPricing(trx: HookContext['trx'], orders: Array<Record<string,
   };
   const prices = await loadVendorPrices(trx, orders.flatMap(partnerIdsOf), productIds);
   const converters = new Map<number, VendorPriceQuery['convert']>();
-  for (const order of orders) converters.set(Number(order.id), await orderCurrencyConverter(trx, order, prices));
+  // A vendor's prices hold between dates: the order's moment is compared on the company's day.
+  const days = new Map<number, string>();
+  for (const order of orders) {
+    converters.set(Number(order.id), await orderCurrencyConverter(trx, order, prices));
+    days.set(Number(order.id), await companyDayOf(trx, Number(order.company_id), order.ordered_at));
+  }
   return {
     prices,
-    queryOf: (order) => ({ partnerIds: partnerIdsOf(order), companyId: Number(order.company_id), date: String(order.ordered_at), convert: converters.get(Number(order.id))! }),
+    queryOf: (order) => ({ partnerIds: partnerIdsOf(order), companyId: Number(order.company_id), date: days.get(Number(order.id))!, convert: converters.get(Number(order.id))! }),
   };
 }

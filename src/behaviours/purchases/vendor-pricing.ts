@@ -27,7 +27,7 @@ export interface VendorPriceQuery {
   productId: number;
   companyId: number;
   quantity: number;
-  /** The order date (YYYY-MM-DD...). */
+  /** The order's day (YYYY-MM-DD): its moment in the company's time zone. */
   date: string;
   /** A price of the vendor price list's currency in the order's currency. */
   convert: (price: number, currencyId: number) => number;

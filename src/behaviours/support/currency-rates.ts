@@ -15,8 +15,7 @@
 // company's and the caller knows it): each currency's two candidate rates come from correlated
 // subqueries on the (currency_id, name) index, the company's currency from a third.
 import type { Knex } from 'knex';
-import { today } from '../../../engine/index.ts';
-import { companyTimeZone } from './company-time-zone.ts';
+import { companyDayOf } from './company-time-zone.ts';
 
 export interface RatesOptions {
   /** The company's currency when the caller has read it already: its rate is then 1 without reading. */
@@ -34,7 +33,7 @@ export async function ratesOn(trx: Knex.Transaction, companyId: number, currency
   });
   if (wanted.length === 0) return rates;
 
-  const day = await dayOf(trx, companyId, date);
+  const day = await companyDayOf(trx, companyId, date);
   // The first rate of the currency in this order: the company's before the shared one on a day.
   const candidate = (latest: boolean) =>
     trx('currency_rates as r')
@@ -66,18 +65,4 @@ export async function ratesOn(trx: Knex.Transaction, companyId: number, currency
 /** One currency's rate on `date` for the company (see `ratesOn`). */
 export async function rateOn(trx: Knex.Transaction, companyId: number, currencyId: number, date: unknown, options: RatesOptions = {}): Promise<number> {
   return (await ratesOn(trx, companyId, [currencyId], date, options)).get(Number(currencyId))!;
-}
-
-/**
- * The company's day of a date or moment: a date (`2025-03-14`, a Date) as it is; a stored UTC
- * timestamp (`2025-03-14 23:30:00`, ISO) the day it is in the company's time zone then; none, today
- * there (a sales order at 23:30 UTC in Auckland is already of the next day, and takes its rate).
- */
-async function dayOf(trx: Knex.Transaction, companyId: number, date: unknown): Promise<string> {
-  if (date instanceof Date) return date.toISOString().slice(0, 10);
-  const text = date === null || date === undefined ? '' : String(date).trim();
-  if (/^\d{4}-\d{2}-\d{2}$/.test(text)) return text;
-  const moment = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}/.test(text) ? new Date(/[zZ]|[+-]\d{2}:?\d{2}$/.test(text) ? text : `${text.replace(' ', 'T')}Z`) : undefined;
-  if (moment && Number.isNaN(moment.getTime())) return text.slice(0, 10);
-  return today(await companyTimeZone(trx, companyId), moment);
 }

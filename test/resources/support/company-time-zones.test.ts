@@ -104,5 +104,26 @@ for (const target of databaseTargets()) {
     assert.is(Number((await order()).currency_rate), 11);
   });
 
+  suiteOf('a vendor price holds on the company’s day of the order’s moment', async () => {
+    const currency = ids.currency;
+    const product = (await created('/products/products', { type: 'goods', name: `Zoned lamp ${target.name}`, price: 50, category_id: (await get('/products/categories?sort=id')).data[0].id })).id;
+    // 9 on any day; 7 only on 11 March.
+    await created('/purchases/vendor-price-lists', { partner_id: ids.vendor, product_id: product, currency_id: currency, price: 9 });
+    await created('/purchases/vendor-price-lists', { partner_id: ids.vendor, product_id: product, currency_id: currency, price: 7, starts_at: '2026-03-11', ends_at: '2026-03-11' });
+    const priced = async () => {
+      const order = await created('/purchases/purchase-orders?include=lines', {
+        partner_id: ids.vendor,
+        currency_id: currency,
+        ordered_at: '2026-03-10T20:00:00Z', // 10 March in UTC, already 11 March (10:00) at UTC+14
+        lines: [{ product_id: product, product_qty: 1 }],
+      });
+      return Number(order.lines[0].price_unit);
+    };
+    await setZone('UTC');
+    assert.is(await priced(), 9, 'on 10 March the dated price does not hold');
+    await setZone('Pacific/Kiritimati');
+    assert.is(await priced(), 7, 'on 11 March it does');
+  });
+
   suiteOf.run();
 }
