@@ -106,10 +106,19 @@ for (const target of databaseTargets()) {
 
   suiteOf('a vendor price holds on the company’s day of the order’s moment', async () => {
     const currency = ids.currency;
-    const product = (await created('/products/products', { type: 'goods', name: `Zoned lamp ${target.name}`, price: 50, category_id: (await get('/products/categories?sort=id')).data[0].id })).id;
+    const product = (
+      await created('/products/products', { type: 'goods', name: `Zoned lamp ${target.name}`, price: 50, category_id: (await get('/products/categories?sort=id')).data[0].id })
+    ).id;
     // 9 on any day; 7 only on 11 March.
     await created('/purchases/vendor-price-lists', { partner_id: ids.vendor, product_id: product, currency_id: currency, price: 9 });
-    await created('/purchases/vendor-price-lists', { partner_id: ids.vendor, product_id: product, currency_id: currency, price: 7, starts_at: '2026-03-11', ends_at: '2026-03-11' });
+    await created('/purchases/vendor-price-lists', {
+      partner_id: ids.vendor,
+      product_id: product,
+      currency_id: currency,
+      price: 7,
+      starts_at: '2026-03-11',
+      ends_at: '2026-03-11',
+    });
     const priced = async () => {
       const order = await created('/purchases/purchase-orders?include=lines', {
         partner_id: ids.vendor,
