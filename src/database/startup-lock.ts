@@ -25,10 +25,22 @@ export class StartupLockTimeout extends Error {
 
 /** Runs `work` while holding the start-up lock; waits at most `waitMs` for it. */
 export async function withStartupLock<T>(knex: Knex, work: () => Promise<T>, waitMs: number): Promise<T> {
-  await ensureLockTable(knex);
   const holder = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const until = Date.now() + waitMs;
-  while (!(await tryToTake(knex, holder))) {
+  let tableMade = false;
+  // While another process migrates, SQLite's write lock can be held past the busy timeout (a long
+  // migration on a loaded machine), and InnoDB's row lock past its wait: not taken yet, try again.
+  const take = async () => {
+    try {
+      if (!tableMade) await ensureLockTable(knex);
+      tableMade = true;
+      return await tryToTake(knex, holder);
+    } catch (error) {
+      if (isBusy(error)) return false;
+      throw error;
+    }
+  };
+  while (!(await take())) {
     if (Date.now() > until) throw new StartupLockTimeout(Math.round(waitMs / 1000), (await currentHolder(knex)) ?? 'unknown');
     await new Promise((resolve) => setTimeout(resolve, POLL_MS * (0.5 + Math.random())));
   }
@@ -92,4 +104,10 @@ function databaseNow(knex: Knex): Promise<number> {
 function isDuplicate(error: unknown): boolean {
   const code = (error as { code?: string }).code;
   return code === 'ER_DUP_ENTRY' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === 'SQLITE_CONSTRAINT_UNIQUE';
+}
+
+/** Another process holds the lock the statement needed for longer than it waits (it is writing). */
+function isBusy(error: unknown): boolean {
+  const code = (error as { code?: string }).code;
+  return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED' || code === 'ER_LOCK_WAIT_TIMEOUT';
 }
