@@ -37,6 +37,7 @@ import { scheduleCleanUp } from '../database/housekeeping.ts';
 import { registerIdempotency } from '../http/idempotency.ts';
 import { registerMetrics } from '../http/metrics.ts';
 import { registerLoadShedding } from '../http/load-shedding.ts';
+import { parseQueryString } from '../http/query-string.ts';
 import { registerRequestIds, requestId } from '../http/request-id.ts';
 import { policy } from '../access/policy.ts';
 import { deliveryWorker } from '../webhooks/deliveries.ts';
@@ -78,6 +79,8 @@ export async function buildServer({ config, knex, jwtSecret, resourcesDir, logSt
     genReqId: requestId,
     // A URL the router cannot decode (broken percent-encoding) gets the same {message} body too.
     frameworkErrors: errorHandler,
+    // `include[]=a&include[]=b` (axios, qs) and `include[0]=a` (PHP) read as `include=a,b`.
+    routerOptions: { querystringParser: parseQueryString },
   });
 
   app.setErrorHandler(errorHandler);
