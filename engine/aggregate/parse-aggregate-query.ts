@@ -5,7 +5,8 @@
 import type { Registry } from '../definition/registry.ts';
 import type { ResourceDef } from '../definition/types.ts';
 import { BadRequestError, ValidationError, type FieldErrors } from '../errors/http-errors.ts';
-import { isTimeZone } from '../schema/string-formats.ts';
+import { isCalendarDate, isDateTime, isTimeZone } from '../schema/string-formats.ts';
+import { storedTimestampOf } from '../serialize/value-formats.ts';
 import { commaList, parseFilters, parsePositiveInteger, single, MAX_PAGE, type ListQuery, type RawQuery } from '../list/parse-list-query.ts';
 import { aggregateOffer, DATE_UNITS, DEFAULT_DATE_UNIT, MEASURE_FUNCTIONS, type DateUnit, type Dimension, type MeasureFunction } from './offer.ts';
 
@@ -34,10 +35,26 @@ export interface GroupSort {
   descending: boolean;
 }
 
+export const HAVING_OPERATORS = ['>=', '<=', '!=', '=', '>', '<'] as const;
+export type HavingOperator = (typeof HAVING_OPERATORS)[number];
+
+/**
+ * A condition on a group's measure (`having=count>5,amount_total:sum>=1000`): `measure` indexes the
+ * measures asked for; `value` is a number, or the text a decimal, a date or a stored datetime
+ * compares exactly with.
+ */
+export interface Having {
+  measure: number;
+  op: HavingOperator;
+  value: number | string;
+}
+
 export interface AggregateQuery extends Pick<ListQuery, 'filters' | 'trashed' | 'search' | 'page' | 'perPage'> {
   groupBy: GroupBy[];
   measures: Measure[];
   sort: GroupSort[];
+  /** The groups kept: those whose measures meet every condition. */
+  having: Having[];
   /** `tz`; undefined: the company's zone. */
   timeZone?: string;
   /** Whether `page` was given (a CSV without it holds every group). */
@@ -51,12 +68,13 @@ export function parseAggregateQuery(query: RawQuery, def: ResourceDef, registry:
   const groupBy = parseGroupBy(commaList(query.group_by), offer.dimensions, errors);
   const measures = parseMeasures(commaList(query.measures), offer.measures, errors);
   const sort = parseGroupSort(commaList(query.sort), groupBy, measures);
+  const having = parseHaving(commaList(query.having), measures, def, errors);
   const page = parsePositiveInteger(query.page, 'page', 1, MAX_PAGE, errors);
   const perPage = parsePositiveInteger(query.per_page, 'per_page', DEFAULT_GROUPS_PER_PAGE, MAX_GROUPS_PER_PAGE, errors);
   const tz = query.tz === undefined ? undefined : single(query.tz).trim();
   if (tz !== undefined && !isTimeZone(tz)) errors.tz = ['The tz field must be a valid timezone (an IANA name such as Europe/Zurich).'];
   if (Object.keys(errors).length > 0) throw new ValidationError(errors);
-  return { filters, trashed, search, groupBy, measures, sort, page, perPage, pageAsked: query.page !== undefined, ...(tz && { timeZone: tz }) };
+  return { filters, trashed, search, groupBy, measures, sort, having, page, perPage, pageAsked: query.page !== undefined, ...(tz && { timeZone: tz }) };
 }
 
 function parseGroupBy(requested: string[], dimensions: ReadonlyMap<string, Dimension>, errors: FieldErrors): GroupBy[] {
@@ -144,4 +162,57 @@ function parseGroupSort(requested: string[], groupBy: GroupBy[], measures: Measu
     throw new BadRequestError(`Requested sort(s) \`${unknown.join(', ')}\` is not allowed. Allowed sort(s) are \`${allowed.join(', ')}\`.`);
   }
   return sort;
+}
+
+/** `<measure><operator><value>`: the measure as `measures` names it, then `>=`, `<=`, `!=`, `=`, `>` or `<`. */
+export const HAVING_PATTERN = '^[a-z_][a-z0-9_]*(:[a-z_]+)?\\s*(>=|<=|!=|=|>|<)\\s*\\S.*$';
+const HAVING_ENTRY = /^([a-z_][a-z0-9_]*(?::[a-z_]+)?)\s*(>=|<=|!=|=|>|<)\s*(\S.*)$/;
+
+/**
+ * `having`: conditions on the measures asked for (all must hold), as Odoo's read_group takes them.
+ * A measure not asked for is a 400 naming the ones that were; a value its measure cannot compare
+ * with (a word for a count, more decimals than the field keeps, a date that is none) a 422.
+ */
+function parseHaving(requested: string[], measures: Measure[], def: ResourceDef, errors: FieldErrors): Having[] {
+  if (requested.length === 0) return [];
+  const problems: string[] = [];
+  const parsed = requested.map((entry) => ({ entry, match: HAVING_ENTRY.exec(entry) }));
+  const asked = measures.map((measure) => measure.key);
+  const unknown = parsed.filter(({ match }) => match && !asked.includes(match[1]!)).map(({ match }) => match![1]!);
+  if (unknown.length > 0) {
+    throw new BadRequestError(
+      `Requested having measure(s) \`${unknown.join(', ')}\` are not allowed: a condition names a measure asked for in \`measures\`. Asked measures are \`${asked.join(', ')}\`.`,
+    );
+  }
+  const having: Having[] = [];
+  for (const { entry, match } of parsed) {
+    if (!match) {
+      problems.push(`\`${entry}\`: write a measure, an operator (${HAVING_OPERATORS.join(', ')}) and a value (\`count>5\`).`);
+      continue;
+    }
+    const index = asked.indexOf(match[1]!);
+    const value = havingValue(measures[index]!, def, match[3]!.trim());
+    if (typeof value === 'object') problems.push(`\`${entry}\`: ${value.error}`);
+    else having.push({ measure: index, op: match[2] as HavingOperator, value });
+  }
+  if (requested.length > MAX_MEASURES) problems.push(`At most ${MAX_MEASURES} conditions may be given.`);
+  if (problems.length > 0) errors.having = problems;
+  return having;
+}
+
+const NUMBER = /^-?(\d+)(?:\.(\d+))?$/;
+
+/** What a measure's value is compared with, or why the text cannot be. */
+function havingValue(measure: Measure, def: ResourceDef, text: string): number | string | { error: string } {
+  const field = measure.fn === 'count' || measure.fn === 'count_distinct' ? undefined : def.fields.get(measure.field);
+  if (field?.type === 'date') return isCalendarDate(text) ? text : { error: 'the value must be a date (YYYY-MM-DD).' };
+  if (field?.type === 'datetime') return isDateTime(text) ? storedTimestampOf(text) : { error: 'the value must be a date and time (2026-12-05T10:30:00Z).' };
+  const number = NUMBER.exec(text);
+  if (!number || !Number.isFinite(Number(text))) return { error: 'the value must be a number.' };
+  if (field?.type !== 'decimal') return Number(text);
+  const scale = field.scale ?? 2;
+  // Compared exactly with the decimal, at its scale: more places than it keeps could not be met exactly.
+  if ((number[2]?.length ?? 0) > scale) return { error: `the value must be a number with at most ${scale} decimals, the field’s scale.` };
+  if (number[1]!.length > 20) return { error: 'the value is too large.' };
+  return text;
 }

@@ -63,9 +63,10 @@ export async function runAggregate(run: AggregateRun): Promise<GroupsPage> {
       : { of: 'measure' as const, index: asked.measures.findIndex((measure) => measure.key === key), descending };
   });
   const offset = (asked.page - 1) * asked.perPage;
-  const page = groupedTotals(dialect, { table: def.table, where, keys, measures, order, limit: asked.perPage, offset });
+  const having = asked.having.map(({ measure, op, value }) => ({ index: measure, op, value }));
+  const page = groupedTotals(dialect, { table: def.table, where, keys, measures, having, order, limit: asked.perPage, offset });
   const rows = await statements.all(page.sql, page.params);
-  const totalGroups = rows.length > 0 ? Number(rows[0]!.total_groups) : offset === 0 ? 0 : await countGroups(run, keys);
+  const totalGroups = rows.length > 0 ? Number(rows[0]!.total_groups) : offset === 0 ? 0 : await countGroups(run, { table: def.table, where, keys, measures, having });
   const labels = await relationLabels(run, rows);
   const groups = rows.map((row) => ({
     key: Object.fromEntries(asked.groupBy.map((group, i) => [group.key, keyValue(group, row[`k${i}`], labels[i])])),
@@ -74,8 +75,8 @@ export async function runAggregate(run: AggregateRun): Promise<GroupsPage> {
   return { groups, totalGroups };
 }
 
-async function countGroups({ def, dialect, where, statements }: AggregateRun, keys: readonly KeyColumn[]): Promise<number> {
-  const count = groupCount(dialect, def.table, where, keys);
+async function countGroups({ dialect, statements }: AggregateRun, groups: Parameters<typeof groupCount>[1]): Promise<number> {
+  const count = groupCount(dialect, groups);
   const [row] = await statements.all(count.sql, count.params);
   return Number(row!.total_groups);
 }

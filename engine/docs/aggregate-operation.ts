@@ -6,7 +6,17 @@ import type { FieldDef, ResourceDef } from '../definition/types.ts';
 import { lowerLabel, operationId, type NameTable } from '../definition/names.ts';
 import { ERROR_MESSAGES } from '../errors/messages.ts';
 import { aggregateOffer, DATE_UNITS, type Dimension } from '../aggregate/offer.ts';
-import { aggregatePath, DEFAULT_GROUPS_PER_PAGE, groupNames, MAX_GROUP_BY, MAX_GROUPS_PER_PAGE, MAX_MEASURES, measureNames } from '../aggregate/parse-aggregate-query.ts';
+import {
+  aggregatePath,
+  DEFAULT_GROUPS_PER_PAGE,
+  groupNames,
+  HAVING_OPERATORS,
+  HAVING_PATTERN,
+  MAX_GROUP_BY,
+  MAX_GROUPS_PER_PAGE,
+  MAX_MEASURES,
+  measureNames,
+} from '../aggregate/parse-aggregate-query.ts';
 import { ref, SHARED, type JsonSchema } from '../serialize/response-schemas.ts';
 import { outputExample } from './examples.ts';
 import { pathParameters, queryParameters } from './parameters.ts';
@@ -72,6 +82,14 @@ function aggregateOperation(def: ResourceDef, registry: Registry, names: NameTab
         style: 'form',
         explode: false,
         schema: { type: 'array', items: { type: 'string' } },
+      },
+      {
+        name: 'having',
+        in: 'query',
+        description: `Conditions on the measures asked for, comma-separated, all of which a group meets to be kept: \`<measure><operator><value>\` (\`count>5\`, \`amount_total:sum>=1000\`; operators \`${HAVING_OPERATORS.join('`, `')}\`; a date or datetime for the least or greatest of one).`,
+        style: 'form',
+        explode: false,
+        schema: { type: 'array', maxItems: MAX_MEASURES, items: { type: 'string', pattern: HAVING_PATTERN } },
       },
       {
         name: 'tz',

@@ -86,6 +86,14 @@ function dayFormat(timeZone: string): Intl.DateTimeFormat {
   return format;
 }
 
+/** A date and time as sent (`2026-12-05T10:30:00+01:00`, `2026-12-05`: midnight UTC) as the engine stores it. */
+export function storedTimestampOf(value: string): string {
+  const zone = /(Z|[+-]\d{2}:?\d{2})$/.exec(value)?.[1];
+  const local = zone ? value.slice(0, -zone.length) : value;
+  const offset = !zone || zone === 'Z' ? 'Z' : zone.includes(':') ? zone : `${zone.slice(0, 3)}:${zone.slice(3)}`;
+  return storedTimestamp(new Date(`${local.replace(' ', 'T')}${local.length === 10 ? 'T00:00:00' : ''}${offset}`));
+}
+
 /** A moment as the engine stores timestamps. */
 export function storedTimestamp(moment: Date): string {
   return `${moment.toISOString().slice(0, 23).replace('T', ' ')}000`;

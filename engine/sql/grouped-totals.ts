@@ -145,11 +145,61 @@ function sortColumn(dialect: Dialect, measure: MeasureColumn, index: number): st
   return measure.fn === 'avg' || sortsAsText(dialect, measure) ? `o${index}` : `m${index}`;
 }
 
+/** A condition on a measure's value (`having`): `index` into the measures; `value` a number, or a decimal's, date's or stored datetime's text. */
+export interface HavingColumn {
+  index: number;
+  op: '>=' | '<=' | '!=' | '=' | '>' | '<';
+  value: number | string;
+}
+
+/** A decimal's text (`-12.5`) in whole units of its last place at `scale` (at most that many places). */
+function decimalUnits(text: string, scale: number): number | bigint {
+  const [whole, fraction = ''] = text.replace('-', '').split('.') as [string, string?];
+  const units = BigInt(whole) * 10n ** BigInt(scale) + BigInt(fraction.padEnd(scale, '0') || '0');
+  const signed = text.startsWith('-') ? -units : units;
+  return signed >= BigInt(Number.MIN_SAFE_INTEGER) && signed <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(signed) : signed;
+}
+
+/**
+ * A group kept by `having`, on the measure's columns in the derived table, compared as the answer
+ * writes the measure: a decimal's sum or average exactly at its scale (the average rounded half
+ * away from zero first, as it is shown), a count as an integer, a date or datetime as stored.
+ */
+function havingSql(dialect: Dialect, measures: readonly MeasureColumn[], having: HavingColumn): Condition {
+  const measure = measures[having.index]!;
+  const column = (name: string) => quote(`${GROUPS}.${name}${having.index}`);
+  // A sum of no values is shown as 0, an average or a least value of none as null (which meets nothing).
+  const m = measure.fn === 'sum' ? `COALESCE(${column('m')}, 0)` : column('m');
+  const n = column('n');
+  const op = having.op === '!=' ? '<>' : having.op;
+  const { scale } = measure;
+  if (scale !== undefined && (measure.fn === 'sum' || measure.fn === 'avg' || measure.fn === 'min' || measure.fn === 'max')) {
+    if (dialect === 'mysql') {
+      const value = measure.fn === 'avg' ? `ROUND(${m} / NULLIF(${n}, 0), ${scale})` : m;
+      return { sql: `${value} ${op} CAST(? AS DECIMAL(65, ${scale}))`, params: [String(having.value)] };
+    }
+    // SQLite: the sum is whole units as text (measureSql); a least or greatest value is the stored number.
+    if (measure.fn === 'min' || measure.fn === 'max') return { sql: `${m} ${op} ?`, params: [Number(having.value)] };
+    const units = `CAST(${m} AS INTEGER)`;
+    const value =
+      measure.fn === 'sum' ? units : `(CASE WHEN ${n} = 0 THEN NULL WHEN ${units} < 0 THEN -((2 * -${units} + ${n}) / (2 * ${n})) ELSE (2 * ${units} + ${n}) / (2 * ${n}) END)`;
+    return { sql: `${value} ${op} ?`, params: [decimalUnits(String(having.value), scale)] };
+  }
+  return { sql: `${measure.fn === 'avg' ? column('o') : m} ${op} ?`, params: [having.value] };
+}
+
+/** `WHERE` over the derived table of groups: every condition of `having`. */
+function havingClause(dialect: Dialect, measures: readonly MeasureColumn[], having: readonly HavingColumn[]): Condition {
+  const conditions = having.map((condition) => havingSql(dialect, measures, condition));
+  return conditions.length === 0 ? { sql: '', params: [] } : { sql: ` WHERE ${conditions.map((c) => c.sql).join(' AND ')}`, params: conditions.flatMap((c) => c.params) };
+}
+
 export interface GroupedTotals {
   table: string;
   where: Condition;
   keys: readonly KeyColumn[];
   measures: readonly MeasureColumn[];
+  having: readonly HavingColumn[];
   order: readonly GroupOrder[];
   limit: number;
   offset: number;
@@ -176,20 +226,31 @@ export function groupedTotals(dialect: Dialect, query: GroupedTotals): Condition
   for (const { of, index, descending } of query.order) term(of === 'key' ? `k${index}` : sortColumn(dialect, query.measures[index]!, index), descending);
   for (let i = 0; i < keys.length; i++) term(`k${i}`, false);
   const ordering = terms.length > 0 ? ` ORDER BY ${terms.join(', ')}` : '';
+  // The groups `having` drops are gone before the window counts them.
+  const kept = havingClause(dialect, query.measures, query.having);
   return {
-    sql: `SELECT ${quote(GROUPS)}.*, COUNT(*) OVER () AS ${quote('total_groups')} FROM (${inner}) ${quote(GROUPS)}${ordering} LIMIT ? OFFSET ?`,
-    params: [...keys.flatMap((key) => key.params), ...query.where.params, query.limit, query.offset],
+    sql: `SELECT ${quote(GROUPS)}.*, COUNT(*) OVER () AS ${quote('total_groups')} FROM (${inner}) ${quote(GROUPS)}${kept.sql}${ordering} LIMIT ? OFFSET ?`,
+    params: [...keys.flatMap((key) => key.params), ...query.where.params, ...kept.params, query.limit, query.offset],
   };
 }
 
 const GROUPS = 'grouped';
 
-/** How many groups there are (for a page past the last, which has no row to carry the count). */
-export function groupCount(dialect: Dialect, table: string, where: Condition, keys: readonly KeyColumn[]): Condition {
+/**
+ * How many groups there are (for a page past the last, which has no row to carry the count): the
+ * keys alone, and the measures too when `having` keeps only some groups.
+ */
+export function groupCount(dialect: Dialect, { table, where, keys, measures, having }: Pick<GroupedTotals, 'table' | 'where' | 'keys' | 'measures' | 'having'>): Condition {
   const sqls = keys.map((key) => keySql(dialect, key));
-  if (sqls.length === 0) return { sql: `SELECT 1 AS ${quote('total_groups')}`, params: [] };
-  const inner = `SELECT ${sqls.map((key, i) => `${key.sql} AS ${quote(`k${i}`)}`).join(', ')} FROM ${quote(table)}${where.sql} GROUP BY ${sqls.map((_, i) => quote(`k${i}`)).join(', ')}`;
-  return { sql: `SELECT COUNT(*) AS ${quote('total_groups')} FROM (${inner}) ${quote(GROUPS)}`, params: [...sqls.flatMap((key) => key.params), ...where.params] };
+  if (sqls.length === 0 && having.length === 0) return { sql: `SELECT 1 AS ${quote('total_groups')}`, params: [] };
+  const selected = [...sqls.map((key, i) => `${key.sql} AS ${quote(`k${i}`)}`), ...(having.length > 0 ? measures.map((measure, i) => measureSql(dialect, measure, i)) : [])];
+  const grouping = sqls.length > 0 ? ` GROUP BY ${sqls.map((_, i) => quote(`k${i}`)).join(', ')}` : '';
+  const inner = `SELECT ${selected.join(', ')} FROM ${quote(table)}${where.sql}${grouping}`;
+  const kept = havingClause(dialect, measures, having);
+  return {
+    sql: `SELECT COUNT(*) AS ${quote('total_groups')} FROM (${inner}) ${quote(GROUPS)}${kept.sql}`,
+    params: [...sqls.flatMap((key) => key.params), ...where.params, ...kept.params],
+  };
 }
 
 /** The earliest and latest values of datetime columns among the rows (`lo<i>`, `hi<i>`): the span whose zone offsets a bucket needs. */

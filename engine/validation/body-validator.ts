@@ -21,6 +21,7 @@ import { quote, type Condition } from '../sql/quote.ts';
 import type { Statements } from '../sql/statements.ts';
 import { resourceRows } from '../sql/resource-rows.ts';
 import { conditionsInBody } from '../definition/value-rules.ts';
+import { storedTimestampOf } from '../serialize/value-formats.ts';
 
 export type Mode = 'create' | 'update';
 
@@ -346,18 +347,9 @@ function coerce(field: FieldDef, value: unknown): unknown {
   if (field.type === 'integer' && typeof value === 'string') return Number(value);
   if (field.type === 'boolean') return value === true || value === 1;
   if (field.type === 'strings') return JSON.stringify(value);
-  if (field.type === 'datetime') return toStoredTimestamp(value as string);
+  if (field.type === 'datetime') return storedTimestampOf(value as string);
   if (field.type === 'ids') return value; // deduplicated once resolved to ids
   return value;
-}
-
-/** A date-time as sent (`2025-01-31`, `2025-01-31 09:30`, ISO with an offset) → stored UTC text. */
-function toStoredTimestamp(value: string): string {
-  const zone = /(Z|[+-]\d{2}:?\d{2})$/.exec(value)?.[1];
-  const local = zone ? value.slice(0, -zone.length) : value;
-  const offset = !zone || zone === 'Z' ? 'Z' : zone.includes(':') ? zone : `${zone.slice(0, 3)}:${zone.slice(3)}`;
-  const date = new Date(`${local.replace(' ', 'T')}${local.length === 10 ? 'T00:00:00' : ''}${offset}`);
-  return `${date.toISOString().slice(0, 23).replace('T', ' ')}000`;
 }
 
 /** Rows a reference may point at: not trashed, inside the target's scope. */

@@ -30,7 +30,7 @@ import {
 import { loadResources } from '../app/build-app.ts';
 
 export const AGGREGATE_USAGE =
-  'Usage: npm run erp -- aggregate <module/name> [--group-by a,b:month] [--measures count,field:sum] [--filter name=value ...] [--search terms] [--sort=-count] [--tz Zone] [--parent ID] [--format table|csv]';
+  'Usage: npm run erp -- aggregate <module/name> [--group-by a,b:month] [--measures count,field:sum] [--having count>5] [--filter name=value ...] [--search terms] [--sort=-count] [--tz Zone] [--parent ID] [--format table|csv]';
 
 const FORMATS = ['table', 'csv'] as const;
 type Format = (typeof FORMATS)[number];
@@ -74,6 +74,7 @@ async function aggregateReport(knex: Knex, args: string[], options: AggregateCom
     options: {
       'group-by': { type: 'string', multiple: true },
       measures: { type: 'string', multiple: true },
+      having: { type: 'string', multiple: true },
       filter: { type: 'string', multiple: true },
       search: { type: 'string' },
       sort: { type: 'string' },
@@ -101,6 +102,7 @@ async function aggregateReport(knex: Knex, args: string[], options: AggregateCom
   const query: RawQuery = { per_page: String(options.perPage ?? MAX_GROUPS_PER_PAGE) };
   if (values['group-by']) query.group_by = values['group-by'].join(',');
   if (values.measures) query.measures = values.measures.join(',');
+  if (values.having) query.having = values.having.join(',');
   for (const filter of values.filter ?? []) {
     const [name, ...value] = filter.split('=');
     if (value.length === 0) throw new UsageError(`--filter takes name=value, not "${filter}".`);

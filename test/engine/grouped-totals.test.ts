@@ -91,6 +91,62 @@ for (const target of databaseTargets()) {
     assert.is(body.meta.total_groups, 2);
   });
 
+  suiteOf('having keeps the groups whose measures meet it, compared as they are shown; total_groups counts those', async () => {
+    const kept = async (query: string) => {
+      const body = await get(`${uoms()}/aggregate?group_by=type&measures=count,rounding:sum,rounding:avg,rounding:min,factor:avg&${query}`);
+      assert.ok(body.data, `${query}: ${JSON.stringify(body)}`);
+      assert.is(body.meta.total_groups, body.data.length, `${query}: total_groups counts the groups kept`);
+      return body.data.map((group: any) => group.key.type);
+    };
+    assert.equal(await kept('having=count>1'), ['bigger']);
+    assert.equal(await kept('having=count>=1,count<=1'), ['reference'], 'every condition holds');
+    assert.equal(await kept('having=count!=2'), ['reference']);
+    // 0.3333 + 0.3334: exactly 0.6667, never 0.66670000001 or 0.66669999999.
+    assert.equal(await kept('having=rounding:sum>=0.6667'), ['bigger']);
+    assert.equal(await kept('having=rounding:sum>0.6667'), []);
+    assert.equal(await kept('having=rounding:sum=0.01'), ['reference']);
+    // The average 0.33335 is shown as 0.3334 (half away from zero): it compares as shown.
+    assert.equal(await kept('having=rounding:avg=0.3334'), ['bigger']);
+    assert.equal(await kept('having=rounding:avg<0.3334'), ['reference']);
+    assert.equal(await kept('having=rounding:min<=0.3333'), ['bigger', 'reference']);
+    assert.equal(await kept('having=factor:avg>=78'), ['bigger']);
+    assert.equal(await kept('having[]=count%3E1'), ['bigger'], 'the array form');
+    const none = await get(`${uoms()}/aggregate?having=count>3`);
+    assert.equal([none.data, none.meta.total_groups], [[], 0], 'without group_by: the one group, or none');
+    const past = await get(`${uoms()}/aggregate?group_by=type,name&having=count>=1,count<2&per_page=2&page=3`);
+    assert.equal([past.data, past.meta.total_groups], [[], 3], 'a page past the last counts the groups kept');
+    const late = await get(`${tasks()}&group_by=state&measures=count,deadline:max&having=deadline:max>=2026-12-31T23:30:00Z`);
+    assert.equal(
+      late.data.map((group: any) => [group.key.state, group.measures.deadline.max]),
+      [['done', '2026-12-31T23:30:00.000000Z']],
+    );
+    const zoned = await get(`${tasks()}&group_by=state&measures=deadline:max&having=deadline:max>=2027-01-01T00:30:00%2B01:00`);
+    assert.equal(
+      zoned.data.map((group: any) => group.key.state),
+      ['done'],
+      'a value with an offset is that instant',
+    );
+  });
+
+  suiteOf('having: a measure not asked for is a 400 naming those asked; a value it cannot compare with a 422', async () => {
+    const unknown = await call('get', `${uoms()}/aggregate?measures=count&having=rounding:sum>1`);
+    assert.equal(
+      [unknown.status, unknown.body],
+      [400, { message: 'Requested having measure(s) `rounding:sum` are not allowed: a condition names a measure asked for in `measures`. Asked measures are `count`.' }],
+    );
+    for (const [having, message] of [
+      ['count>many', '`count>many`: the value must be a number.'],
+      ['count', '`count`: write a measure, an operator (>=, <=, !=, =, >, <) and a value (`count>5`).'],
+    ]) {
+      const response = await call('get', `${uoms()}/aggregate?measures=count&having=${having}`);
+      assert.equal([response.status, response.body.errors], [422, { having: [message] }], having);
+    }
+    const places = await call('get', `${uoms()}/aggregate?measures=rounding:sum&having=rounding:sum>0.66667`);
+    assert.equal(places.body.errors, { having: ['`rounding:sum>0.66667`: the value must be a number with at most 4 decimals, the field’s scale.'] });
+    const date = await call('get', `${tasks()}&measures=deadline:max&having=deadline:max>soon`);
+    assert.is(date.status, 422);
+  });
+
   suiteOf('sort by a measure, then the keys; pages over groups with links', async () => {
     const byCount = await get(`${uoms()}/aggregate?group_by=type&measures=count&sort=-count`);
     assert.equal(

@@ -61,6 +61,28 @@ for (const target of databaseTargets()) {
     assert.is(one.stdout, 'type       count\n---------  -----\nbigger         1\nreference      1\nsmaller        3\n', '--parent: one category’s units');
   });
 
+  test('--having keeps the groups whose measures meet every condition', async () => {
+    const run = await aggregate([
+      'support/uoms',
+      '--group-by',
+      'category',
+      '--measures',
+      'count,factor:max,rounding:sum',
+      '--sort=-count',
+      '--having',
+      'count>2',
+      '--having',
+      'factor:max>=1000',
+    ]);
+    assert.is(run.code, 0, run.stderr);
+    assert.is(
+      run.stdout,
+      UOMS_BY_CATEGORY.split('\n')
+        .filter((line) => !/^(Volume|Unit|Working|Surface)/.test(line))
+        .join('\n'),
+    );
+  });
+
   test('every page of groups is read, not only the first', async () => {
     const run = await aggregate(['support/uoms', '--group-by', 'category', '--measures', 'count,factor:max,rounding:sum', '--sort=-count'], { perPage: 2 });
     assert.is(run.code, 0, run.stderr);

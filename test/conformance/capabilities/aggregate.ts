@@ -76,6 +76,38 @@ export function aggregateChecks(test: Test, context: () => ResourceContext) {
       await compareGroups(ctx, { rows, narrowed, labels, dimensions, sums: sums.slice(i * perRequest, (i + 1) * perRequest), timeZone });
     }
   });
+
+  test('aggregate: having keeps the groups whose count and exact sum meet it; total_groups counts them', async () => {
+    const ctx = context();
+    const offer = aggregateOffer(ctx.def, ctx.registry);
+    const dimension = [...offer.dimensions.values()][0];
+    // A sum compared exactly: an integer's or a decimal's (a float's is compared before it is shown rounded).
+    const sum = [...offer.measures.values()].find(({ field, functions }) => functions.includes('sum') && (field.type === 'integer' || field.type === 'decimal'));
+    // A long list: its first hundred rows (by `filter[id]`, which every list has), so that every group fits a page.
+    const first = await get(ctx, `${ctx.listPath}?per_page=100`);
+    const query = [
+      first.meta.total > first.data.length && `filter[id]=${first.data.map((row: Row) => row.id).join(',')}`,
+      dimension && `group_by=${dimension.kind === 'date' ? `${dimension.name}:month` : dimension.name}`,
+      `measures=count${sum ? `,${sum.field.name}:sum` : ''}`,
+      `per_page=${MAX_GROUPS_PER_PAGE}`,
+    ].filter(Boolean);
+    const url = `${ctx.listPath}/aggregate?${query.join('&')}`;
+    const all = await get(ctx, url);
+    assert.ok(all.data.length > 0 && all.meta.total_groups === all.data.length, 'every group on one page');
+    const kept = async (having: string, holds: (group: any) => boolean) => {
+      const body = await get(ctx, `${url}&having=${encodeURIComponent(having)}`);
+      assert.equal(body.data, all.data.filter(holds), having);
+      assert.is(body.meta.total_groups, body.data.length, `${having}: total_groups`);
+    };
+    const top = Math.max(...all.data.map((group: any) => group.measures.count));
+    await kept(`count>=${top}`, (group) => group.measures.count >= top);
+    await kept(`count<${top}`, (group) => group.measures.count < top);
+    if (sum) {
+      const value = all.data[0].measures[sum.field.name].sum;
+      await kept(`${sum.field.name}:sum>=${value}`, (group) => Number(group.measures[sum.field.name].sum) >= Number(value));
+      await kept(`count>=1,${sum.field.name}:sum!=${value}`, (group) => group.measures[sum.field.name].sum !== value);
+    }
+  });
 }
 
 /**
