@@ -213,6 +213,16 @@ function havingValue(measure: Measure, def: ResourceDef, text: string): number |
   const scale = field.scale ?? 2;
   // Compared exactly with the decimal, at its scale: more places than it keeps could not be met exactly.
   if ((number[2]?.length ?? 0) > scale) return { error: `the value must be a number with at most ${scale} decimals, the field’s scale.` };
-  if (number[1]!.length > 20) return { error: 'the value is too large.' };
+  // SQLite sums a decimal in whole units of its last place, as a 64-bit integer: no total lies beyond.
+  const units = BigInt(number[1]!) * 10n ** BigInt(scale) + BigInt((number[2] ?? '').padEnd(scale, '0') || '0');
+  if (units > MAX_UNITS) return { error: `the value must be within ±${unitsText(MAX_UNITS, scale)}.` };
   return text;
+}
+
+const MAX_UNITS = 2n ** 63n - 1n;
+
+/** Whole units of the last place as a decimal's text at `scale`. */
+function unitsText(units: bigint, scale: number): string {
+  const digits = units.toString().padStart(scale + 1, '0');
+  return scale === 0 ? digits : `${digits.slice(0, -scale)}.${digits.slice(-scale)}`;
 }

@@ -3,7 +3,8 @@
 // 99999999999.9999, a varchar(255) 255 characters, a NOT NULL column no null). A value outside is
 // a 422 naming the field instead of a database error. SQLite keeps the declared types of the
 // migrations (`integer`, `varchar(n)`, `text`) and is held to what they mean on MySQL, so that data
-// accepted on one database is accepted on the other; its `float` columns take any finite number.
+// accepted on one database is accepted on the other; its `float` columns and both databases' doubles
+// take 15 integer digits (DIGITS_LIMIT).
 import type { Knex } from 'knex';
 import type { Registry } from '../definition/registry.ts';
 import type { FieldDef } from '../definition/types.ts';
@@ -91,10 +92,12 @@ function fromMysqlColumn(row: MysqlColumn): ColumnBounds {
 }
 
 /**
- * A decimal field is written back as a fixed-point string: where its column gives no bound
- * (SQLite's float), it keeps to 15 integer digits, which a double holds exactly enough.
+ * Where its column gives no bound (SQLite's float, either database's double), a decimal or a
+ * number keeps to 15 integer digits. A decimal is written back as a fixed-point string, which a
+ * double then holds exactly enough; and a grouped total of numbers stays a finite double (past
+ * one, MariaDB's SUM answers 0 and SQLite's infinity).
  */
-const DECIMAL_DIGITS_LIMIT = 1e15 - 1;
+const DIGITS_LIMIT = 1e15 - 1;
 
 /** The field as its column bounds it: the narrower of the definition's rules and the column's. */
 export function boundedField(field: FieldDef, column: ColumnBounds | undefined): FieldDef {
@@ -102,8 +105,9 @@ export function boundedField(field: FieldDef, column: ColumnBounds | undefined):
   // A null the engine replaces (`nullMeans`: the default, or not sent) never reaches the column.
   const bounded: FieldDef = { ...field, nullable: field.nullable && (column.nullable || field.nullMeans !== undefined) };
   const numeric = field.type === 'integer' || field.type === 'number' || field.type === 'decimal';
-  const maximum = column.maximum ?? (field.type === 'decimal' ? DECIMAL_DIGITS_LIMIT : undefined);
-  const minimum = column.minimum ?? (field.type === 'decimal' ? -DECIMAL_DIGITS_LIMIT : undefined);
+  const unbounded = field.type === 'decimal' || field.type === 'number';
+  const maximum = column.maximum ?? (unbounded ? DIGITS_LIMIT : undefined);
+  const minimum = column.minimum ?? (unbounded ? -DIGITS_LIMIT : undefined);
   if (numeric && maximum !== undefined) bounded.maximum = Math.min(field.maximum ?? Infinity, maximum);
   if (numeric && minimum !== undefined) bounded.minimum = Math.max(field.minimum ?? -Infinity, minimum);
   if ((field.type === 'string' || field.type === 'text') && column.maxLength !== undefined) bounded.maxLength = Math.min(field.maxLength ?? Infinity, column.maxLength);

@@ -93,7 +93,20 @@ function hostileAggregateQueries(def: ResourceDef): string[] {
     'x'.repeat(8000),
   ];
   return [
-    ...odd.flatMap((value) => ['group_by', 'measures', 'sort', 'tz', 'page', 'per_page', 'format'].map((name) => `${name}=${value}`)),
+    ...odd.flatMap((value) => ['group_by', 'measures', 'sort', 'having', 'tz', 'page', 'per_page', 'format'].map((name) => `${name}=${value}`)),
+    // having: values past what a total holds, operators doubled or unknown, names of object properties, too many.
+    `measures=${summed}:sum,${summed}:avg,${summed}:min&having=${summed}:sum>${'9'.repeat(20)},${summed}:avg<-${'9'.repeat(20)}.5,${summed}:min>${'9'.repeat(400)}`,
+    `measures=${summed}:sum&having=${summed}:sum>=922337203685477.5808`,
+    `having=count>${'9'.repeat(400)}`,
+    'having=count>1e400',
+    'having=count>--1',
+    'having=count>=>1',
+    'having=count<>1',
+    `having=${e('count>1 OR 1=1')}`,
+    'having=constructor>1',
+    'having=__proto__=1',
+    `having=${Array.from({ length: 9 }, (_, i) => `count>${i}`).join(',')}`,
+    'having[]=count%3E1&having[0]=count%3C9',
     // group_by: units and dimensions past what is allowed, repeated parameters, a name with a unit or two.
     'group_by=a:b:c',
     `group_by=${date}:b:c`,

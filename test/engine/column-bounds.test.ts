@@ -69,6 +69,19 @@ for (const target of databaseTargets()) {
     assert.ok(checked > 5, `${checked} fields checked`);
   });
 
+  test('a number without a maximum keeps to 15 integer digits, so that its grouped totals stay finite', async () => {
+    const category = await send('POST', '/support/uom-categories', { name: `Large factors ${target.name} ${Date.now()}` });
+    const uoms = `/support/uom-categories/${category.body.data.id}/uoms`;
+    const uom = (name: string, factor: number) => send('POST', uoms, { name, type: 'bigger', factor, rounding: 0.01, category_id: category.body.data.id });
+    const huge = await uom('Huge', 1e308);
+    assert.equal([huge.status, Object.keys(huge.body.errors ?? {})], [422, ['factor']], huge.text);
+    assert.is((await app.knex('unit_of_measures').where('category_id', category.body.data.id).count({ n: '*' }))[0]!.n, 0, 'nothing written');
+    for (const name of ['Largest', 'Largest too']) assert.is((await uom(name, 999999999999999)).status, 201);
+    // Two values of 1e308 summed to 0 on MariaDB and to null (infinity) on SQLite; a float total is shown to 15 significant digits.
+    const totals = await app.client.get(`${API}${uoms}/aggregate?measures=factor:sum,factor:avg`, { token: app.token });
+    assert.equal(totals.body.data, [{ key: {}, measures: { factor: { sum: 2000000000000000, avg: 999999999999999 } } }]);
+  });
+
   test('every stored field of every definition has its column in the migrated schema', async () => {
     const registry = loadResources();
     assert.equal(missingColumns(registry, await readSchemaBounds(app.knex, registry)), []);

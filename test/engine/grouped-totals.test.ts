@@ -143,6 +143,12 @@ for (const target of databaseTargets()) {
     }
     const places = await call('get', `${uoms()}/aggregate?measures=rounding:sum&having=rounding:sum>0.66667`);
     assert.equal(places.body.errors, { having: ['`rounding:sum>0.66667`: the value must be a number with at most 4 decimals, the field’s scale.'] });
+    for (const value of ['922337203685477.5808', '-99999999999999999999']) {
+      const beyond = await call('get', `${uoms()}/aggregate?measures=rounding:sum,rounding:avg&having=rounding:sum>${value},rounding:avg<${value}`);
+      assert.equal([beyond.status, beyond.body.errors?.having?.length], [422, 2], `${value}: ${beyond.text}`);
+    }
+    const edge = await get(`${uoms()}/aggregate?measures=rounding:sum,rounding:avg&having=rounding:sum<922337203685477.5807,rounding:avg>-922337203685477.5807`);
+    assert.is(edge.data.length, 1, 'a 64-bit total at its edge');
     const date = await call('get', `${tasks()}&measures=deadline:max&having=deadline:max>soon`);
     assert.is(date.status, 422);
   });
