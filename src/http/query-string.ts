@@ -8,11 +8,13 @@ import { parse } from 'fast-querystring';
 
 /** `<base>[]` or `<base>[<index>]` (one level: `filter[id][]` folds into `filter[id]`). */
 const ARRAY_KEY = /^(.+?)\[(\d*)\]$/;
+/** A `]`, or percent-encoded in either case (`%5D`, `%5d`). */
+const HAS_CLOSING_BRACKET = /\]|%5d/i;
 
 export function parseQueryString(text: string): Record<string, string | string[]> {
   const query = parse(text) as Record<string, string | string[]>;
   // Most query strings have no bracket at all: nothing to fold.
-  if (!text.includes('%5D') && !text.includes(']')) return query;
+  if (!HAS_CLOSING_BRACKET.test(text)) return query;
   const folded = new Map<string, Array<{ index: number; values: string[] }>>();
   for (const key of Object.keys(query)) {
     const match = ARRAY_KEY.exec(key);

@@ -135,6 +135,10 @@ for (const target of databaseTargets()) {
         taxes: [ids.tax],
       })),
     });
+    // The company's zone (for the vendor prices' day and the currency rate's) is read once for the write.
+    const sqls: string[] = [];
+    await counted(async () => assert.is((await app.client.post(`${API}/purchases/purchase-orders`, { token: app.token, body: purchase(5) })).status, 201), sqls);
+    assert.is(sqls.filter((sql) => /timezone/.test(sql)).length, 1, sqls.filter((sql) => /timezone/.test(sql)).join('\n'));
     await sameForFiveAndFifty(async (lines) => async () => {
       const created = await app.client.post(`${API}/purchases/purchase-orders`, { token: app.token, body: purchase(lines) });
       assert.is(created.status, 201, created.text);

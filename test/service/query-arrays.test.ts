@@ -42,6 +42,7 @@ test('include[]= and include[0]= ask for the same relations as include=a,b', asy
   assert.equal(await listed(`${PARTNERS}?search=${word}&include[]=country&include[]=creator`), plain);
   assert.equal(await listed(`${PARTNERS}?search=${word}&include[1]=creator&include[0]=country`), plain);
   assert.equal(await listed(`${PARTNERS}?search=${word}&include%5B%5D=country&include%5B%5D=creator`), plain, 'brackets percent-encoded');
+  assert.equal(await listed(`${PARTNERS}?search=${word}&include%5b%5d=country&include%5b%5d=creator`), plain, 'in lower case too');
 });
 
 test('filter[id][]= is the comma list of the filter; sort[]= sorts; search[]= searches', async () => {

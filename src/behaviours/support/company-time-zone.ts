@@ -24,5 +24,21 @@ export async function companyDayOf(trx: Knex | Knex.Transaction, companyId: numb
   if (/^\d{4}-\d{2}-\d{2}$/.test(text)) return text;
   const moment = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}/.test(text) ? new Date(/[zZ]|[+-]\d{2}:?\d{2}$/.test(text) ? text : `${text.replace(' ', 'T')}Z`) : undefined;
   if (moment && Number.isNaN(moment.getTime())) return text.slice(0, 10);
-  return today(await companyTimeZone(trx, companyId), moment);
+  return today(await zoneIn(trx, companyId), moment);
+}
+
+/**
+ * Each company's zone read once per transaction: a purchase order's vendor prices
+ * and its currency rates ask for the same company's day, and a write of many orders for one
+ * company would otherwise read it once per order.
+ */
+const zonesRead = new WeakMap<object, Map<number, Promise<string>>>();
+
+function zoneIn(db: Knex | Knex.Transaction, companyId: number): Promise<string> {
+  // Outside a transaction nothing says when a zone changed: read it each time.
+  if (!(db as Knex.Transaction).isTransaction) return companyTimeZone(db, companyId);
+  let zones = zonesRead.get(db);
+  if (!zones) zonesRead.set(db, (zones = new Map()));
+  if (!zones.has(companyId)) zones.set(companyId, companyTimeZone(db, companyId));
+  return zones.get(companyId)!;
 }
