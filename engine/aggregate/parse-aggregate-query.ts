@@ -5,9 +5,9 @@
 import type { Registry } from '../definition/registry.ts';
 import type { ResourceDef } from '../definition/types.ts';
 import { BadRequestError, ValidationError, type FieldErrors } from '../errors/http-errors.ts';
-import { isCalendarDate, isDateTime, isTimeZone } from '../schema/string-formats.ts';
+import { isCalendarDate, isDateTime } from '../schema/string-formats.ts';
 import { storedTimestampOf } from '../serialize/value-formats.ts';
-import { commaList, parseFilters, parsePositiveInteger, single, MAX_PAGE, type ListQuery, type RawQuery } from '../list/parse-list-query.ts';
+import { commaList, parseFilters, parsePositiveInteger, parseTimeZone, MAX_PAGE, type ListQuery, type RawQuery } from '../list/parse-list-query.ts';
 import { aggregateOffer, DATE_UNITS, DEFAULT_DATE_UNIT, MEASURE_FUNCTIONS, type DateUnit, type Dimension, type MeasureFunction } from './offer.ts';
 
 /** The grouped totals' path: the list's, then `/aggregate`. */
@@ -49,14 +49,12 @@ export interface Having {
   value: number | string;
 }
 
-export interface AggregateQuery extends Pick<ListQuery, 'filters' | 'trashed' | 'search' | 'page' | 'perPage'> {
+export interface AggregateQuery extends Pick<ListQuery, 'filters' | 'trashed' | 'search' | 'timeZone' | 'page' | 'perPage'> {
   groupBy: GroupBy[];
   measures: Measure[];
   sort: GroupSort[];
   /** The groups kept: those whose measures meet every condition. */
   having: Having[];
-  /** `tz`; undefined: the company's zone. */
-  timeZone?: string;
   /** Whether `page` was given (a CSV without it holds every group). */
   pageAsked: boolean;
 }
@@ -71,10 +69,9 @@ export function parseAggregateQuery(query: RawQuery, def: ResourceDef, registry:
   const having = parseHaving(commaList(query.having), measures, def, errors);
   const page = parsePositiveInteger(query.page, 'page', 1, MAX_PAGE, errors);
   const perPage = parsePositiveInteger(query.per_page, 'per_page', DEFAULT_GROUPS_PER_PAGE, MAX_GROUPS_PER_PAGE, errors);
-  const tz = query.tz === undefined ? undefined : single(query.tz).trim();
-  if (tz !== undefined && !isTimeZone(tz)) errors.tz = ['The tz field must be a valid timezone (an IANA name such as Europe/Zurich).'];
+  const timeZone = parseTimeZone(query, errors);
   if (Object.keys(errors).length > 0) throw new ValidationError(errors);
-  return { filters, trashed, search, groupBy, measures, sort, having, page, perPage, pageAsked: query.page !== undefined, ...(tz && { timeZone: tz }) };
+  return { filters, trashed, search, groupBy, measures, sort, having, page, perPage, pageAsked: query.page !== undefined, ...(timeZone && { timeZone }) };
 }
 
 function parseGroupBy(requested: string[], dimensions: ReadonlyMap<string, Dimension>, errors: FieldErrors): GroupBy[] {

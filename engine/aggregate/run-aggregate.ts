@@ -2,7 +2,7 @@
 // keys and measures written as the answer gives them. What is the caller's: which rows (the
 // list's conditions for a user, or every row on the command line), the time zone, and whose
 // related records' names a key may show. A datetime is bucketed in the zone by offsets worked out
-// here (./zone-offsets.ts), not by the database's zone tables.
+// here (engine/calendar/zone-offsets.ts), not by the database's zone tables.
 import type { Registry } from '../definition/registry.ts';
 import type { ResourceDef } from '../definition/types.ts';
 import type { Dialect } from '../sql/dialect.ts';
@@ -11,7 +11,7 @@ import { quote, type Condition } from '../sql/quote.ts';
 import type { Row, Statements } from '../sql/statements.ts';
 import { formatDate, formatDecimal, formatTimestamp } from '../serialize/value-formats.ts';
 import type { AggregateQuery, GroupBy, Measure } from './parse-aggregate-query.ts';
-import { offsetRangesByYear, type OffsetRange } from './zone-offsets.ts';
+import { offsetRangesByYear, type OffsetRange } from '../calendar/zone-offsets.ts';
 
 export interface AggregateRun {
   def: ResourceDef;

@@ -94,7 +94,7 @@ function aggregateOperation(def: ResourceDef, registry: Registry, names: NameTab
       {
         name: 'tz',
         in: 'query',
-        description: "The time zone (an IANA name) datetimes are grouped in; default the company's.",
+        description: "The time zone (an IANA name) datetimes are grouped in, whose days the date filters on datetimes mean; default the company's.",
         schema: { type: 'string', example: 'Europe/Zurich' },
       },
       { name: 'page', in: 'query', description: 'The page of groups.', schema: { type: 'integer', minimum: 1, default: 1 } },

@@ -4,6 +4,7 @@ import type { RouteSpec } from '../definition/route-table.ts';
 import type { JsonSchema } from '../serialize/response-schemas.ts';
 import { MAX_SEARCH_LENGTH, MAX_TERMS, MIN_TERM_LENGTH } from '../definition/search-words.ts';
 import { IDEMPOTENCY_KEY } from './shared-components.ts';
+import { DAY_SPAN_PATTERN } from '../calendar/periods.ts';
 
 /** The request headers an operation takes beside its path and query: retries and optimistic concurrency. */
 export function conditionalHeaders(op: Operation): JsonSchema[] {
@@ -49,6 +50,7 @@ export function queryParameters(def: ResourceDef, op: Operation): JsonSchema[] {
   if (op !== 'list') return params;
   for (const filter of def.filters.values()) params.push(filterParameter(filter));
   if (def.search.length > 0) params.push(searchParameter(def));
+  if ([...def.filters.values()].some((filter) => filter.kind === 'date' && filter.field!.type === 'datetime')) params.push(TIME_ZONE);
   const sorts = def.sorts.flatMap((name) => [name, `-${name}`]);
   params.push({
     name: 'sort',
@@ -75,12 +77,20 @@ function searchParameter(def: ResourceDef): JsonSchema {
   return { name: 'search', in: 'query', description: searchWords(def), schema: { type: 'string', maxLength: MAX_SEARCH_LENGTH }, example: 'azure' };
 }
 
+/** `tz`, where a date filter's days are those of a zone. */
+const TIME_ZONE: JsonSchema = {
+  name: 'tz',
+  in: 'query',
+  description: "The time zone (an IANA name) whose calendar days the date filters on datetimes mean; default the company's.",
+  schema: { type: 'string', example: 'Europe/Zurich' },
+};
+
 const FILTER_KINDS: Record<FilterDef['kind'], string> = {
   exact: 'equals the value, or one of comma-separated values',
   partial: 'contains the text (case-insensitive)',
   list: 'is one of the comma-separated values',
   boolean: 'is true or false (`true`, `false`, `1`, `0`)',
-  date: 'falls on the day (`YYYY-MM-DD`)',
+  date: 'falls in the period: a day (`2026-12-05`), an ISO week (`2026-W49`), a month (`2026-12`), a quarter (`2026-Q4`) or a year (`2026`), the keys of the grouped totals, or a range of them with either end open (`2026-11..2026-12`, `2026-11-15..`, `..2026-W02`)',
   trashed: '',
 };
 
@@ -94,7 +104,8 @@ function filterParameter(filter: FilterDef): JsonSchema {
       schema: { type: 'string', enum: [...filter.values] },
     };
   }
-  const description = `Records whose \`${filter.fieldName}\` ${FILTER_KINDS[filter.kind]}. Kind: \`${filter.kind}\`.`;
+  const zoned = filter.kind === 'date' && filter.field!.type === 'datetime' ? " A day is the calendar day of `tz` (default the company's time zone)." : '';
+  const description = `Records whose \`${filter.fieldName}\` ${FILTER_KINDS[filter.kind]}.${zoned} Kind: \`${filter.kind}\`.`;
   const value = filterValueSchema(filter);
   if (filter.kind === 'list' || filter.kind === 'exact') {
     return { name, in: 'query', description, style: 'form', explode: false, schema: { type: 'array', items: value } };
@@ -106,7 +117,7 @@ function filterValueSchema(filter: FilterDef): JsonSchema {
   const field = filter.field!;
   if (filter.kind === 'partial') return { type: 'string' };
   if (filter.kind === 'boolean') return { type: 'boolean' };
-  if (filter.kind === 'date') return { type: 'string', format: 'date' };
+  if (filter.kind === 'date') return { type: 'string', pattern: DAY_SPAN_PATTERN, example: '2026-11..2026-12' };
   switch (field.type) {
     case 'integer':
       return { type: 'integer' };

@@ -14,19 +14,31 @@ export interface ListRows {
   rows?: RowScope;
   /** Columns whose LIKE already ignores case (engine/schema/column-bounds.ts). */
   likeIgnoresCase?: ReadonlySet<string>;
+  /** The zone whose days a date filter on a datetime means (listTimeZone()); none: UTC. */
+  timeZone?: string;
 }
 
 export function listConditions(
   def: ResourceDef,
   registry: Registry,
   list: Pick<ListQuery, 'filters' | 'trashed' | 'search'>,
-  { parentId, rows, likeIgnoresCase }: ListRows,
+  { parentId, rows, likeIgnoresCase, timeZone = 'UTC' }: ListRows,
 ): Condition[] {
   const conditions = resourceRows(def, registry, { parentId, trashed: list.trashed, rows });
   for (const { filter, value } of list.filters) {
-    const filtered = filterKinds[filter.kind].condition(value, quote(`${def.table}.${filter.fieldName}`), filter, likeIgnoresCase?.has(filter.fieldName!) ?? false);
+    const context = { likeIgnoresCase: likeIgnoresCase?.has(filter.fieldName!) ?? false, timeZone };
+    const filtered = filterKinds[filter.kind].condition(value, quote(`${def.table}.${filter.fieldName}`), filter, context);
     if (filtered) conditions.push(filtered);
   }
   if (list.search.length > 0) conditions.push(searchCondition(def.table, list.search));
   return conditions;
+}
+
+/**
+ * The zone whose days the list's date filters on datetimes mean: its `tz`, else the company's,
+ * read (`companyZone`) only when such a filter is there; UTC when none is.
+ */
+export async function listTimeZone(list: Pick<ListQuery, 'filters' | 'timeZone'>, companyZone: () => Promise<string>): Promise<string> {
+  if (list.timeZone) return list.timeZone;
+  return list.filters.some(({ filter }) => filter.kind === 'date' && filter.field!.type === 'datetime') ? companyZone() : 'UTC';
 }

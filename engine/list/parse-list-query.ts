@@ -7,6 +7,7 @@ import { BadRequestError, ValidationError, type FieldErrors } from '../errors/ht
 import { filterKinds } from './filters/index.ts';
 import { parseSearch, type SearchTerms } from '../definition/search-words.ts';
 import type { TrashedMode } from '../sql/resource-rows.ts';
+import { isTimeZone } from '../schema/string-formats.ts';
 
 export const DEFAULT_PER_PAGE = 15;
 export const MAX_PER_PAGE = 100;
@@ -25,6 +26,8 @@ export interface ListQuery {
   trashed: TrashedMode;
   /** `search=`: the word prefixes every row must have (engine/definition/search-words.ts); empty: no search. */
   search: SearchTerms;
+  /** `tz`: the zone whose days a date filter on a datetime means; undefined: the company's. */
+  timeZone?: string;
   sort: SortDef[];
   includes: string[];
   page: number;
@@ -38,8 +41,9 @@ export function parseListQuery(query: RawQuery, def: ResourceDef): ListQuery {
   const sort = parseSortParam(query, def);
   const page = parsePositiveInteger(query.page, 'page', 1, MAX_PAGE, errors);
   const perPage = parsePositiveInteger(query.per_page, 'per_page', DEFAULT_PER_PAGE, MAX_PER_PAGE, errors);
+  const timeZone = parseTimeZone(query, errors);
   if (Object.keys(errors).length > 0) throw new ValidationError(errors);
-  return { filters, trashed, search, sort, includes, page, perPage };
+  return { filters, trashed, search, ...(timeZone && { timeZone }), sort, includes, page, perPage };
 }
 
 /**
@@ -73,6 +77,15 @@ export function parseFilters(query: RawQuery, def: ResourceDef, errors: FieldErr
     throw new BadRequestError(`Requested filter(s) \`${unknownFilters.join(', ')}\` are not allowed. Allowed filter(s) are \`${[...def.filters.keys()].join(', ')}\`.`);
   }
   return { filters, trashed, search: parseSearchParam(query, def, errors) };
+}
+
+/** `tz`: an IANA zone, or a 422 on `tz`; undefined when not given. */
+export function parseTimeZone(query: RawQuery, errors: FieldErrors): string | undefined {
+  if (query.tz === undefined) return undefined;
+  const tz = single(query.tz).trim();
+  if (isTimeZone(tz)) return tz;
+  errors.tz = ['The tz field must be a valid timezone (an IANA name such as Europe/Zurich).'];
+  return undefined;
 }
 
 function parseSearchParam(query: RawQuery, def: ResourceDef, errors: FieldErrors): SearchTerms {

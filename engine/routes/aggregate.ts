@@ -17,7 +17,7 @@ import { whereClause, type Condition } from '../sql/quote.ts';
 import { resourceRows } from '../sql/resource-rows.ts';
 import { pageLinks } from '../serialize/envelope.ts';
 import { authorize, lookUpParent } from './lookup.ts';
-import { listConditions } from './run-list.ts';
+import { companyTimeZone, listConditions } from './run-list.ts';
 import type { ResourceRuntime } from './runtime.ts';
 
 /** Registers the grouped totals of every resource with a list. */
@@ -44,7 +44,7 @@ function aggregateHandler(runtime: ResourceRuntime, dialect: Dialect) {
     if (parent === null) throw new NotFoundError();
     authorize(runtime, request, 'list', {});
     const user = request.authUser!;
-    const timeZone = asked.timeZone ?? (await deps.companyTimeZone?.(deps.knex, deps.policy.defaultCompany(user))) ?? 'UTC';
+    const timeZone = asked.timeZone ?? (await companyTimeZone(runtime, user));
     const run = (page: AggregateQuery) =>
       runAggregate({
         def,
@@ -52,7 +52,7 @@ function aggregateHandler(runtime: ResourceRuntime, dialect: Dialect) {
         statements: deps.reportReads ?? runtime.statements,
         dialect,
         asked: page,
-        where: whereClause(listConditions(runtime, asked, parent?.id, user)),
+        where: whereClause(listConditions(runtime, asked, parent?.id, user, timeZone)),
         timeZone,
         labelRows: (target) => readableRows(runtime, user, target),
       });

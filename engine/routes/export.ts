@@ -18,6 +18,7 @@ import { quote, whereClause, type Condition } from '../sql/quote.ts';
 import { resourceRows } from '../sql/resource-rows.ts';
 import type { AuthUser } from '../behaviours/types.ts';
 import { authorize, lookUpParent } from './lookup.ts';
+import { companyTimeZone } from './run-list.ts';
 import type { ResourceRuntime } from './runtime.ts';
 
 /** Registers the export route of every resource with a list. */
@@ -63,7 +64,12 @@ function exportHandler(runtime: ResourceRuntime, everyParent: boolean) {
         if (parent === null) throw new NotFoundError();
         authorize(runtime, request, 'list', {});
         const user = request.authUser!;
-        return { parentId: parent?.id, rows: deps.policy.rowScope(user, def), conditions: everyParent ? [visibleParents(runtime, user)] : [] };
+        return {
+          parentId: parent?.id,
+          rows: deps.policy.rowScope(user, def),
+          conditions: everyParent ? [visibleParents(runtime, user)] : [],
+          companyTimeZone: () => companyTimeZone(runtime, user),
+        };
       },
     });
     return reply

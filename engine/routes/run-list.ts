@@ -15,7 +15,7 @@ import { named } from '../sql/conditions.ts';
 import { countColumns, pageOf } from '../sql/list-query.ts';
 import { whereClause, type Condition } from '../sql/quote.ts';
 import { OPENS_REQUEST, type Row } from '../sql/statements.ts';
-import { listConditions as listRowConditions } from '../list/list-conditions.ts';
+import { listConditions as listRowConditions, listTimeZone } from '../list/list-conditions.ts';
 import type { ListQuery } from '../list/parse-list-query.ts';
 
 /**
@@ -26,7 +26,9 @@ import type { ListQuery } from '../list/parse-list-query.ts';
 export async function runList(runtime: ResourceRuntime, request: FastifyRequest, list: ListQuery): Promise<{ total: number; exact: boolean; rows: Row[] } | undefined> {
   const { def, deps, statements } = runtime;
   const pending = takePendingAuthentication(request);
-  const { count, page } = listQueries(runtime, request, list, pending?.guess ?? request.authUser!);
+  const user = pending?.guess ?? request.authUser!;
+  const timeZone = await listTimeZone(list, () => companyTimeZone(runtime, user));
+  const { count, page } = listQueries(runtime, request, list, user, timeZone);
   // With the check pending, these are the request's first statements.
   const opening = pending ? OPENS_REQUEST : undefined;
   const [counted, rows] = await Promise.all([
@@ -57,21 +59,37 @@ function parentFoundColumn(parent: PathParent): Condition {
   return named(parent.exists(), 'parent_found');
 }
 
-/** The rows the list shows this user: the resource's (scope, parent, company and record scope, trashed), filtered. */
-export function listConditions(runtime: ResourceRuntime, list: Pick<ListQuery, 'filters' | 'trashed' | 'search'>, parentId: number | undefined, user: AuthUser): Condition[] {
+/**
+ * The rows the list shows this user: the resource's (scope, parent, company and record scope,
+ * trashed), filtered; a date filter on a datetime takes the days of `timeZone`.
+ */
+export function listConditions(
+  runtime: ResourceRuntime,
+  list: Pick<ListQuery, 'filters' | 'trashed' | 'search'>,
+  parentId: number | undefined,
+  user: AuthUser,
+  timeZone: string,
+): Condition[] {
   const { def, deps } = runtime;
   return listRowConditions(def, deps.registry, list, {
     parentId,
     rows: deps.policy.rowScope(user, def),
     likeIgnoresCase: runtime.likeIgnoresCase,
+    timeZone,
   });
 }
 
+/** The zone of the user's default company (UTC without a company or a reader of zones). */
+export async function companyTimeZone(runtime: ResourceRuntime, user: AuthUser): Promise<string> {
+  const { deps } = runtime;
+  return (await deps.companyTimeZone?.(deps.knex, deps.policy.defaultCompany(user))) ?? 'UTC';
+}
+
 /** The count (which also tells whether the parent exists) and the page, for this user's rows. */
-function listQueries(runtime: ResourceRuntime, request: FastifyRequest, list: ListQuery, user: AuthUser) {
+function listQueries(runtime: ResourceRuntime, request: FastifyRequest, list: ListQuery, user: AuthUser, timeZone: string) {
   const { def, deps } = runtime;
   const parent = parentExists(runtime, request, user);
-  const where = whereClause(listConditions(runtime, list, parent?.id, user));
+  const where = whereClause(listConditions(runtime, list, parent?.id, user, timeZone));
   const offset = (list.page - 1) * list.perPage;
   const limit = deps.countAhead ? offset + list.perPage + deps.countAhead : undefined;
   // One row computed by its select list: the total, and whether the parent exists (unless the rows counted tell).

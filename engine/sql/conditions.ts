@@ -24,6 +24,11 @@ export function isNull(column: string): Condition {
   return { sql: `${column} IS NULL`, params: [] };
 }
 
+/** `column IS NOT NULL` */
+export function isNotNull(column: string): Condition {
+  return { sql: `${column} IS NOT NULL`, params: [] };
+}
+
 /** `column IN (?, ?, ...)`: one binding per value (at least one value). */
 export function isOneOf(column: string, values: readonly unknown[]): Condition {
   return { sql: `${column} IN (${placeholders(values.length)})`, params: values as unknown[] };
@@ -32,6 +37,11 @@ export function isOneOf(column: string, values: readonly unknown[]): Condition {
 /** `column >= ? AND column < ?`: from `from` up to `below`, excluded. */
 export function inRange(column: string, from: unknown, below: unknown): Condition {
   return { sql: `${column} >= ? AND ${column} < ?`, params: [from, below] };
+}
+
+/** `column >= ? AND column <= ?`: both ends included. */
+export function between(column: string, first: unknown, last: unknown): Condition {
+  return { sql: `${column} >= ? AND ${column} <= ?`, params: [first, last] };
 }
 
 /**

@@ -116,7 +116,7 @@ async function aggregateReport(knex: Knex, args: string[], options: AggregateCom
   const statements = createStatements(knex, { insertReturns: await supportsInsertReturning(knex) });
   try {
     const groups: Group[] = [];
-    const where = whereClause(listConditions(def, registry, asked, { parentId }));
+    const where = whereClause(listConditions(def, registry, asked, { parentId, timeZone: asked.timeZone ?? 'UTC' }));
     const read = (page: number) =>
       runAggregate({
         def,

@@ -13,7 +13,7 @@ import { createdWith, createdWithChecks } from './capabilities/created-with.ts';
 import { conditionChecks, hasConditions } from './capabilities/conditions.ts';
 import { atLengthChecks, atLengthField, createChecks } from './capabilities/create.ts';
 import { exportChecks } from './capabilities/export.ts';
-import { filterChecks } from './capabilities/filters.ts';
+import { dateFilterChecks, filterChecks } from './capabilities/filters.ts';
 import { formulaChecks, formulaFieldsOf } from './capabilities/formula.ts';
 import { importChecks } from './capabilities/import.ts';
 import { includeChecks } from './capabilities/includes.ts';
@@ -73,6 +73,7 @@ for (const target of databaseTargets()) {
     if (def.operations.has('list')) {
       listChecks(test, current);
       if ([...def.filters.values()].some((filter) => filter.kind !== 'trashed')) filterChecks(test, current);
+      if ([...def.filters.values()].some((filter) => filter.kind === 'date')) dateFilterChecks(test, current);
       sortChecks(test, current);
       if (hasSortingIndexes(def)) sortingIndexChecks(test, current);
       if (def.includes.length > 0) includeChecks(test, current);

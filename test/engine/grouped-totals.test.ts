@@ -6,7 +6,7 @@
 // category, a fresh project), so it holds in any order beside the others.
 import { suite, test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { offsetRanges, zoneOffset } from '../../engine/aggregate/zone-offsets.ts';
+import { offsetRanges, zoneOffset } from '../../engine/calendar/zone-offsets.ts';
 import { sharedApp, type TestApp } from '../helpers/app.ts';
 import { asAdmin } from '../helpers/as-admin.ts';
 import { databaseTargets } from '../helpers/targets.ts';

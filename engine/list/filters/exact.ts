@@ -14,5 +14,5 @@ export const exact: FilterKind<Array<string | number | boolean>> = {
     }
     return list.parse(raw, filter);
   },
-  condition: (values, column, filter, likeIgnoresCase) => (values.length === 1 ? equals(column, values[0]) : list.condition(values, column, filter, likeIgnoresCase)),
+  condition: (values, column, filter, context) => (values.length === 1 ? equals(column, values[0]) : list.condition(values, column, filter, context)),
 };

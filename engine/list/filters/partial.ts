@@ -9,7 +9,7 @@ const ESCAPE = '!';
 
 export const partial: FilterKind<string> = {
   parse: (raw) => ({ value: raw }),
-  condition(value, column, _filter, likeIgnoresCase) {
+  condition(value, column, _filter, { likeIgnoresCase }) {
     const pattern = `%${value.toLowerCase().replace(/[!%_]/g, (c) => ESCAPE + c)}%`;
     return matchesPattern(column, pattern, ESCAPE, likeIgnoresCase);
   },

@@ -5,9 +5,13 @@ import type { Condition } from '../../sql/quote.ts';
 export interface FilterKind<T = unknown> {
   /** Returns the parsed value, or a message for a 422 on `filter[name]`. */
   parse(raw: string, filter: FilterDef): { value: T } | { error: string };
-  /**
-   * The condition on `column` (quoted, qualified); none when the value asks for nothing.
-   * `likeIgnoresCase`: the column's LIKE already ignores case (engine/schema/column-bounds.ts).
-   */
-  condition(value: T, column: string, filter: FilterDef, likeIgnoresCase: boolean): Condition | undefined;
+  /** The condition on `column` (quoted, qualified); none when the value asks for nothing. */
+  condition(value: T, column: string, filter: FilterDef, context: FilterContext): Condition | undefined;
+}
+
+export interface FilterContext {
+  /** The column's LIKE already ignores case (engine/schema/column-bounds.ts). */
+  likeIgnoresCase: boolean;
+  /** The zone whose days a date filter on a datetime means (the list's `tz`, else the company's). */
+  timeZone: string;
 }

@@ -13,7 +13,7 @@
 import type { Readable } from 'node:stream';
 import type { Registry } from '../../definition/registry.ts';
 import type { ResourceDef } from '../../definition/types.ts';
-import { listConditions } from '../../list/list-conditions.ts';
+import { listConditions, listTimeZone } from '../../list/list-conditions.ts';
 import { parseListQuery, type RawQuery } from '../../list/parse-list-query.ts';
 import type { Serialize } from '../../serialize/record.ts';
 import type { Columns } from '../../sql/columns.ts';
@@ -33,6 +33,8 @@ export interface ExportScope {
   /** The policy's row scope for the user; none: every row (the command line). */
   rows?: RowScope;
   conditions?: readonly Condition[];
+  /** The zone of the caller's company, read when a date filter on a datetime names days without `tz`; none: UTC. */
+  companyTimeZone?: () => Promise<string>;
 }
 
 export interface ExportOptions {
@@ -71,7 +73,8 @@ export async function openExport(options: ExportOptions): Promise<OpenedExport> 
   const list = parseListQuery(listPart(options.query), def);
   const columns = exportColumns(def, registry, fields);
   const scope = (await options.scope?.()) ?? {};
-  const conditions = listConditions(def, registry, list, { parentId: scope.parentId, rows: scope.rows, likeIgnoresCase: options.likeIgnoresCase });
+  const timeZone = await listTimeZone(list, scope.companyTimeZone ?? (async () => 'UTC'));
+  const conditions = listConditions(def, registry, list, { parentId: scope.parentId, rows: scope.rows, likeIgnoresCase: options.likeIgnoresCase, timeZone });
   conditions.push(...(scope.conditions ?? []));
   let total: number | undefined;
   if (options.count) {

@@ -4,7 +4,9 @@ import type { Test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { FilterDef } from '../../../engine/definition/types.ts';
 import type { ResourceContext } from '../context.ts';
+import { bucket, dayIn, ZONES } from '../calendar.ts';
 import { filterValue, sameValue, sampleValue } from '../payloads.ts';
+import { DATE_UNITS } from '../../../engine/aggregate/offer.ts';
 
 export function filterChecks(test: Test, context: () => ResourceContext) {
   test('filters: each declared filter narrows the list as its kind says', async () => {
@@ -44,7 +46,8 @@ export function filterChecks(test: Test, context: () => ResourceContext) {
       const value = sample[field.name];
       const key = `filter[${filter.name}]`;
 
-      if (filter.kind === 'exact' || filter.kind === 'date') {
+      // A date filter's periods and zones: the test below.
+      if (filter.kind === 'exact' || (filter.kind === 'date' && field.type === 'date')) {
         const rows = await listAll(ctx, `${key}=${encodeURIComponent(filterValue(field, value))}`);
         assert.ok(
           rows.some((row) => row.id === sample.id),
@@ -90,12 +93,74 @@ export function filterChecks(test: Test, context: () => ResourceContext) {
   });
 }
 
+/**
+ * Each date filter with a period of every unit (the keys of the grouped totals) and with ranges of
+ * days, against the days the listed rows fall on as worked out here: a datetime's in a zone where
+ * more of them fall on another day than in UTC (`tz`), and in UTC.
+ */
+export function dateFilterChecks(test: Test, context: () => ResourceContext) {
+  test('date filters: a period or a range of them lists the records whose day (in tz) falls in it', async () => {
+    const ctx = context();
+    const filters = [...ctx.def.filters.values()].filter((filter) => filter.kind === 'date');
+    if (filters.length === 0) return;
+    // Past 100 rows the first 100, narrowed by filter[id].
+    const first = await ctx.client.get(`${ctx.listPath}?per_page=100&sort=-id`, { token: ctx.token });
+    assert.is(first.status, 200, first.text);
+    const rows: Array<Record<string, any>> = first.body.data;
+    const narrowed = first.body.meta.total > rows.length ? `&filter[id]=${rows.map((row) => row.id).join(',')}` : '';
+    for (const filter of filters) {
+      const field = filter.field!;
+      const dated = rows.filter((row) => row[field.name] != null);
+      assert.ok(dated.length > 0, `${filter.name}: a record with a value to filter on`);
+      const moved = (zone: string) => dated.filter((row) => dayIn(row[field.name], zone) !== String(row[field.name]).slice(0, 10)).length;
+      // 14 hours ahead and 11 behind: every hour of a UTC day is another day in one of them.
+      const zone = [...ZONES, 'Pacific/Kiritimati', 'Pacific/Pago_Pago'].reduce((best, zone) => (moved(zone) > moved(best) ? zone : best));
+      if (field.type === 'datetime') assert.ok(moved(zone) > 0, `${filter.name}: a record on another day in ${zone}`);
+      const zones = field.type === 'datetime' ? ['UTC', zone] : ['UTC'];
+      for (const timeZone of zones) {
+        const dayOf = (row: Record<string, any>) => (field.type === 'date' ? String(row[field.name]).slice(0, 10) : dayIn(row[field.name], timeZone));
+        const listed = async (value: string) => {
+          const response = await ctx.client.get(`${ctx.listPath}?per_page=100&tz=${encodeURIComponent(timeZone)}&filter[${filter.name}]=${encodeURIComponent(value)}${narrowed}`, {
+            token: ctx.token,
+          });
+          assert.is(response.status, 200, `filter[${filter.name}]=${value}: ${response.text}`);
+          return (response.body.data as Array<Record<string, any>>).map((row) => row.id).sort((a, b) => a - b);
+        };
+        const expect = async (value: string, keep: (day: string) => boolean) => {
+          const wanted = dated
+            .filter((row) => keep(dayOf(row)))
+            .map((row) => row.id)
+            .sort((a, b) => a - b);
+          assert.equal(await listed(value), wanted, `filter[${filter.name}]=${value} in ${timeZone}`);
+        };
+        const days = dated.map(dayOf).sort();
+        // A record whose day in the zone is not its UTC day, where there is one.
+        const sample = dayOf(dated.find((row) => dayOf(row) !== String(row[field.name]).slice(0, 10)) ?? dated[dated.length - 1]!);
+        for (const unit of DATE_UNITS) {
+          const key = bucket(sample, unit);
+          await expect(key, (day) => bucket(day, unit) === key);
+        }
+        const [low, high] = [days[0]!, days[days.length - 1]!];
+        await expect(`${low}..${high}`, () => true);
+        await expect(`${sample}..`, (day) => day >= sample);
+        await expect(`..${sample}`, (day) => day <= sample);
+        await expect(`${bucket(low, 'month')}..${bucket(sample, 'week')}`, (day) => bucket(day, 'month') >= bucket(low, 'month') && bucket(day, 'week') <= bucket(sample, 'week'));
+        await expect(`${nextDay(high)}..`, () => false);
+      }
+    }
+  });
+}
+
+function nextDay(day: string): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+}
+
 async function expectNoMatch(ctx: ResourceContext, filter: FilterDef) {
   const field = filter.field!;
   const value =
     field.type === 'boolean'
       ? undefined
-      : field.type === 'date'
+      : field.type === 'date' || filter.kind === 'date'
         ? '1901-01-01'
         : ['integer', 'number', 'decimal'].includes(field.type)
           ? '99999999'

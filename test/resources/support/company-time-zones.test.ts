@@ -1,8 +1,9 @@
 // A company's time zone (issue 51, part 3): the business dates that default to "today" are the
 // company's local date. Pacific/Kiritimati (UTC+14) and Pacific/Pago_Pago (UTC−11) are 25 hours
 // apart, so at any moment their dates differ: a payment or a reversal left without a date is
-// dated as the company's people see the calendar, and a moment (a purchase order's time) falls
-// on the company's day when its currency rate is looked up.
+// dated as the company's people see the calendar, a moment (a purchase order's time) falls on the
+// company's day when its currency rate is looked up, and a list's date filter on a moment means
+// the company's days (the grouped totals' keys as they bucket it).
 import { suite, test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { today } from '../../../engine/index.ts';
@@ -132,6 +133,80 @@ for (const target of databaseTargets()) {
     assert.is(await priced(), 9, 'on 10 March the dated price does not hold');
     await setZone('Pacific/Kiritimati');
     assert.is(await priced(), 7, 'on 11 March it does');
+  });
+
+  suiteOf('a date filter on a moment means the company’s days, or those of tz; a group’s key lists its records', async () => {
+    const vendor = (await created('/partners/partners', { account_type: 'company', name: `Zoned filter vendor ${target.name}` })).id;
+    const order = async (orderedAt: string) =>
+      (
+        await created('/purchases/purchase-orders', {
+          partner_id: vendor,
+          currency_id: ids.currency,
+          ordered_at: orderedAt,
+          lines: [{ product_id: ids.product, product_qty: 1, price_unit: 10 }],
+        })
+      ).id as number;
+    // At UTC+14 10:00 UTC is midnight; at UTC-11 11:00 UTC is.
+    const [p1, p2, p3, p4] = [
+      await order('2026-03-10T09:59:59Z'), // 10 March at UTC+14 (23:59:59), 9 March at UTC-11
+      await order('2026-03-10T10:00:00Z'), // 11 March at UTC+14 (00:00), 9 March at UTC-11
+      await order('2026-03-10T11:00:00Z'), // 11 March at UTC+14, 10 March at UTC-11 (00:00)
+      await order('2026-03-31T12:00:00Z'), // 1 April at UTC+14, 31 March at UTC-11
+    ];
+    const orders = `/purchases/purchase-orders?filter[partner_id]=${vendor}&sort=id`;
+    const listed = async (query: string) => {
+      const response = await call('get', `${orders}&${query}`);
+      assert.is(response.status, 200, `${query}: ${response.text}`);
+      return response.body.data.map((row: { id: number }) => row.id);
+    };
+    await setZone('Pacific/Kiritimati');
+    assert.equal(await listed('filter[ordered_at]=2026-03-10'), [p1]);
+    assert.equal(await listed('filter[ordered_at]=2026-03-11'), [p2, p3], 'midnight belongs to the day it starts');
+    assert.equal(await listed('filter[ordered_at]=2026-03'), [p1, p2, p3]);
+    assert.equal(await listed('filter[ordered_at]=2026-04'), [p4]);
+    assert.equal(await listed('filter[ordered_at]=2026-W11'), [p1, p2, p3], 'ISO week 11 of 2026: Monday 9 to Sunday 15 March');
+    assert.equal(await listed('filter[ordered_at]=2026-W14'), [p4], 'ISO week 14: Monday 30 March to Sunday 5 April');
+    assert.equal(await listed('filter[ordered_at]=..2026-03-10'), [p1]);
+    assert.equal(await listed('filter[ordered_at]=2026-03-11..'), [p2, p3, p4]);
+    assert.equal(await listed('filter[ordered_at]=2026-03-10..2026-03-11'), [p1, p2, p3]);
+    assert.equal(await listed('filter[ordered_at]=2026-03-10&tz=UTC'), [p1, p2, p3], 'tz overrides the company’s zone');
+    await setZone('Pacific/Pago_Pago');
+    assert.equal(await listed('filter[ordered_at]=2026-03-09'), [p1, p2]);
+    assert.equal(await listed('filter[ordered_at]=2026-03-10'), [p3]);
+    assert.equal(await listed('filter[ordered_at]=2026-03'), [p1, p2, p3, p4]);
+    // The grouped totals bucket in the same zone: each group's key, as a filter, lists its records.
+    const groups = await get(`/purchases/purchase-orders/aggregate?filter[partner_id]=${vendor}&group_by=ordered_at:day&sort=ordered_at:day`);
+    assert.equal(
+      groups.data.map((group: { key: Record<string, string>; measures: { count: number } }) => [group.key['ordered_at:day'], group.measures.count]),
+      [
+        ['2026-03-09', 2],
+        ['2026-03-10', 1],
+        ['2026-03-31', 1],
+      ],
+    );
+    assert.is(groups.meta.tz, 'Pacific/Pago_Pago');
+    // A CSV export reads the same rows.
+    const exported = await call('get', `/purchases/purchase-orders/export?format=jsonl&fields=id&filter[partner_id]=${vendor}&filter[ordered_at]=2026-03-09`);
+    assert.is(exported.status, 200, exported.text);
+    assert.equal(
+      exported.text
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line).id),
+      [p1, p2],
+    );
+    // What names no period is a 422 on the filter or on tz; nothing is read.
+    for (const [query, key] of [
+      ['filter[ordered_at]=2026-02-30', 'filter[ordered_at]'],
+      ['filter[ordered_at]=2026-03-11..2026-03-10', 'filter[ordered_at]'],
+      ['filter[ordered_at]=2026-W54', 'filter[ordered_at]'],
+      ['filter[ordered_at]=..', 'filter[ordered_at]'],
+      ['filter[ordered_at]=2026-03&tz=Mars/Base', 'tz'],
+    ]) {
+      const refused = await call('get', `${orders}&${query}`);
+      assert.is(refused.status, 422, `${query}: ${refused.text}`);
+      assert.ok(refused.body.errors[key!], `${query}: the error names ${key}`);
+    }
   });
 
   suiteOf.run();

@@ -88,3 +88,17 @@ export function offsetRangesByYear(timeZone: string, from: number, to: number): 
   }
   return ranges;
 }
+
+/**
+ * The first instant (ms) of a local day (`YYYY-MM-DD`) in the zone: the first at which the
+ * zone's date is that day or later, as the grouped totals bucket an instant (its own offset
+ * added). Where the clocks skip midnight (a change at 00:00), the day starts at the change;
+ * where they go back over it, at the later midnight.
+ */
+export function localDayStart(timeZone: string, day: string): number {
+  const midnight = Date.parse(`${day}T00:00:00Z`);
+  // Offsets lie within ±14 hours: every candidate start is midnight less one of those around it.
+  const offsets = new Set([zoneOffset(timeZone, midnight - 15 * 3_600_000), zoneOffset(timeZone, midnight), zoneOffset(timeZone, midnight + 15 * 3_600_000)]);
+  const starts = [...offsets].map((offset) => midnight - offset * 1000).filter((start) => start + zoneOffset(timeZone, start) * 1000 >= midnight);
+  return starts.length > 0 ? Math.min(...starts) : midnight - zoneOffset(timeZone, midnight) * 1000;
+}
