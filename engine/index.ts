@@ -64,7 +64,7 @@ export {
 } from './errors/http-errors.ts';
 export { nowTimestamp, formatTimestamp, today } from './serialize/value-formats.ts';
 export { nextInSequence, type SequenceKey } from './keys/sequence.ts';
-export { todayFor, type CompanyTimeZone } from './keys/company-today.ts';
+export { dayFor, todayFor, type CompanyTimeZone } from './keys/company-today.ts';
 export { MAX_SORT } from './keys/append.ts';
 export * from './docs/index.ts';
 export { exportResource, type ExportResourceOptions } from './transfer/export/export-resource.ts';

@@ -3,6 +3,7 @@
 // takes from its product are declared in resources/sales/order-lines.yaml). The order, the
 // products and the price list are read once for all the lines.
 import type { BatchHook, Hook } from '../../../engine/index.ts';
+import { companyDayOf } from '../support/company-time-zone.ts';
 import { rateOn } from '../support/currency-rates.ts';
 import { priceFromRules, type PriceRule } from './price-list-pricing.ts';
 
@@ -63,7 +64,10 @@ async function loadPricing(trx: Parameters<Hook>[0]['trx'], order: Record<string
       ],
     ]),
   );
-  return { rules: rules.map(toRule), categories, rate: await rateOn(trx, Number(order.company_id), Number(order.currency_id), order.date_order) };
+  // A rule's moments hold from and until the company's days they fall on: the order's date is one of those days.
+  const dayOf = (moment: unknown) => (moment === null || moment === undefined ? null : companyDayOf(trx, Number(order.company_id), moment));
+  const dated = await Promise.all(rules.map(async (rule) => toRule(rule, await dayOf(rule.date_start), await dayOf(rule.date_end))));
+  return { rules: dated, categories, rate: await rateOn(trx, Number(order.company_id), Number(order.currency_id), order.date_order) };
 }
 
 function priceFor(pricing: Pricing, order: Record<string, any>, product: Record<string, any>, quantity: number): number {
@@ -81,7 +85,7 @@ function priceFor(pricing: Pricing, order: Record<string, any>, product: Record<
   return price * pricing.rate; // product prices are in the company's currency
 }
 
-function toRule(rule: Record<string, any>): PriceRule {
+function toRule(rule: Record<string, any>, firstDay: string | null, lastDay: string | null): PriceRule {
   const number = (value: unknown) => (value === null || value === undefined ? null : Number(value));
   return {
     productId: rule.product_id ?? null,
@@ -93,7 +97,7 @@ function toRule(rule: Record<string, any>): PriceRule {
     base: rule.base === 'standard_price' ? 'standard_price' : 'list_price',
     priceDiscount: number(rule.price_discount),
     priceSurcharge: number(rule.price_surcharge),
-    dateStart: rule.date_start ?? null,
-    dateEnd: rule.date_end ?? null,
+    firstDay,
+    lastDay,
   };
 }

@@ -1,6 +1,6 @@
 // The unit price a price list gives a product: the most specific rule that applies (product,
 // then category or one of its parents, then every product), at the largest minimum quantity
-// reached, within its dates; without a rule, the product's sales price.
+// reached, within its days (its start's and its end's in the company's calendar); without a rule, the product's sales price.
 
 export interface PriceRule {
   productId: number | null;
@@ -13,8 +13,9 @@ export interface PriceRule {
   base: 'list_price' | 'standard_price';
   priceDiscount: number | null;
   priceSurcharge: number | null;
-  dateStart: string | null;
-  dateEnd: string | null;
+  /** The company's days the rule's start and end fall on (none: open). */
+  firstDay: string | null;
+  lastDay: string | null;
 }
 
 export interface PricedProduct {
@@ -51,6 +52,6 @@ function applicableRules(product: PricedProduct, quantity: number, date: string,
     .filter((rule) => rule.productId === null || rule.productId === product.id)
     .filter((rule) => rule.productId !== null || rule.categoryId === null || product.categoryIds.includes(rule.categoryId))
     .filter((rule) => quantity >= rule.minQuantity)
-    .filter((rule) => (rule.dateStart === null || rule.dateStart.slice(0, 10) <= day) && (rule.dateEnd === null || rule.dateEnd.slice(0, 10) >= day))
+    .filter((rule) => (rule.firstDay === null || rule.firstDay <= day) && (rule.lastDay === null || rule.lastDay >= day))
     .sort((a, b) => specificity(a) - specificity(b) || b.minQuantity - a.minQuantity);
 }

@@ -3,7 +3,7 @@
 // local date, and the zone grouped totals bucket datetimes in. A company east of UTC is already
 // in tomorrow while UTC is in today: its documents are dated as its people see the calendar.
 import type { Knex } from 'knex';
-import { today } from '../../../engine/index.ts';
+import { dayFor } from '../../../engine/index.ts';
 
 /** The company's time zone; UTC without a company. */
 export async function companyTimeZone(db: Knex | Knex.Transaction, companyId: number | null | undefined): Promise<string> {
@@ -16,29 +16,13 @@ export async function companyTimeZone(db: Knex | Knex.Transaction, companyId: nu
  * The company's day of a date or moment: a date (`2025-03-14`, a Date) as it is; a stored UTC
  * timestamp (`2025-03-14 23:30:00`, ISO) the day it is in the company's time zone then; none, today
  * there (a sales order at 23:30 UTC in Auckland is already of the next day: it takes that day's
- * currency rate and the vendor prices that hold that day).
+ * currency rate and the vendor prices that hold that day). The unit's calendar reads the zone once.
  */
-export async function companyDayOf(trx: Knex | Knex.Transaction, companyId: number, date: unknown): Promise<string> {
+export async function companyDayOf(trx: Knex.Transaction, companyId: number, date: unknown): Promise<string> {
   if (date instanceof Date) return date.toISOString().slice(0, 10);
   const text = date === null || date === undefined ? '' : String(date).trim();
   if (/^\d{4}-\d{2}-\d{2}$/.test(text)) return text;
   const moment = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}/.test(text) ? new Date(/[zZ]|[+-]\d{2}:?\d{2}$/.test(text) ? text : `${text.replace(' ', 'T')}Z`) : undefined;
   if (moment && Number.isNaN(moment.getTime())) return text.slice(0, 10);
-  return today(await zoneIn(trx, companyId), moment);
-}
-
-/**
- * Each company's zone read once per transaction: a purchase order's vendor prices
- * and its currency rates ask for the same company's day, and a write of many orders for one
- * company would otherwise read it once per order.
- */
-const zonesRead = new WeakMap<object, Map<number, Promise<string>>>();
-
-function zoneIn(db: Knex | Knex.Transaction, companyId: number): Promise<string> {
-  // Outside a transaction nothing says when a zone changed: read it each time.
-  if (!(db as Knex.Transaction).isTransaction) return companyTimeZone(db, companyId);
-  let zones = zonesRead.get(db);
-  if (!zones) zonesRead.set(db, (zones = new Map()));
-  if (!zones.has(companyId)) zones.set(companyId, companyTimeZone(db, companyId));
-  return zones.get(companyId)!;
+  return dayFor(trx, companyId, moment);
 }

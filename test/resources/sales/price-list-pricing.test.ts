@@ -14,8 +14,8 @@ const rule = (overrides: Partial<PriceRule>): PriceRule => ({
   base: 'list_price',
   priceDiscount: null,
   priceSurcharge: null,
-  dateStart: null,
-  dateEnd: null,
+  firstDay: null,
+  lastDay: null,
   ...overrides,
 });
 
@@ -35,7 +35,7 @@ test('quantity breaks and dates', () => {
   const rules = [
     rule({ productId: 7, fixedPrice: 95 }),
     rule({ productId: 7, minQuantity: 10, fixedPrice: 90 }),
-    rule({ productId: 7, minQuantity: 10, fixedPrice: 50, dateEnd: '2025-01-31' }),
+    rule({ productId: 7, minQuantity: 10, fixedPrice: 50, lastDay: '2025-01-31' }),
   ];
   assert.is(priceFromRules(chair, 5, '2025-05-01', rules), 95);
   assert.is(priceFromRules(chair, 10, '2025-05-01', rules), 90);

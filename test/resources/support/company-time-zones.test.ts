@@ -135,6 +135,32 @@ for (const target of databaseTargets()) {
     assert.is(await priced(), 7, 'on 11 March it does');
   });
 
+  suiteOf('a sales price list rule holds from and until the company’s days its moments fall on', async () => {
+    // From midnight in Zurich on 1 December (23:00 UTC on 30 November) until the end of 31 December there.
+    const priceList = await created('/sales/price-lists', {
+      name: `Zoned December ${target.name}`,
+      currency_id: ids.currency,
+      rules: [{ product_id: ids.product, compute_price: 'fixed', fixed_price: 40, date_start: '2026-12-01T00:00:00+01:00', date_end: '2026-12-31T23:59:59+01:00' }],
+    });
+    const priced = async (dateOrder: string) => {
+      const order = await created('/sales/orders?include=lines', {
+        partner_id: ids.customer,
+        price_list_id: priceList.id,
+        payment_term_id: (await get('/accounts/payment-terms?sort=id')).data[0].id,
+        date_order: dateOrder,
+        lines: [{ product_id: ids.product, product_qty: 1 }],
+      });
+      return Number(order.lines[0].price_unit);
+    };
+    await setZone('Europe/Zurich');
+    assert.is(await priced('2026-11-30'), 50, 'the rule starts on 1 December in Zurich, not on 30 November (its UTC day)');
+    assert.is(await priced('2026-12-01'), 40);
+    assert.is(await priced('2026-12-31'), 40);
+    assert.is(await priced('2027-01-01'), 50);
+    await setZone('UTC');
+    assert.is(await priced('2026-11-30'), 40, 'in UTC the rule starts on 30 November at 23:00');
+  });
+
   suiteOf('a date filter on a moment means the company’s days, or those of tz; a group’s key lists its records', async () => {
     const vendor = (await created('/partners/partners', { account_type: 'company', name: `Zoned filter vendor ${target.name}` })).id;
     const order = async (orderedAt: string) =>
