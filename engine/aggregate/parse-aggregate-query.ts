@@ -15,6 +15,15 @@ export function aggregatePath(prefix: string, listPath: string): string {
   return `${prefix}${listPath}/aggregate`;
 }
 
+/**
+ * A nested resource's grouped totals across every parent (every order's lines: sales by
+ * product), at the resource's name as its export across every parent
+ * (`/sales/order-lines/aggregate`); none for a top-level resource.
+ */
+export function allParentsAggregatePath(def: ResourceDef, prefix: string): string | undefined {
+  return def.parent && def.operations.has('list') ? `${prefix}/${def.name}/aggregate` : undefined;
+}
+
 export const MAX_GROUP_BY = 3;
 export const MAX_MEASURES = 8;
 export const DEFAULT_GROUPS_PER_PAGE = 100;

@@ -8,6 +8,7 @@ import { ERROR_MESSAGES } from '../errors/messages.ts';
 import { aggregateOffer, DATE_UNITS, type Dimension } from '../aggregate/offer.ts';
 import {
   aggregatePath,
+  allParentsAggregatePath,
   DEFAULT_GROUPS_PER_PAGE,
   groupNames,
   HAVING_OPERATORS,
@@ -27,10 +28,13 @@ import { accessNote } from './descriptions.ts';
 export function aggregatePathItems(def: ResourceDef, registry: Registry, names: NameTable, prefix: string): Array<[string, Record<string, JsonSchema>]> {
   if (!def.operations.has('list')) return [];
   const path = aggregatePath(prefix, def.path);
-  return [[path, { get: aggregateOperation(def, registry, names, path) }]];
+  const items: Array<[string, Record<string, JsonSchema>]> = [[path, { get: aggregateOperation(def, registry, names, path, false) }]];
+  const everyParent = allParentsAggregatePath(def, prefix);
+  if (everyParent) items.push([everyParent, { get: aggregateOperation(def, registry, names, everyParent, true) }]);
+  return items;
 }
 
-function aggregateOperation(def: ResourceDef, registry: Registry, names: NameTable, path: string): JsonSchema {
+function aggregateOperation(def: ResourceDef, registry: Registry, names: NameTable, path: string, everyParent: boolean): JsonSchema {
   const resourceNames = names.get(def.name)!;
   const offer = aggregateOffer(def, registry);
   const groups = groupNames(offer.dimensions);
@@ -45,9 +49,11 @@ function aggregateOperation(def: ResourceDef, registry: Registry, names: NameTab
   if (firstDate) exampleKey[`${firstDate.name}:month`] = '2026-11';
   return {
     tags: [resourceNames.tag],
-    summary: `Grouped totals of ${plural}`,
+    summary: everyParent ? `Grouped totals of ${plural} across every ${lowerLabel(registry.get(def.parent!.resource).label)}` : `Grouped totals of ${plural}`,
     description: [
-      `The ${plural} the list would show (its filters, search, trashed, company and record scope) in groups, each with its measures: \`measures=count\` without \`group_by\` is one group whose count is the list's \`meta.total\`.`,
+      everyParent
+        ? `The ${plural} of every ${lowerLabel(registry.get(def.parent!.resource).label)} the user may see (live, in their companies), with the list's filters, search and trashed, in groups, each with its measures.`
+        : `The ${plural} the list would show (its filters, search, trashed, company and record scope) in groups, each with its measures: \`measures=count\` without \`group_by\` is one group whose count is the list's \`meta.total\`.`,
       `\`group_by\` names up to ${MAX_GROUP_BY} dimensions: a field, a relation by its name (keyed \`{id, label}\`, the label being the related record's display name, or null where the user may not read it), or a date or datetime with a unit (\`${DATE_UNITS.join('`, `')}\`; keys \`2026-12-05\`, \`2026-W49\` (ISO week), \`2026-12\`, \`2026-Q4\`, \`2026\`; month when none is given). A datetime falls in the calendar of \`tz\` (default the company's time zone), exact across daylight-saving changes. Records without a value make one group, sorted last.`,
       `\`measures\` names up to ${MAX_MEASURES}: \`count\` (the default), or \`<field>:<function>\`. Sums of decimals are exact and written at the field's scale, as are their averages (rounded half away from zero); counts are integers.`,
       `Groups are sorted by \`sort\` (group keys and the measures asked for; a leading \`-\` descending), then by their keys, and paged by \`page\` and \`per_page\` (default ${DEFAULT_GROUPS_PER_PAGE}, at most ${MAX_GROUPS_PER_PAGE}); \`meta.total_groups\` counts the groups.`,
@@ -55,7 +61,7 @@ function aggregateOperation(def: ResourceDef, registry: Registry, names: NameTab
     ]
       .filter(Boolean)
       .join('\n\n'),
-    operationId: operationId(def, 'list', 'GET').replace(/List$/, 'Aggregate'),
+    operationId: operationId(def, 'list', 'GET').replace(/List$/, everyParent ? 'AggregateAll' : 'Aggregate'),
     'x-permissions': def.access.permissions.list ?? [],
     parameters: [
       ...pathParameters(def, { operation: 'list', method: 'GET', path }),
@@ -116,7 +122,7 @@ function aggregateOperation(def: ResourceDef, registry: Registry, names: NameTab
       ),
       401: { $ref: '#/components/responses/Unauthenticated' },
       403: { $ref: '#/components/responses/Forbidden' },
-      ...(def.parent && { 404: error(`No such parent ${registry.get(def.parent.resource).label}.`, ERROR_MESSAGES.notFound) }),
+      ...(def.parent && !everyParent && { 404: error(`No such parent ${registry.get(def.parent.resource).label}.`, ERROR_MESSAGES.notFound) }),
       422: {
         description:
           'Past a bound (dimensions, measures, `per_page`, search terms), a unit or function that does not apply, a time zone that does not exist, or a filter value that is not valid.',
@@ -234,12 +240,16 @@ function answerExample(key: Record<string, unknown>, path: string): unknown {
 export function aggregateRow(def: ResourceDef, prefix: string): string[] {
   if (!def.operations.has('list')) return [];
   const permissions = (def.access.permissions.list ?? []).map((name) => `\`${name}\``).join(' + ');
-  return [
+  const rows = [
     `| GET | \`${aggregatePath(prefix, def.path)}\` | Grouped totals | 200 \`{data: [{key, measures}], links, meta}\`: the list's records by \`group_by\`, with \`measures\` | ${permissions} |`,
   ];
+  const everyParent = allParentsAggregatePath(def, prefix);
+  if (everyParent) rows.push(`| GET | \`${everyParent}\` | Grouped totals (every parent) | 200 the same, over the records of every parent | ${permissions} |`);
+  return rows;
 }
 
 /** The grouped totals' path of a resource with a list (for the references' lists of generated routes). */
 export function aggregatePaths(def: ResourceDef, prefix: string): string[] {
-  return def.operations.has('list') ? [aggregatePath(prefix, def.path)] : [];
+  const everyParent = allParentsAggregatePath(def, prefix);
+  return def.operations.has('list') ? [aggregatePath(prefix, def.path), ...(everyParent ? [everyParent] : [])] : [];
 }

@@ -13,7 +13,7 @@ import { importPath, JSON_LINES } from '../transfer/import/formats.ts';
 import { allParentsExportPath, exportPath } from '../transfer/export/export-query.ts';
 import { generatedRoutes } from './generated-routes.ts';
 import { aggregateOffer } from '../aggregate/offer.ts';
-import { aggregatePath } from '../aggregate/parse-aggregate-query.ts';
+import { aggregatePath, allParentsAggregatePath } from '../aggregate/parse-aggregate-query.ts';
 import type { OpenApiDocument } from './openapi.ts';
 import { actionBody, type BodyOptions, childVariable, createBody, idVariable, keyColumns, keyVariable, runOrder, updateBody } from './postman-plan.ts';
 import { expectations, retryingOr, storeCreated, storeFirstChild, storeFirstListed } from './postman-scripts.ts';
@@ -155,6 +155,8 @@ function resourceRequests(def: ResourceDef, registry: Registry, prefix: string):
   if (everyParent) specs.push({ name: 'Export across every parent (CSV)', method: 'GET', path: everyParent, params: {}, query: { format: 'csv' } });
   if (def.operations.has('list'))
     specs.push({ name: 'Grouped totals', method: 'GET', path: aggregatePath(prefix, def.path), params: parentParam, query: aggregateQuery(def, registry) });
+  const totalsOfEveryParent = allParentsAggregatePath(def, prefix);
+  if (totalsOfEveryParent) specs.push({ name: 'Grouped totals across every parent', method: 'GET', path: totalsOfEveryParent, params: {}, query: aggregateQuery(def, registry) });
   add('show GET', 'Show', { params: on(main) });
   add('update PUT', 'Update', { params: on(main), body: updateBody(def, registry, { suffix: '{{run}}' }) });
   add('update PATCH', 'Update some fields', { params: on(main), body: updateBody(def, registry, { suffix: '{{run}}' }) });

@@ -1,6 +1,8 @@
 // GET <list path>/aggregate: a list's rows in groups, with totals (engine/aggregate). The rows are
 // the list's (its filters, trashed, permission, parent, company and record scope), so that
-// `measures=count` without `group_by` is the list's `meta.total`. A belongsTo dimension's label is
+// `measures=count` without `group_by` is the list's `meta.total`. A nested resource's rows are also
+// grouped across every parent the user may see (GET /sales/order-lines/aggregate: sales by product),
+// as they are exported. A belongsTo dimension's label is
 // read through the target's own permission and scope: a name the user may not read is null.
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -9,38 +11,38 @@ import { fastifyPath } from '../definition/route-table.ts';
 import type { ResourceDef } from '../definition/types.ts';
 import { BadRequestError, NotFoundError } from '../errors/http-errors.ts';
 import { single, type RawQuery } from '../list/parse-list-query.ts';
-import { aggregatePath, MAX_GROUPS_PER_PAGE, parseAggregateQuery, type AggregateQuery } from '../aggregate/parse-aggregate-query.ts';
+import { aggregatePath, allParentsAggregatePath, MAX_GROUPS_PER_PAGE, parseAggregateQuery, type AggregateQuery } from '../aggregate/parse-aggregate-query.ts';
 import { csvReport } from '../aggregate/groups-csv.ts';
 import { everyGroup, runAggregate, type GroupsPage } from '../aggregate/run-aggregate.ts';
 import { dialectOf, type Dialect } from '../sql/dialect.ts';
 import { whereClause, type Condition } from '../sql/quote.ts';
 import { resourceRows } from '../sql/resource-rows.ts';
 import { pageLinks } from '../serialize/envelope.ts';
-import { authorize, lookUpParent } from './lookup.ts';
+import { authorize, lookUpParent, visibleParents } from './lookup.ts';
 import { companyTimeZone, listConditions } from './run-list.ts';
 import type { ResourceRuntime } from './runtime.ts';
 
-/** Registers the grouped totals of every resource with a list. */
+/** Registers the grouped totals of every resource with a list, and of a nested one across every parent. */
 export function registerAggregates(app: FastifyInstance, runtimes: Iterable<ResourceRuntime>): void {
   for (const runtime of runtimes) {
     const { def, deps } = runtime;
     if (!def.operations.has('list')) continue;
-    app.get(fastifyPath(aggregatePath(deps.prefix, def.path)), {
-      onRequest: deps.authenticate,
-      config: { resource: def.name, operation: 'aggregate' },
-      handler: aggregateHandler(runtime, dialectOf(deps.knex)),
-    });
+    const config = { resource: def.name, operation: 'aggregate' };
+    app.get(fastifyPath(aggregatePath(deps.prefix, def.path)), { onRequest: deps.authenticate, config, handler: aggregateHandler(runtime, dialectOf(deps.knex), false) });
+    const everyParent = allParentsAggregatePath(def, deps.prefix);
+    if (everyParent) app.get(everyParent, { onRequest: deps.authenticate, config, handler: aggregateHandler(runtime, dialectOf(deps.knex), true) });
   }
 }
 
-function aggregateHandler(runtime: ResourceRuntime, dialect: Dialect) {
+/** `everyParent`: a nested resource's rows under every parent the user may see. */
+function aggregateHandler(runtime: ResourceRuntime, dialect: Dialect, everyParent: boolean) {
   const { def, deps } = runtime;
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const query = request.query as RawQuery;
     const asked = parseAggregateQuery(query, def, deps.registry);
     const format = parseFormat(query);
     // A missing parent is a 404 before any 403, as the list answers; the permission is the list's.
-    const parent = await lookUpParent(runtime, request);
+    const parent = everyParent ? undefined : await lookUpParent(runtime, request);
     if (parent === null) throw new NotFoundError();
     authorize(runtime, request, 'list', {});
     const user = request.authUser!;
@@ -52,7 +54,7 @@ function aggregateHandler(runtime: ResourceRuntime, dialect: Dialect) {
         statements: deps.reportReads ?? runtime.statements,
         dialect,
         asked: page,
-        where: whereClause(listConditions(runtime, asked, parent?.id, user, timeZone)),
+        where: whereClause([...listConditions(runtime, asked, parent?.id, user, timeZone), ...(everyParent ? [visibleParents(runtime, user)] : [])]),
         timeZone,
         labelRows: (target) => readableRows(runtime, user, target),
       });

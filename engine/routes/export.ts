@@ -13,11 +13,7 @@ import { NotFoundError } from '../errors/http-errors.ts';
 import type { RawQuery } from '../list/parse-list-query.ts';
 import { openExport } from '../transfer/export/export-pipeline.ts';
 import { allParentsExportPath, exportPath } from '../transfer/export/export-query.ts';
-import { namesRowOf } from '../sql/conditions.ts';
-import { quote, whereClause, type Condition } from '../sql/quote.ts';
-import { resourceRows } from '../sql/resource-rows.ts';
-import type { AuthUser } from '../behaviours/types.ts';
-import { authorize, lookUpParent } from './lookup.ts';
+import { authorize, lookUpParent, visibleParents } from './lookup.ts';
 import { companyTimeZone } from './run-list.ts';
 import type { ResourceRuntime } from './runtime.ts';
 
@@ -34,15 +30,6 @@ export function registerExports(app: FastifyInstance, runtimes: Iterable<Resourc
     const everyParent = allParentsExportPath(def, deps.prefix);
     if (everyParent) app.get(everyParent, { onRequest: deps.authenticate, config: { resource: def.name, operation: 'export' }, handler: exportHandler(runtime, true) });
   }
-}
-
-/** The rows whose parent the user may see (live, in their companies), as the parent's path would find it. */
-function visibleParents(runtime: ResourceRuntime, user: AuthUser): Condition {
-  const { def, parentDef, deps } = runtime;
-  const where = whereClause(resourceRows(parentDef!, deps.registry, { rows: deps.policy.rowScope(user, parentDef!) }));
-  // Inside the subquery the parent's table is the nearest: its conditions name it even when it is the
-  // nested resource's own table (a product's variants).
-  return namesRowOf(quote(`${def.table}.${def.parent!.foreignKey}`), parentDef!.table, where);
 }
 
 /** `everyParent`: a nested resource's rows under every parent the user may see, each with its parent's id. */

@@ -8,7 +8,7 @@ import type { AuthUser } from '../behaviours/types.ts';
 import type { ChangeSet } from '../behaviours/change-set.ts';
 import type { TrashedMode } from '../sql/resource-rows.ts';
 import { includeTree, loadRelations } from '../sql/load-relations.ts';
-import { equals, existsIn } from '../sql/conditions.ts';
+import { equals, existsIn, namesRowOf } from '../sql/conditions.ts';
 import { linkedIds } from '../sql/key-reads.ts';
 import { allOf, quote, whereClause, type Condition } from '../sql/quote.ts';
 import { lockedRow } from '../sql/record-lock.ts';
@@ -226,4 +226,13 @@ async function selectById(runtime: ResourceRuntime, def: ResourceDef, id: number
 export function byId(runtime: ResourceRuntime, def: ResourceDef, id: number, conditions: Condition[]): OneRowRead {
   const where = allOf([equals(quote(`${def.table}.id`), id), ...conditions]);
   return { columns: runtime.columns(def), from: { table: quote(def.table), where } };
+}
+
+/** The rows whose parent the user may see (live, in their companies), as the parent's path would find it. */
+export function visibleParents(runtime: ResourceRuntime, user: AuthUser): Condition {
+  const { def, parentDef, deps } = runtime;
+  const where = whereClause(resourceRows(parentDef!, deps.registry, { rows: deps.policy.rowScope(user, parentDef!) }));
+  // Inside the subquery the parent's table is the nearest: its conditions name it even when it is the
+  // nested resource's own table (a product's variants).
+  return namesRowOf(quote(`${def.table}.${def.parent!.foreignKey}`), parentDef!.table, where);
 }

@@ -13,6 +13,7 @@ import { MAX_GROUP_BY, MAX_GROUPS_PER_PAGE, MAX_MEASURES } from '../../../engine
 import { applyScope } from '../../../engine/definition/scope.ts';
 import type { FieldDef, ResourceDef } from '../../../engine/definition/types.ts';
 import type { ResourceContext } from '../context.ts';
+import { API } from '../../helpers/app.ts';
 import { bucket, dayIn, ZONES } from '../calendar.ts';
 
 type Row = Record<string, any>;
@@ -71,6 +72,33 @@ export function aggregateChecks(test: Test, context: () => ResourceContext) {
       const { dimensions, timeZone } = batches[i] ?? { dimensions: [], timeZone: 'UTC' };
       await compareGroups(ctx, { rows, narrowed, labels, dimensions, sums: sums.slice(i * perRequest, (i + 1) * perRequest), timeZone });
     }
+  });
+
+  test('aggregate: a nested resource across every parent: the rows its export across every parent holds, its parent’s group what its path counts', async () => {
+    const ctx = context();
+    const { def } = ctx;
+    if (!def.parent) return;
+    const everyParent = await get(ctx, `${API}/${def.name}/aggregate?measures=count`);
+    const exported = await ctx.client.get(`${API}/${def.name}/export?format=jsonl&fields=id`, { token: ctx.token });
+    assert.is(exported.status, 200, exported.text.slice(0, 500));
+    const rows = exported.text.split('\n').filter(Boolean).length;
+    assert.equal(everyParent.data, [{ key: {}, measures: { count: rows } }], 'every parent’s rows, as exported');
+    const own = await get(ctx, `${ctx.listPath}/aggregate?measures=count`);
+    assert.ok(own.data[0].measures.count <= rows && rows > 0, `${rows} rows across every parent, ${own.data[0].measures.count} under this one`);
+    // Grouped by the parent (where it is a dimension): each parent's group, and this one's its path's count.
+    const byParent = [...aggregateOffer(def, ctx.registry).dimensions.values()].find(
+      (dimension) => dimension.kind === 'relation' && dimension.relation.foreignKey === def.parent!.foreignKey,
+    );
+    if (!byParent) return;
+    const groups = await get(ctx, `${API}/${def.name}/aggregate?group_by=${byParent.name}&per_page=${MAX_GROUPS_PER_PAGE}`);
+    const counts = groups.data.map((group: { measures: { count: number } }) => group.measures.count);
+    assert.is(
+      counts.reduce((sum: number, count: number) => sum + count, 0),
+      rows,
+      'the groups of every parent add up to the rows',
+    );
+    const mine = groups.data.find((group: { key: Record<string, { id: number } | null> }) => group.key[byParent.name]?.id === ctx.parentId);
+    if (own.data[0].measures.count > 0) assert.is(mine?.measures.count, own.data[0].measures.count, 'this parent’s group counts its rows');
   });
 
   test('aggregate: having keeps the groups whose count and exact sum meet it; total_groups counts them', async () => {
