@@ -203,7 +203,7 @@ export const RelationFormat = Type.Object(
   { additionalProperties: false },
 );
 
-export const FilterKinds = ['exact', 'partial', 'list', 'boolean', 'date', 'trashed'] as const;
+export const FilterKinds = ['exact', 'partial', 'list', 'boolean', 'date', 'range', 'trashed'] as const;
 
 export const FilterFormat = Type.Object(
   {

@@ -107,6 +107,8 @@ export function link(
         problem(at, 'a boolean filter needs a boolean field');
       } else if (filter.kind === 'date' && !['date', 'datetime'].includes(filter.field.type)) {
         problem(at, 'a date filter needs a date or datetime field');
+      } else if (filter.kind === 'range' && !['integer', 'number', 'decimal'].includes(filter.field.type)) {
+        problem(at, 'a range filter needs an integer, number or decimal field (a date filter takes ranges of days)');
       }
     }
 

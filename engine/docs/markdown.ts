@@ -1,6 +1,7 @@
 // The Markdown reference (docs/api.md): one section per module and resource, with its routes,
 // fields (types and rules), relations, filters, sorts and includes. Generated from the registry;
 // the OpenAPI document supplies the service's own routes (login, logout, health, docs).
+import { FILTER_KINDS } from './parameters.ts';
 import type { Registry } from '../definition/registry.ts';
 import type { FieldDef, ResourceDef } from '../definition/types.ts';
 import type { Operation, ScopeValue } from '../definition/format.ts';
@@ -145,7 +146,7 @@ function resourceSection(def: ResourceDef, heading: string, prefix: string): str
         const matches =
           filter.kind === 'trashed'
             ? `soft-deleted records: ${filter.values.map((value) => `\`${value}\``).join(', ')}`
-            : `\`${filter.fieldName}\` (${fieldType(filter.field!)}) ${FILTER_WORDS[filter.kind]}`;
+            : `\`${filter.fieldName}\` (${fieldType(filter.field!)}) ${FILTER_KINDS[filter.kind]}`;
         out.push(`| \`filter[${filter.name}]\` | ${filter.kind} | ${escapeCell(matches)} |`);
       }
       out.push('');
@@ -162,15 +163,6 @@ function resourceSection(def: ResourceDef, heading: string, prefix: string): str
   if (def.invalidates.length > 0) out.push(`**Invalidates:** ${def.invalidates.map((name) => `\`${name}\``).join(', ')} (on every write).`, '');
   return out;
 }
-
-const FILTER_WORDS = {
-  exact: 'equals the value, or one of comma-separated values',
-  partial: 'contains the text (case-insensitive)',
-  list: 'is one of the comma-separated values',
-  boolean: 'is `true`/`false` (`1`/`0`)',
-  date: 'is on the day `YYYY-MM-DD`',
-  trashed: '',
-};
 
 function success(def: ResourceDef, operation: string): string {
   switch (operation) {

@@ -77,6 +77,10 @@ function searchParameter(def: ResourceDef): JsonSchema {
   return { name: 'search', in: 'query', description: searchWords(def), schema: { type: 'string', maxLength: MAX_SEARCH_LENGTH }, example: 'azure' };
 }
 
+const NUMBER = '-?[0-9]+(\\.[0-9]+)?';
+/** A number, or a range of two with either end open. */
+const NUMBER_SPAN_PATTERN = `^(${NUMBER}|${NUMBER}\\.\\.(${NUMBER})?|\\.\\.${NUMBER})$`;
+
 /** `tz`, where a date filter's days are those of a zone. */
 const TIME_ZONE: JsonSchema = {
   name: 'tz',
@@ -85,12 +89,14 @@ const TIME_ZONE: JsonSchema = {
   schema: { type: 'string', example: 'Europe/Zurich' },
 };
 
-const FILTER_KINDS: Record<FilterDef['kind'], string> = {
+/** What each filter kind matches, in the reference's words (the OpenAPI document's and the Markdown reference's). */
+export const FILTER_KINDS: Record<FilterDef['kind'], string> = {
   exact: 'equals the value, or one of comma-separated values',
   partial: 'contains the text (case-insensitive)',
   list: 'is one of the comma-separated values',
   boolean: 'is true or false (`true`, `false`, `1`, `0`)',
   date: 'falls in the period: a day (`2026-12-05`), an ISO week (`2026-W49`), a month (`2026-12`), a quarter (`2026-Q4`) or a year (`2026`), the keys of the grouped totals, or a range of them with either end open (`2026-11..2026-12`, `2026-11-15..`, `..2026-W02`)',
+  range: 'lies between two numbers, both included, either end open (`1000..`, `100..500`, `..99.99`), or equals one number',
   trashed: '',
 };
 
@@ -118,6 +124,7 @@ function filterValueSchema(filter: FilterDef): JsonSchema {
   if (filter.kind === 'partial') return { type: 'string' };
   if (filter.kind === 'boolean') return { type: 'boolean' };
   if (filter.kind === 'date') return { type: 'string', pattern: DAY_SPAN_PATTERN, example: '2026-11..2026-12' };
+  if (filter.kind === 'range') return { type: 'string', pattern: NUMBER_SPAN_PATTERN, example: '100..500' };
   switch (field.type) {
     case 'integer':
       return { type: 'integer' };

@@ -67,6 +67,31 @@ export function filterChecks(test: Test, context: () => ResourceContext) {
             `${key}: ${row[field.name]} in ${wanted}`,
           );
       }
+      // A range: one number, both ends, either end open, against the values listed; one that ends below its start is a 422.
+      if (filter.kind === 'range') {
+        const number = (row: Record<string, any>) => Number(row[field.name]);
+        const values = samples.map(number);
+        const [low, at] = [Math.min(...values), Number(value)];
+        const expectRange = async (query: string, keep: (n: number) => boolean) => {
+          const rows = await listAll(ctx, `${key}=${encodeURIComponent(query)}`);
+          assert.equal(
+            rows.map((row) => row.id).sort((a, b) => a - b),
+            samples
+              .filter((row) => keep(number(row)))
+              .map((row) => row.id)
+              .sort((a, b) => a - b),
+            `${key}=${query}`,
+          );
+        };
+        await expectRange(String(at), (n) => n === at);
+        await expectRange(`${low}..${at}`, (n) => n >= low && n <= at);
+        await expectRange(`${at}..`, (n) => n >= at);
+        await expectRange(`..${at}`, (n) => n <= at);
+        if (low < at) {
+          const reversed = await ctx.client.get(`${ctx.listPath}?${key}=${at}..${low}`, { token: ctx.token });
+          assert.is(reversed.status, 422, `${key}=${at}..${low} ends below its start`);
+        }
+      }
       if (filter.kind === 'partial') {
         const text = String(value);
         // The API trims filter values, so the piece must not start or end with a space.
@@ -173,7 +198,7 @@ async function expectNoMatch(ctx: ResourceContext, filter: FilterDef) {
 
 async function expectBadValue(ctx: ResourceContext, filter: FilterDef) {
   const field = filter.field!;
-  const bad = field.type === 'integer' || field.type === 'boolean' || field.type === 'date' || filter.kind === 'date';
+  const bad = field.type === 'integer' || field.type === 'boolean' || field.type === 'date' || filter.kind === 'date' || filter.kind === 'range';
   if (!bad || filter.kind === 'partial') return;
   const response = await ctx.client.get(`${ctx.listPath}?filter[${filter.name}]=not-valid`, { token: ctx.token });
   assert.is(response.status, 422, `filter[${filter.name}]=not-valid`);
