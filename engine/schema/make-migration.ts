@@ -11,6 +11,7 @@
 import type { Knex } from 'knex';
 import { indexName } from '../definition/indexes.ts';
 import { SEARCH_COLUMN } from '../definition/search-words.ts';
+import { splitPath } from '../definition/value-rules.ts';
 import type { Registry } from '../definition/registry.ts';
 import type { FieldDef, ResourceDef } from '../definition/types.ts';
 import { listTables, readSchemaBounds, type SchemaBounds } from './column-bounds.ts';
@@ -70,8 +71,9 @@ export function generateMigration(registry: Registry, { bounds: schema, tables, 
       });
     } else {
       if (fields.length > 0) {
+        const copies = fields.map(([, field]) => relatedFill(table, field, sharing, registry)).filter(Boolean);
         alters.push({
-          up: `  await knex.schema.alterTable('${table}', (t) => {\n${fields.map(([, field]) => `    ${column(table, field, sharing, registry)};`).join('\n')}\n  });`,
+          up: `  await knex.schema.alterTable('${table}', (t) => {\n${fields.map(([, field]) => `    ${column(table, field, sharing, registry)};`).join('\n')}\n  });${copies.length > 0 ? `\n  // The rows stored before get their copies too.\n${copies.join('\n')}` : ''}`,
           down: `  await knex.schema.alterTable('${table}', (t) => {\n${fields.map(([name]) => `    t.dropColumn('${name}');`).join('\n')}\n  });`,
           name: `add_columns_to_${table}`,
         });
@@ -214,6 +216,20 @@ function referencedTable(field: FieldDef, defs: ResourceDef[], registry: Registr
 }
 
 /** One column, as the migrations of this project write them. */
+/**
+ * A new `related` copy (relation.column) filled for the rows the table holds, from the records
+ * their key names: the write pipeline keeps it from then on. A copy from the table itself is left
+ * to the author (MySQL cannot update a table from a subquery on it).
+ */
+function relatedFill(table: string, field: FieldDef, defs: ResourceDef[], registry: Registry): string | undefined {
+  if (!field.related) return undefined;
+  const def = defs.find((one) => one.fields.get(field.name)?.related === field.related)!;
+  const { via, column: source } = splitPath(def, field.related);
+  const target = registry.get(def.relations.get(field.related.split('.')[0]!)!.resource).table;
+  if (target === table) return `  // Fill ${field.name} (a copy of ${field.related}) for the rows stored before.`;
+  return `  await knex('${table}').update({ ${field.name}: knex('${target}').select('${source}').where('${target}.id', knex.ref('${table}.${via}')) });`;
+}
+
 function column(table: string, field: FieldDef, defs: ResourceDef[], registry: Registry): string {
   const name = field.name;
   const target = referencedResource(field, defs, registry);

@@ -218,6 +218,41 @@ for (const target of databaseTargets()) {
       }
     });
 
+    test('a new related copy is filled for the rows stored before, from the records their key names', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'erp-make-migration-'));
+      try {
+        cpSync(RESOURCES_DIR, join(dir, 'resources'), { recursive: true });
+        const uoms = join(dir, 'resources', 'support', 'uoms.yaml');
+        writeFileSync(
+          uoms,
+          readFileSync(uoms, 'utf8').replace(
+            '  category_id: { type: integer, required: true }',
+            '  category_id: { type: integer, required: true }\n  category_name: { type: string, related: category.name }',
+          ),
+        );
+        const registry = loadResources(join(dir, 'resources'));
+        let source = '';
+        const app = await startApp(target, {
+          resourcesDir: join(dir, 'resources'),
+          async prepare(knex) {
+            const [category] = await knex('unit_of_measure_categories').insert({ name: `Copied ${target.name}` });
+            const [uom] = await knex('unit_of_measures').insert({ type: 'reference', name: 'unit', factor: 1, rounding: 0.01, category_id: Number(category) });
+            const migration = generateMigration(registry, await readMigratedSchema(knex, registry), 'support/uoms');
+            assert.ok(migration, 'a migration for the new column');
+            source = migration!.source;
+            const { up } = await importMigration(dir, source);
+            await up(knex);
+            assert.is((await knex('unit_of_measures').where('id', Number(uom)).first('category_name')).category_name, `Copied ${target.name}`, 'the stored UOM has its copy');
+            assert.is(generateMigration(registry, await readMigratedSchema(knex, registry), 'support/uoms'), undefined, 'nothing left to do once it ran');
+          },
+        });
+        assert.match(source, /await knex\('unit_of_measures'\)\.update\(\{ category_name: knex\('unit_of_measure_categories'\)\.select\('name'\)/);
+        await app.close();
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
     test('a table no definition searches any more gets the migration that takes its words away, and its down puts them back', async () => {
       const dir = mkdtempSync(join(tmpdir(), 'erp-make-migration-'));
       try {
