@@ -19,7 +19,7 @@ import { whereClause, type Condition } from '../sql/quote.ts';
 import { resourceRows } from '../sql/resource-rows.ts';
 import { pageLinks } from '../serialize/envelope.ts';
 import { authorize, lookUpParent, visibleParents } from './lookup.ts';
-import { companyTimeZone, listConditions } from './run-list.ts';
+import { listConditions, userCompanyZone } from './run-list.ts';
 import type { ResourceRuntime } from './runtime.ts';
 
 /** Registers the grouped totals of every resource with a list, and of a nested one across every parent. */
@@ -46,7 +46,7 @@ function aggregateHandler(runtime: ResourceRuntime, dialect: Dialect, everyParen
     if (parent === null) throw new NotFoundError();
     authorize(runtime, request, 'list', {});
     const user = request.authUser!;
-    const timeZone = asked.timeZone ?? (await companyTimeZone(runtime, user));
+    const timeZone = asked.timeZone ?? (await userCompanyZone(runtime, user));
     const run = (page: AggregateQuery) =>
       runAggregate({
         def,

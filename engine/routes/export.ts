@@ -14,7 +14,7 @@ import type { RawQuery } from '../list/parse-list-query.ts';
 import { openExport } from '../transfer/export/export-pipeline.ts';
 import { allParentsExportPath, exportPath } from '../transfer/export/export-query.ts';
 import { authorize, lookUpParent, visibleParents } from './lookup.ts';
-import { companyTimeZone } from './run-list.ts';
+import { userCompanyZone } from './run-list.ts';
 import type { ResourceRuntime } from './runtime.ts';
 
 /** Registers the export route of every resource with a list. */
@@ -55,7 +55,7 @@ function exportHandler(runtime: ResourceRuntime, everyParent: boolean) {
           parentId: parent?.id,
           rows: deps.policy.rowScope(user, def),
           conditions: everyParent ? [visibleParents(runtime, user)] : [],
-          companyTimeZone: () => companyTimeZone(runtime, user),
+          companyTimeZone: () => userCompanyZone(runtime, user),
         };
       },
     });

@@ -27,7 +27,7 @@ export async function runList(runtime: ResourceRuntime, request: FastifyRequest,
   const { def, deps, statements } = runtime;
   const pending = takePendingAuthentication(request);
   const user = pending?.guess ?? request.authUser!;
-  const timeZone = await listTimeZone(list, () => companyTimeZone(runtime, user));
+  const timeZone = await listTimeZone(list, () => userCompanyZone(runtime, user));
   const { count, page } = listQueries(runtime, request, list, user, timeZone);
   // With the check pending, these are the request's first statements.
   const opening = pending ? OPENS_REQUEST : undefined;
@@ -80,7 +80,7 @@ export function listConditions(
 }
 
 /** The zone of the user's default company (UTC without a company or a reader of zones). */
-export async function companyTimeZone(runtime: ResourceRuntime, user: AuthUser): Promise<string> {
+export async function userCompanyZone(runtime: ResourceRuntime, user: AuthUser): Promise<string> {
   const { deps } = runtime;
   return (await deps.companyTimeZone?.(deps.knex, deps.policy.defaultCompany(user))) ?? 'UTC';
 }

@@ -39,9 +39,13 @@ export function inRange(column: string, from: unknown, below: unknown): Conditio
   return { sql: `${column} >= ? AND ${column} < ?`, params: [from, below] };
 }
 
-/** `column >= ? AND column <= ?`: both ends included. */
-export function between(column: string, first: unknown, last: unknown): Condition {
-  return { sql: `${column} >= ? AND ${column} <= ?`, params: [first, last] };
+/**
+ * `column >= ? AND column <= ?`, both ends included: a filter's range. An end left undefined is
+ * open (one of them at least is given); the same value at both ends is `column = ?`.
+ */
+export function within(column: string, low: unknown, high: unknown): Condition {
+  if (low !== undefined && high !== undefined) return low === high ? equals(column, low) : { sql: `${column} >= ? AND ${column} <= ?`, params: [low, high] };
+  return low !== undefined ? compared(column, '>=', low) : compared(column, '<=', high);
 }
 
 /**

@@ -5,7 +5,7 @@
 // list's zone (`tz`, else the company's), as the grouped totals bucket it.
 import { dayAfter, parseDaySpan, type DaySpan } from '../../calendar/periods.ts';
 import { localDayStart } from '../../calendar/zone-offsets.ts';
-import { between, compared, equals, inRange, isNotNull } from '../../sql/conditions.ts';
+import { compared, inRange, isNotNull, within } from '../../sql/conditions.ts';
 import type { FilterKind } from './types.ts';
 
 export const date: FilterKind<DaySpan> = {
@@ -17,10 +17,7 @@ export const date: FilterKind<DaySpan> = {
     };
   },
   condition({ first, last }, column, filter, { timeZone }) {
-    if (filter.field!.type === 'date') {
-      if (first !== undefined && last !== undefined) return first === last ? equals(column, first) : between(column, first, last);
-      return first !== undefined ? compared(column, '>=', first) : compared(column, '<=', last);
-    }
+    if (filter.field!.type === 'date') return within(column, first, last);
     // A day starts on a whole second (zone offsets are whole seconds): written without a fraction,
     // the bound sorts before the same second with one, as SQLite compares the text of a datetime.
     const instant = (day: string) => new Date(localDayStart(timeZone, day)).toISOString().slice(0, 19).replace('T', ' ');

@@ -2,7 +2,7 @@
 // end may be left open (1000.., ..99.99), and one number alone is that number. The syntax of the
 // date filter's ranges (./date.ts), on integers, numbers and decimals: the invoices over 1,000,
 // the orders between 100 and 500.
-import { between, compared, equals } from '../../sql/conditions.ts';
+import { within } from '../../sql/conditions.ts';
 import type { FilterKind } from './types.ts';
 import { parseTypedValue } from './typed-value.ts';
 
@@ -26,8 +26,5 @@ export const range: FilterKind<NumberSpan> = {
     if (low !== undefined && high !== undefined && high < low) return { error };
     return { value: { ...(low !== undefined && { low }), ...(high !== undefined && { high }) } };
   },
-  condition({ low, high }, column) {
-    if (low !== undefined && high !== undefined) return low === high ? equals(column, low) : between(column, low, high);
-    return low !== undefined ? compared(column, '>=', low) : compared(column, '<=', high);
-  },
+  condition: ({ low, high }, column) => within(column, low, high),
 };
